@@ -1,0 +1,60 @@
+import type { JSONObject } from '../json.js';
+import type { CompactionTrigger } from '../specs/compaction-strategy-v1.js';
+import type { Repair } from '../turns/repair-history.js';
+import type { RuleViolation } from '../verify/rule-violation.js';
+
+/** A strategy attempt that did not produce the result: it threw, or its result broke a rule. */
+export interface CompactionFailure {
+  strategy: string;
+  /** The error message, when the strategy threw. */
+  error?: string;
+  /** The error code, when the strategy threw a Compaction error. */
+  code?: string;
+  /** The rules its result broke. */
+  violations?: RuleViolation[];
+}
+
+/** The record of one compaction. */
+export interface CompactionEvent {
+  id: string;
+  sessionId: string;
+  /** 1 for a session's first compaction, 2 for its second... */
+  round: number;
+  trigger: CompactionTrigger;
+  /** Name of the strategy whose result was used (the fallback's when the main strategy failed). */
+  strategy: string;
+  /** Whether the fallback produced the result. */
+  usedFallback: boolean;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  durationMs: number;
+  /** ISO 8601 time the compaction started. */
+  startedAt: string;
+  summary?: string;
+  instructions?: string;
+  /** Attempts that failed before the result was produced. */
+  failures: CompactionFailure[];
+  /** Repairs made to the input before compacting. */
+  repairs: Repair[];
+  details?: JSONObject;
+}
+
+/** Why the Compactor decided not to compact. */
+export type SkipReason =
+  | 'disabled'
+  | 'under-trigger'
+  | 'under-target'
+  | 'too-few-messages'
+  | 'no-new-messages'
+  | 'back-to-back'
+  | 'cancelled';
+
+/** Events the Compactor emits, by name. */
+export interface CompactorEvents {
+  start: { sessionId: string; trigger: CompactionTrigger; tokens: number; messages: number };
+  end: CompactionEvent;
+  skipped: { sessionId: string; trigger: CompactionTrigger; reason: SkipReason; tokens: number };
+  error: { sessionId: string; trigger: CompactionTrigger; error: unknown; failures: CompactionFailure[] };
+}

@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest';
+import { collapseMiddle } from '../__fixtures__/collapse-middle.js';
+import { calls, conversation, user } from '../__fixtures__/messages.js';
+import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
+import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
+import { ContextOverflowError } from '../errors/context-overflow-error.js';
+import { RuleViolationError } from '../errors/rule-violation-error.js';
+import { StrategyFailedError } from '../errors/strategy-failed-error.js';
+import type { Message } from '../messages/message.js';
+import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
+import { InMemoryCompactionStore } from '../store/in-memory-compaction-store.js';
+import { TokenCounter } from '../tokens/token-counter.js';
+import { createCompactor } from './compactor.js';
+
+const counter = new TokenCounter();
+const history = conversation(40, 400);
+const historyTokens = counter.estimate(history);
+// A window the history overflows: the limit is 80% of the history.
+const budget = {
+  contextWindow: Math.ceil(historyTokens * 0.8),
+  reservedOutputTokens: 0,
+  safetyMargin: 0,
+  trigger: 0.7,
+  target: 0.3,
+};
+
+const throwing = (message: string): CompactionStrategy => ({
+  specificationVersion: 'v1',
+  name: 'throwing',
+  compact: async () => {
+    throw new Error(message);
+  },
+});
+const dropsToolResults: CompactionStrategy = {
+  specificationVersion: 'v1',
+  name: 'drops-tool-results',
+  compact: async ({ messages }) => ({ messages: messages.filter((message) => message.role !== 'tool') }),
+};
+
+describe('Compactor.check', () => {
+  it('says when and why to compact', () => {
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget, counter });
+    const over = compactor.check(history);
+    expect(over).toMatchObject({ shouldCompact: true, reason: 'over-limit', tokens: historyTokens });
+    expect(over.utilization).toBeGreaterThan(1);
+    expect(compactor.check(history.slice(0, 3))).toMatchObject({
+      shouldCompact: false,
+      reason: 'under-trigger',
+    });
+    const disabled = createCompactor({
+      strategy: collapseMiddle(),
+      budget: { ...budget, trigger: false },
+      counter,
+    });
+    expect(disabled.check(history)).toMatchObject({ shouldCompact: false, reason: 'disabled' });
+  });
+});
+
+describe('Compactor.compact', () => {
+  it('compacts, verifies and records one event with the removed messages', async () => {
+    const store = new InMemoryCompactionStore();
+    const ends: unknown[] = [];
+    const compactor = createCompactor({
+      strategy: collapseMiddle(),
+      budget,
+      counter,
+      store,
+      generateId: () => 'event-1',
+    });
+    compactor.on('end', (event) => ends.push(event));
+    const input = [...history];
+    const result = await compactor.compact(input, { sessionId: 's1', instructions: 'keep the paths' });
+    expect(result.compacted).toBe(true);
+    expect(input).toEqual(history);
+    expect(result.event).toMatchObject({
+      id: 'event-1',
+      sessionId: 's1',
+      round: 1,
+      trigger: 'manual',
+      strategy: 'collapse-middle',
+      usedFallback: false,
+      tokensBefore: historyTokens,
+      messagesBefore: history.length,
+      messagesAfter: result.messages.length,
+      instructions: 'keep the paths',
+      summary: '80 removed',
+    });
+    expect(result.event!.tokensAfter).toBeLessThan(historyTokens);
+    expect(ends).toEqual([result.event]);
+    const records = await store.list('s1');
+    expect(records).toHaveLength(1);
+    expect(records[0]!.removedMessages).toHaveLength(80);
+    const second = await compactor.compact([...result.messages, ...conversation(30, 400).slice(2)], {
+      sessionId: 's1',
+    });
+    expect(second.event?.round).toBe(2);
+  });
+
+  it('falls back when the strategy throws or breaks a rule, and records why', async () => {
+    for (const strategy of [throwing('boom'), dropsToolResults]) {
+      const compactor = createCompactor({ strategy, fallback: collapseMiddle(), budget, counter });
+      const result = await compactor.compact(history);
+      expect(result.event).toMatchObject({ strategy: 'collapse-middle', usedFallback: true });
+      expect(result.event!.failures[0]!.strategy).toBe(strategy.name);
+    }
+  });
+
+  it('throws a typed error and leaves the history intact when every strategy fails', async () => {
+    const input = Object.freeze([...history]) as Message[];
+    const errors: unknown[] = [];
+    const compactor = createCompactor({
+      strategy: dropsToolResults,
+      fallback: throwing('also broken'),
+      budget,
+      counter,
+    });
+    compactor.on('error', ({ error }) => errors.push(error));
+    await expect(compactor.compact(input)).rejects.toThrow(StrategyFailedError);
+    const rulesOnly = createCompactor({ strategy: dropsToolResults, budget, counter });
+    await expect(rulesOnly.compact(input)).rejects.toThrow(RuleViolationError);
+    expect(errors).toHaveLength(1);
+    expect(input).toEqual(history);
+  });
+
+  it('reports an unreachable budget as BudgetUnreachableError', async () => {
+    const tiny = { contextWindow: 20, reservedOutputTokens: 0, safetyMargin: 0, trigger: 0.9, target: 0.5 };
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget: tiny, counter });
+    await expect(compactor.compact(history)).rejects.toThrow(BudgetUnreachableError);
+  });
+
+  it('lets the before hook cancel or replace instructions, and calls the after hook', async () => {
+    const seen: string[] = [];
+    const cancelling = createCompactor({
+      strategy: collapseMiddle(),
+      budget,
+      counter,
+      hooks: { beforeCompaction: () => ({ cancel: true }) },
+    });
+    expect(await cancelling.compact(history)).toMatchObject({ compacted: false, skipped: 'cancelled' });
+    const instructing = createCompactor({
+      strategy: collapseMiddle(),
+      budget,
+      counter,
+      hooks: {
+        beforeCompaction: () => ({ instructions: 'focus on tests' }),
+        afterCompaction: (event) => {
+          seen.push(event.instructions ?? '');
+        },
+      },
+    });
+    await instructing.compact(history);
+    expect(seen).toEqual(['focus on tests']);
+  });
+
+  it('runs one compaction per session at a time', async () => {
+    let running = 0;
+    let overlap = false;
+    const slow: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'slow',
+      async compact(input) {
+        running++;
+        if (running > 1) overlap = true;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running--;
+        return collapseMiddle('slow').compact(input);
+      },
+    };
+    const compactor = createCompactor({ strategy: slow, budget, counter });
+    const results = await Promise.all([
+      compactor.compact(history),
+      compactor.compact(history),
+      compactor.compact(history),
+    ]);
+    expect(overlap).toBe(false);
+    expect(results.map((result) => result.event?.round)).toEqual([1, 2, 3]);
+  });
+
+  it('aborts with CompactionAbortedError and no fallback', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const compactor = createCompactor({
+      strategy: collapseMiddle(),
+      fallback: collapseMiddle('fallback'),
+      budget,
+      counter,
+    });
+    await expect(compactor.compact(history, { abortSignal: controller.signal })).rejects.toThrow(
+      CompactionAbortedError,
+    );
+  });
+
+  it('repairs a damaged history before compacting and records the repairs', async () => {
+    const damaged = [...history.slice(0, 2), calls('lost'), user('go on'), ...history.slice(2)];
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget, counter });
+    const result = await compactor.compact(damaged);
+    expect(result.event?.repairs).toEqual([{ kind: 'placeholder-result', toolCallId: 'lost', index: 2 }]);
+  });
+});
+
+describe('Compactor loops', () => {
+  it('prepare compacts over the trigger and skips right after, with no new messages', async () => {
+    const skipped: string[] = [];
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget, counter });
+    compactor.on('skipped', ({ reason }) => skipped.push(reason));
+    const first = await compactor.prepare(history);
+    expect(first.compacted).toBe(true);
+    const again = await compactor.prepare(first.messages);
+    expect(again.compacted).toBe(false);
+    expect(await compactor.prepare(history.slice(0, 3))).toMatchObject({
+      compacted: false,
+      skipped: 'under-trigger',
+    });
+    expect(skipped).toEqual([]);
+  });
+
+  it('does not compact back to back when the result stays over the trigger', async () => {
+    // Drops only the oldest tool turn, so the result stays over the trigger (but under the limit).
+    const dropOneTurn: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'drop-one-turn',
+      compact: async ({ messages }) => ({ messages: [...messages.slice(0, 2), ...messages.slice(4)] }),
+    };
+    const roomy = { ...budget, contextWindow: Math.ceil(historyTokens * 1.1) };
+    const compactor = createCompactor({
+      strategy: dropOneTurn,
+      budget: roomy,
+      counter,
+      minimumNewMessages: 3,
+    });
+    const first = await compactor.prepare(history);
+    expect(first.compacted).toBe(true);
+    expect(first.event!.tokensAfter).toBeGreaterThan(compactor.budget.trigger!);
+    const oneMore = [...first.messages, user('one more')];
+    expect(compactor.check(oneMore)).toMatchObject({ shouldCompact: false, reason: 'back-to-back' });
+    const threeMore = [...oneMore, user('two'), user('three')];
+    expect(compactor.check(threeMore)).toMatchObject({ shouldCompact: true, reason: 'over-trigger' });
+  });
+
+  it('prepare returns the history unchanged when compaction fails but it still fits', async () => {
+    const errors: unknown[] = [];
+    const roomy = { ...budget, contextWindow: Math.ceil(historyTokens * 1.25) };
+    const compactor = createCompactor({ strategy: throwing('down'), budget: roomy, counter });
+    compactor.on('error', ({ error }) => errors.push(error));
+    const fitting = [...history];
+    const check = compactor.check(fitting);
+    expect(check.reason).toBe('over-trigger');
+    const result = await compactor.prepare(fitting);
+    expect(result).toMatchObject({ compacted: false });
+    expect(result.messages).toEqual(history);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('recover compacts on an overflow error with a limit scaled by how far the count was off', async () => {
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget, counter });
+    const overflow = new ContextOverflowError({
+      provider: 'test',
+      requestTokens: historyTokens * 2,
+      maximumTokens: historyTokens,
+    });
+    const result = await compactor.recover(history, overflow);
+    expect(result.event?.trigger).toBe('overflow');
+    expect(result.event!.tokensAfter).toBeLessThanOrEqual(compactor.budget.limit / 2);
+    await expect(compactor.recover(history, new Error('network down'))).rejects.toThrow('network down');
+  });
+});

@@ -1,0 +1,424 @@
+import { type Budget, type BudgetOptions, resolveBudget } from '../budget/budget.js';
+import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
+import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
+import { CompactionError } from '../errors/compaction-error.js';
+import { ContextOverflowError } from '../errors/context-overflow-error.js';
+import { RuleViolationError } from '../errors/rule-violation-error.js';
+import { StrategyFailedError } from '../errors/strategy-failed-error.js';
+import type { Message } from '../messages/message.js';
+import type { CompactionStrategy, CompactionTrigger } from '../specs/compaction-strategy-v1.js';
+import type { ContextOverflow, Provider } from '../specs/provider-v1.js';
+import type { TokenEstimator } from '../specs/token-estimator-v1.js';
+import type { CompactionStore } from '../store/compaction-store.js';
+import { type ReportedUsage, TokenCounter } from '../tokens/token-counter.js';
+import { type RepairOptions, repairHistory } from '../turns/repair-history.js';
+import { verifyCompaction } from '../verify/verify-compaction.js';
+import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
+import type { CompactionHooks } from './compaction-hooks.js';
+import { EventEmitter } from './event-emitter.js';
+
+/** Settings of {@link createCompactor}. */
+export interface CompactorSettings {
+  /** The strategy that compacts. */
+  strategy: CompactionStrategy;
+  /** Run when the strategy throws or its result breaks a rule. Without one, such a failure throws. */
+  fallback?: CompactionStrategy;
+  budget: BudgetOptions;
+  /** Counts tokens; defaults to a counter over `estimator`. Share one counter across a conversation. */
+  counter?: TokenCounter;
+  /** The estimator of the default counter. Ignored when `counter` is given. */
+  estimator?: TokenEstimator;
+  /** Recognises the provider's context-overflow errors for {@link Compactor.recover}. */
+  provider?: Provider;
+  /** Records every compaction and the messages it removed. */
+  store?: CompactionStore;
+  hooks?: CompactionHooks;
+  /** How damaged histories are repaired before compacting; see {@link RepairOptions}. */
+  repair?: RepairOptions;
+  /**
+   * Guards against compaction loops: after an automatic compaction that could not get under the trigger,
+   * automatic compaction waits for this many new messages (unless the limit itself is crossed). Default 4.
+   */
+  minimumNewMessages?: number;
+  /** Makes event ids. Defaults to `crypto.randomUUID()`. */
+  generateId?: () => string;
+}
+
+/** What {@link Compactor.check} found. */
+export interface CheckResult {
+  tokens: number;
+  limit: number;
+  trigger: number | null;
+  target: number;
+  /** `tokens / limit`. */
+  utilization: number;
+  shouldCompact: boolean;
+  /** Why it should or should not compact. */
+  reason: 'over-limit' | 'over-trigger' | SkipReason;
+}
+
+/** Options of one compaction. */
+export interface CompactOptions {
+  /** Default `manual`. */
+  trigger?: CompactionTrigger;
+  /** Extra instructions for the strategy, such as the text of a manual `/compact ...`. */
+  instructions?: string;
+  /** Compactions of one session run one at a time. Default `default`. */
+  sessionId?: string;
+  abortSignal?: AbortSignal;
+  /** What the provider said when it refused the request (the `overflow` trigger). */
+  overflow?: ContextOverflow;
+}
+
+/** The outcome of a compaction request. */
+export interface CompactionResult {
+  /** The history to use: compacted, or the input (repaired, if it needed it) when nothing was compacted. */
+  messages: Message[];
+  compacted: boolean;
+  /** The record of the compaction, when one happened. */
+  event?: CompactionEvent;
+  /** Why nothing was compacted, when nothing was. */
+  skipped?: SkipReason;
+}
+
+interface SessionState {
+  rounds: number;
+  last?: { output: readonly Message[]; tokensAfter: number; trigger: CompactionTrigger };
+  running: Promise<unknown>;
+}
+
+interface Attempt {
+  messages: Message[];
+  tokens: number;
+  summary?: string;
+  details?: CompactionEvent['details'];
+}
+
+/**
+ * Decides when to compact, runs the strategy, verifies the result and records it. Never mutates the
+ * histories it is given: the caller's original history is always intact, whatever happens.
+ */
+export class Compactor {
+  readonly counter: TokenCounter;
+  readonly budget: Budget;
+  private readonly settings: CompactorSettings;
+  private readonly emitter = new EventEmitter<CompactorEvents>();
+  private readonly sessions = new Map<string, SessionState>();
+
+  constructor(settings: CompactorSettings) {
+    this.settings = settings;
+    this.budget = resolveBudget(settings.budget);
+    this.counter = settings.counter ?? new TokenCounter(settings.estimator);
+  }
+
+  /** Subscribes to `start`, `end`, `skipped` or `error`; returns the unsubscribe function. */
+  on<Name extends keyof CompactorEvents>(
+    name: Name,
+    listener: (payload: CompactorEvents[Name]) => void,
+  ): () => void {
+    return this.emitter.on(name, listener);
+  }
+
+  /** Records the input tokens a provider reported for the messages sent, anchoring later counts. */
+  recordUsage(usage: ReportedUsage): void {
+    this.counter.recordUsage(usage);
+  }
+
+  /** Counts the history and says whether automatic compaction should run now, and why. */
+  check(messages: readonly Message[], options: { sessionId?: string } = {}): CheckResult {
+    const tokens = this.counter.count(messages);
+    const { limit, trigger, target } = this.budget;
+    const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => ({
+      tokens,
+      limit,
+      trigger,
+      target,
+      utilization: tokens / limit,
+      shouldCompact,
+      reason,
+    });
+    if (trigger === null) return decide(false, 'disabled');
+    if (tokens <= trigger) return decide(false, 'under-trigger');
+    if (messages.length < this.budget.minimumMessages) return decide(false, 'too-few-messages');
+    if (tokens > limit) return decide(true, 'over-limit');
+    const last = this.sessions.get(options.sessionId ?? 'default')?.last;
+    if (last !== undefined) {
+      const added = messagesAddedSince(last.output, messages);
+      if (added === 0) return decide(false, 'no-new-messages');
+      if (last.tokensAfter > trigger && added < (this.settings.minimumNewMessages ?? 4)) {
+        return decide(false, 'back-to-back');
+      }
+    }
+    return decide(true, 'over-trigger');
+  }
+
+  /**
+   * The proactive helper for agent loops: call it before each model call and send the messages it returns.
+   * Compacts when {@link check} says so. If compaction fails while the history still fits under the limit,
+   * the failure is emitted as an `error` event and the history is returned unchanged; otherwise it throws.
+   */
+  async prepare(
+    messages: readonly Message[],
+    options: Omit<CompactOptions, 'trigger'> = {},
+  ): Promise<CompactionResult> {
+    const sessionId = options.sessionId ?? 'default';
+    const check = this.check(messages, { sessionId });
+    if (!check.shouldCompact) {
+      if (check.reason !== 'under-trigger') {
+        this.emitter.emit('skipped', {
+          sessionId,
+          trigger: 'auto',
+          reason: check.reason as SkipReason,
+          tokens: check.tokens,
+        });
+      }
+      return { messages: [...messages], compacted: false, skipped: check.reason as SkipReason };
+    }
+    try {
+      return await this.compact(messages, { ...options, trigger: 'auto' });
+    } catch (error) {
+      if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
+      return { messages: [...messages], compacted: false };
+    }
+  }
+
+  /**
+   * The reactive helper: call it with the error a provider call threw. When the error is a context
+   * overflow (recognised by the provider, or a {@link ContextOverflowError}), compacts with the `overflow`
+   * trigger, which must get under the limit or throw; any other error is rethrown as is.
+   */
+  async recover(
+    messages: readonly Message[],
+    error: unknown,
+    options: Omit<CompactOptions, 'trigger' | 'overflow'> = {},
+  ): Promise<CompactionResult> {
+    const overflow = this.parseOverflow(error);
+    if (overflow === undefined) throw error;
+    return this.compact(messages, { ...options, trigger: 'overflow', overflow });
+  }
+
+  /** Compacts now. Compactions of one session are serialized. */
+  async compact(messages: readonly Message[], options: CompactOptions = {}): Promise<CompactionResult> {
+    const sessionId = options.sessionId ?? 'default';
+    const session = this.session(sessionId);
+    const run = session.running.then(() => this.run(messages, options, sessionId, session));
+    session.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(
+    input: readonly Message[],
+    options: CompactOptions,
+    sessionId: string,
+    session: SessionState,
+  ): Promise<CompactionResult> {
+    const trigger = options.trigger ?? 'manual';
+    const { messages, repairs } = repairHistory(input, this.settings.repair);
+    const tokensBefore = this.counter.count(messages);
+    const skip = (reason: SkipReason): CompactionResult => {
+      this.emitter.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
+      return { messages, compacted: false, skipped: reason };
+    };
+
+    let instructions = options.instructions;
+    const decision = await this.settings.hooks?.beforeCompaction?.({
+      sessionId,
+      trigger,
+      messages,
+      tokens: tokensBefore,
+      ...(instructions === undefined ? {} : { instructions }),
+    });
+    if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
+    if (decision?.instructions !== undefined) instructions = decision.instructions;
+
+    const budget = this.budgetFor(trigger, tokensBefore, options.overflow);
+    if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
+
+    this.emitter.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    const round = session.rounds + 1;
+    const failures: CompactionFailure[] = [];
+    const strategies = [this.settings.strategy, ...(this.settings.fallback ? [this.settings.fallback] : [])];
+    let lastError: unknown;
+
+    for (const [index, strategy] of strategies.entries()) {
+      let attempt: Attempt;
+      try {
+        attempt = await this.attempt(strategy, messages, tokensBefore, budget, {
+          trigger,
+          round,
+          sessionId,
+          ...(instructions === undefined ? {} : { instructions }),
+          ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+        });
+      } catch (error) {
+        if (isAbort(error, options.abortSignal)) {
+          const aborted = CompactionAbortedError.isInstance(error)
+            ? error
+            : new CompactionAbortedError({ cause: error });
+          this.emitter.emit('error', { sessionId, trigger, error: aborted, failures });
+          throw aborted;
+        }
+        lastError = error;
+        failures.push(describeFailure(strategy.name, error));
+        continue;
+      }
+      const event: CompactionEvent = {
+        id: this.settings.generateId?.() ?? globalThis.crypto.randomUUID(),
+        sessionId,
+        round,
+        trigger,
+        strategy: strategy.name,
+        usedFallback: index > 0,
+        tokensBefore,
+        tokensAfter: attempt.tokens,
+        messagesBefore: messages.length,
+        messagesAfter: attempt.messages.length,
+        durationMs: performance.now() - started,
+        startedAt,
+        failures,
+        repairs,
+        ...(attempt.summary === undefined ? {} : { summary: attempt.summary }),
+        ...(instructions === undefined ? {} : { instructions }),
+        ...(attempt.details === undefined ? {} : { details: attempt.details }),
+      };
+      session.rounds = round;
+      session.last = { output: attempt.messages, tokensAfter: attempt.tokens, trigger };
+      if (this.settings.store !== undefined) {
+        const kept = new Set(attempt.messages);
+        await this.settings.store.append({
+          event,
+          removedMessages: messages.filter((message) => !kept.has(message)),
+        });
+      }
+      await this.settings.hooks?.afterCompaction?.(event);
+      this.emitter.emit('end', event);
+      return { messages: attempt.messages, compacted: true, event };
+    }
+
+    const error = finalError(lastError, failures, tokensBefore, budget.limit, this.settings.strategy.name);
+    this.emitter.emit('error', { sessionId, trigger, error, failures });
+    throw error;
+  }
+
+  private async attempt(
+    strategy: CompactionStrategy,
+    messages: Message[],
+    tokensBefore: number,
+    budget: { limit: number; target: number },
+    context: {
+      trigger: CompactionTrigger;
+      round: number;
+      sessionId: string;
+      instructions?: string;
+      abortSignal?: AbortSignal;
+    },
+  ): Promise<Attempt> {
+    context.abortSignal?.throwIfAborted();
+    const output = await strategy.compact({ messages, counter: this.counter, budget, ...context });
+    context.abortSignal?.throwIfAborted();
+    const violations = verifyCompaction({
+      before: messages,
+      after: output.messages,
+      counter: this.counter,
+      limit: budget.limit,
+    });
+    if (violations.length > 0) throw new RuleViolationError({ strategy: strategy.name, violations });
+    const tokens = this.counter.count(output.messages);
+    if (tokens >= tokensBefore) {
+      throw new BudgetUnreachableError({
+        tokens,
+        limit: budget.limit,
+        reason: `"${strategy.name}" made no progress`,
+      });
+    }
+    return {
+      messages: output.messages,
+      tokens,
+      ...(output.summary === undefined ? {} : { summary: output.summary }),
+      ...(output.details === undefined ? {} : { details: output.details }),
+    };
+  }
+
+  /**
+   * The budget of one compaction. After an overflow whose numbers the provider gave, the limit and target
+   * shrink by how far the count was off, so the retry fits what the provider actually counts.
+   */
+  private budgetFor(trigger: CompactionTrigger, tokens: number, overflow: ContextOverflow | undefined) {
+    let { limit, target } = this.budget;
+    if (trigger === 'overflow' && overflow?.requestTokens !== undefined && overflow.requestTokens > tokens) {
+      const scale = tokens / overflow.requestTokens;
+      limit = Math.floor(limit * scale);
+      target = Math.floor(target * scale);
+    }
+    return { limit, target };
+  }
+
+  private parseOverflow(error: unknown): ContextOverflow | undefined {
+    if (ContextOverflowError.isInstance(error)) {
+      return {
+        message: error.message,
+        ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
+        ...(error.maximumTokens === undefined ? {} : { maximumTokens: error.maximumTokens }),
+      };
+    }
+    return this.settings.provider?.parseContextOverflow?.(error);
+  }
+
+  private session(sessionId: string): SessionState {
+    let session = this.sessions.get(sessionId);
+    if (session === undefined) {
+      session = { rounds: 0, running: Promise.resolve() };
+      this.sessions.set(sessionId, session);
+    }
+    return session;
+  }
+}
+
+/** Creates a {@link Compactor}. Throws `InvalidOptionsError` for an invalid budget. */
+export function createCompactor(settings: CompactorSettings): Compactor {
+  return new Compactor(settings);
+}
+
+/** How many messages `messages` adds after `output`, or Infinity when it does not extend it. */
+function messagesAddedSince(output: readonly Message[], messages: readonly Message[]): number {
+  if (messages.length < output.length) return Number.POSITIVE_INFINITY;
+  for (let index = output.length - 1; index >= 0; index--) {
+    if (output[index] !== messages[index]) return Number.POSITIVE_INFINITY;
+  }
+  return messages.length - output.length;
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return CompactionAbortedError.isInstance(error) || (signal?.aborted === true && error === signal.reason);
+}
+
+function describeFailure(strategy: string, error: unknown): CompactionFailure {
+  if (RuleViolationError.isInstance(error))
+    return { strategy, code: error.code, violations: error.violations };
+  const message = error instanceof Error ? error.message : String(error);
+  return { strategy, error: message, ...(CompactionError.isInstance(error) ? { code: error.code } : {}) };
+}
+
+function finalError(
+  lastError: unknown,
+  failures: CompactionFailure[],
+  tokens: number,
+  limit: number,
+  strategy: string,
+): CompactionError {
+  const overLimit = failures.some(
+    (failure) =>
+      failure.code === 'budget-unreachable' ||
+      failure.violations?.some((violation) => violation.rule === 'within-limit'),
+  );
+  if (overLimit) {
+    const reasons = failures.map(
+      (failure) => `${failure.strategy}: ${failure.error ?? failure.violations?.[0]?.message}`,
+    );
+    return new BudgetUnreachableError({ tokens, limit, reason: reasons.join('; '), cause: lastError });
+  }
+  if (CompactionError.isInstance(lastError)) return lastError;
+  return new StrategyFailedError({ strategy, cause: lastError });
+}

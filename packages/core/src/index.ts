@@ -1,0 +1,156 @@
+// Message model
+
+export { type Budget, type BudgetOptions, budgetDefaults, resolveBudget, toTokens } from './budget/budget.js';
+export type {
+  CompactionEvent,
+  CompactionFailure,
+  CompactorEvents,
+  SkipReason,
+} from './compactor/compaction-event.js';
+export type {
+  BeforeCompactionContext,
+  BeforeCompactionDecision,
+  CompactionHooks,
+} from './compactor/compaction-hooks.js';
+// Compactor, events, store
+export {
+  type CheckResult,
+  type CompactionResult,
+  type CompactOptions,
+  Compactor,
+  type CompactorSettings,
+  createCompactor,
+} from './compactor/compactor.js';
+export { BudgetUnreachableError } from './errors/budget-unreachable-error.js';
+export { CompactionAbortedError } from './errors/compaction-aborted-error.js';
+// Errors
+export { CompactionError, type CompactionErrorCode } from './errors/compaction-error.js';
+export { ContextOverflowError } from './errors/context-overflow-error.js';
+export { InvalidMessagesError, type MessageIssue } from './errors/invalid-messages-error.js';
+export { InvalidOptionsError, type OptionsIssue } from './errors/invalid-options-error.js';
+export { ProviderError } from './errors/provider-error.js';
+export { RuleViolationError } from './errors/rule-violation-error.js';
+export { StrategyFailedError } from './errors/strategy-failed-error.js';
+export { StrategyNotFoundError } from './errors/strategy-not-found-error.js';
+export type { JSONObject, JSONValue } from './json.js';
+export { isJSONValue } from './json.js';
+export type { CompactionMessageKind, CompactionMetadata } from './messages/compaction-metadata.js';
+export {
+  compactionMetadataOf,
+  isCompactionProduct,
+  isPinned,
+  isSummary,
+  pinMessage,
+  withCompactionMetadata,
+} from './messages/compaction-metadata.js';
+export type {
+  AssistantMessage,
+  FilePart,
+  ImagePart,
+  Message,
+  Metadata,
+  Part,
+  ReasoningPart,
+  Role,
+  SystemMessage,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultContentPart,
+  ToolResultPart,
+  UserMessage,
+} from './messages/message.js';
+export { roles } from './messages/message.js';
+export {
+  firstUserMessageIndex,
+  latestUserMessageIndex,
+  textOf,
+  toolCallsOf,
+  toolResultsOf,
+} from './messages/message-content.js';
+export { findMessageIssues, validateMessages } from './messages/validate-messages.js';
+// Registry, options, configs
+export { type OptionsSchema, validateOptions } from './options/options-schema.js';
+export {
+  type CompactionConfig,
+  compactionConfigSchema,
+  parseCompactionConfig,
+  resolveCompactionConfig,
+} from './registry/compaction-config.js';
+export { createStrategyRegistry } from './registry/create-strategy-registry.js';
+export {
+  type StrategyConfig,
+  strategyConfigObject,
+  strategyPackageName,
+} from './registry/strategy-config.js';
+export {
+  defineStrategy,
+  type StrategyContext,
+  type StrategyDefinition,
+  type StrategyOptionsByName,
+} from './registry/strategy-definition.js';
+export {
+  isCompactionStrategy,
+  type PackageLoader,
+  StrategyRegistry,
+  type StrategyRegistrySettings,
+} from './registry/strategy-registry.js';
+// Specs
+export type {
+  CompactionBudget,
+  CompactionBudgetV1,
+  CompactionInput,
+  CompactionInputV1,
+  CompactionOutput,
+  CompactionOutputV1,
+  CompactionStrategy,
+  CompactionStrategyV1,
+  CompactionTrigger,
+} from './specs/compaction-strategy-v1.js';
+export type {
+  ContextOverflow,
+  ContextOverflowV1,
+  CountTokensRequest,
+  CountTokensRequestV1,
+  GenerateRequest,
+  GenerateRequestV1,
+  GenerateResult,
+  GenerateResultV1,
+  ModelLimits,
+  ModelLimitsV1,
+  Provider,
+  ProviderV1,
+  TokenCount,
+  TokenCountV1,
+  Usage,
+  UsageV1,
+} from './specs/provider-v1.js';
+export type { TokenEstimator, TokenEstimatorV1 } from './specs/token-estimator-v1.js';
+export type { CompactionRecord, CompactionStore } from './store/compaction-store.js';
+export { InMemoryCompactionStore } from './store/in-memory-compaction-store.js';
+export { createPipeline, type PipelineOptions, pipelineDefinition } from './strategies/pipeline.js';
+export {
+  type ApproximateEstimatorSettings,
+  createApproximateEstimator,
+} from './tokens/approximate-estimator.js';
+export {
+  createMessageEstimator,
+  defaultMessageOverhead,
+  type MessageEstimatorSettings,
+  type MessageOverhead,
+} from './tokens/message-estimator.js';
+// Tokens and budget
+export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
+// Turns, repair, verification
+export { groupTurns, type Turn, turnMessages } from './turns/group-turns.js';
+export {
+  assertValidHistory,
+  missingResultText,
+  type Repair,
+  type RepairOptions,
+  type RepairResult,
+  repairHistory,
+} from './turns/repair-history.js';
+export { deepEqual } from './verify/deep-equal.js';
+export type { CompactionRule, RuleViolation } from './verify/rule-violation.js';
+export { type VerifyCompactionInput, verifyCompaction } from './verify/verify-compaction.js';

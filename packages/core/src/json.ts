@@ -1,0 +1,34 @@
+/** A JSON value: what messages, options and configs are made of, so they serialize losslessly. */
+export type JSONValue = null | string | number | boolean | JSONObject | JSONValue[];
+
+/** A JSON object. */
+export type JSONObject = { [key: string]: JSONValue | undefined };
+
+/**
+ * Whether `value` is plain JSON (finite numbers, no functions, no cycles, no class instances).
+ * Used to reject tool inputs and metadata that would not survive serialization.
+ */
+export function isJSONValue(value: unknown, seen: Set<object> = new Set()): value is JSONValue {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (seen.has(value)) return false;
+      seen.add(value);
+      try {
+        if (Array.isArray(value)) return value.every((item) => isJSONValue(item, seen));
+        const prototype = Object.getPrototypeOf(value);
+        if (prototype !== Object.prototype && prototype !== null) return false;
+        return Object.values(value).every((item) => item === undefined || isJSONValue(item, seen));
+      } finally {
+        seen.delete(value);
+      }
+    }
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,58 @@
+import type { JSONObject } from '../json.js';
+import type { Message, Metadata } from './message.js';
+
+/**
+ * What a message produced or changed by compaction is. Every message a strategy creates or modifies carries
+ * one of these under `metadata.compaction.kind`, so summaries and markers are found by metadata, never by text.
+ */
+export type CompactionMessageKind = 'summary' | 'marker' | 'modified';
+
+/** Compaction's own marks, kept under `metadata.compaction`. */
+export interface CompactionMetadata extends JSONObject {
+  /** Pinned messages are kept verbatim by every strategy. */
+  pinned?: boolean;
+  /** Set on messages a strategy created or changed. */
+  kind?: CompactionMessageKind;
+  /** The compaction round that produced the message (1 for the first compaction of a session). */
+  round?: number;
+  /** The strategy that produced the message. */
+  strategy?: string;
+  /** Set by `repairHistory` on messages it inserted or edited. */
+  repair?: 'placeholder-result' | 'moved-result' | 'edited';
+}
+
+/** Reads Compaction's marks from a message, if any. */
+export function compactionMetadataOf(message: Message): CompactionMetadata | undefined {
+  const value = message.metadata?.compaction;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return value as CompactionMetadata;
+}
+
+/** Whether a message is pinned (kept verbatim by every strategy). */
+export function isPinned(message: Message): boolean {
+  return compactionMetadataOf(message)?.pinned === true;
+}
+
+/** Whether a message is a summary produced by an earlier compaction. */
+export function isSummary(message: Message): boolean {
+  return compactionMetadataOf(message)?.kind === 'summary';
+}
+
+/** Whether a strategy created or changed this message (summary, marker or modified original). */
+export function isCompactionProduct(message: Message): boolean {
+  return compactionMetadataOf(message)?.kind !== undefined;
+}
+
+/** Returns a copy of `message` with its compaction marks merged with `marks`. The input is not changed. */
+export function withCompactionMetadata<M extends Message>(message: M, marks: CompactionMetadata): M {
+  const metadata: Metadata = {
+    ...message.metadata,
+    compaction: { ...compactionMetadataOf(message), ...marks },
+  };
+  return { ...message, metadata };
+}
+
+/** Returns a pinned copy of `message`. */
+export function pinMessage<M extends Message>(message: M): M {
+  return withCompactionMetadata(message, { pinned: true });
+}

@@ -1,0 +1,140 @@
+import type { BudgetOptions } from '../budget/budget.js';
+import type { JSONObject } from '../json.js';
+import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
+import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
+import type { Provider } from '../specs/provider-v1.js';
+import { createPipeline, strategyConfigSchema } from '../strategies/pipeline.js';
+import type { StrategyConfig } from './strategy-config.js';
+import type { StrategyRegistry } from './strategy-registry.js';
+
+/**
+ * A compaction config: plain JSON, so it can live in a file, round-trip unchanged and be validated by the
+ * published JSON Schema ({@link compactionConfigSchema}).
+ */
+export interface CompactionConfig {
+  /** The JSON Schema URL or path, for editor completion. Ignored otherwise. */
+  $schema?: string;
+  /** One strategy, or several run as a pipeline in order until the target is met. */
+  strategy: StrategyConfig | StrategyConfig[];
+  /** Used when the strategy throws or breaks a rule. */
+  fallback?: StrategyConfig | StrategyConfig[];
+  /** The budget; `contextWindow` may come from the provider's model limits instead. */
+  budget?: Partial<BudgetOptions>;
+  /** The provider, by adapter name (`anthropic`, `openai`...) and model, for strategies that call an LLM. */
+  provider?: { name: string; model?: string } & JSONObject;
+}
+
+const budgetSchema: OptionsSchema = {
+  type: 'object',
+  description: 'Token budget. Numbers in (0, 1] are fractions, numbers above 1 are tokens.',
+  properties: {
+    contextWindow: {
+      type: 'integer',
+      exclusiveMinimum: 0,
+      description: "The model's context window in tokens.",
+    },
+    reservedOutputTokens: {
+      type: 'number',
+      minimum: 0,
+      description: "Tokens kept free for the model's answer.",
+    },
+    safetyMargin: {
+      type: 'number',
+      minimum: 0,
+      description: 'Head-room for estimation error (default 0.05).',
+    },
+    trigger: {
+      anyOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'boolean', const: false },
+      ],
+      description: 'When automatic compaction fires (default 0.85 of the limit); 0 or false disables it.',
+    },
+    target: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'What to compact down to (default 0.6 of the limit).',
+    },
+    minimumMessages: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Below this many messages nothing is compacted.',
+    },
+  },
+  additionalProperties: false,
+};
+
+const strategyListSchema: OptionsSchema = {
+  anyOf: [strategyConfigSchema, { type: 'array', items: strategyConfigSchema, minItems: 1 }],
+  description: 'a strategy, or a list of strategies run as a pipeline',
+};
+
+/**
+ * The JSON Schema of {@link CompactionConfig}. With a registry, each registered strategy's options schema
+ * is included, so editors complete and check options by strategy name.
+ */
+export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSchema {
+  const definitions = registry?.list() ?? [];
+  const entry: OptionsSchema =
+    definitions.length === 0
+      ? strategyConfigSchema
+      : {
+          anyOf: [
+            { type: 'string', minLength: 1 },
+            ...definitions.map(
+              (definition): OptionsSchema => ({
+                type: 'object',
+                description: definition.description,
+                properties: { name: { const: definition.name }, options: definition.optionsSchema },
+                required: ['name'],
+                additionalProperties: false,
+              }),
+            ),
+            strategyConfigSchema,
+          ],
+        };
+  const list: OptionsSchema =
+    definitions.length === 0
+      ? strategyListSchema
+      : { anyOf: [entry, { type: 'array', items: entry, minItems: 1 }] };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'Compaction config',
+    type: 'object',
+    properties: {
+      $schema: { type: 'string' },
+      strategy: list,
+      fallback: list,
+      budget: budgetSchema,
+      provider: {
+        type: 'object',
+        properties: { name: { type: 'string', minLength: 1 }, model: { type: 'string' } },
+        required: ['name'],
+      },
+    },
+    required: ['strategy'],
+    additionalProperties: false,
+  };
+}
+
+/** Validates a config (from a file or elsewhere). Throws `InvalidOptionsError` with every problem's path. */
+export function parseCompactionConfig(value: unknown): CompactionConfig {
+  validateOptions(compactionConfigSchema(), value, 'config');
+  return value as CompactionConfig;
+}
+
+/** The strategies a config names, built through a registry; spread the result into `createCompactor`. */
+export async function resolveCompactionConfig(
+  config: CompactionConfig,
+  registry: StrategyRegistry,
+  context: { provider?: Provider } = {},
+): Promise<{ strategy: CompactionStrategy; fallback?: CompactionStrategy }> {
+  const parsed = parseCompactionConfig(config);
+  const build = async (entry: StrategyConfig | StrategyConfig[]): Promise<CompactionStrategy> => {
+    if (!Array.isArray(entry)) return registry.resolve(entry, context);
+    const stages = await Promise.all(entry.map((stage) => registry.resolve(stage, context)));
+    return stages.length === 1 ? stages[0]! : createPipeline(stages);
+  };
+  const strategy = await build(parsed.strategy);
+  return parsed.fallback === undefined ? { strategy } : { strategy, fallback: await build(parsed.fallback) };
+}

@@ -1,0 +1,60 @@
+import type { JSONObject } from '../json.js';
+import type { Message } from '../messages/message.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** Why a compaction runs: proactively before a call, at the user's request, or after the provider refused. */
+export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
+
+/** The token budget a strategy works to. */
+export interface CompactionBudgetV1 {
+  /** The hard maximum: the result must count at most this many tokens. */
+  limit: number;
+  /** Where to aim: well below the trigger, so compaction does not fire again at the next step. */
+  target: number;
+}
+
+/** Everything a strategy is given. Treat all of it as read-only. */
+export interface CompactionInputV1 {
+  /** The history to compact. Never mutate it or its messages. */
+  messages: readonly Message[];
+  /** The shared, memoized token counter. Use it rather than an estimator of your own. */
+  counter: TokenCounter;
+  budget: CompactionBudgetV1;
+  trigger: CompactionTrigger;
+  /** Extra instructions, such as the text of a manual `/compact ...`. */
+  instructions?: string;
+  /** The compaction round this run will be (1 for the first compaction of a session). */
+  round: number;
+  sessionId?: string;
+  abortSignal?: AbortSignal;
+}
+
+/** What a strategy returns. */
+export interface CompactionOutputV1 {
+  /**
+   * The new history. Messages kept unchanged must be the same objects as in the input; messages created or
+   * changed must carry `metadata.compaction.kind` (see `withCompactionMetadata`).
+   */
+  messages: Message[];
+  /** The text of a summary, when the strategy wrote one. */
+  summary?: string;
+  /** Strategy-specific details for reports and events (stages run, counts removed...). */
+  details?: JSONObject;
+}
+
+/**
+ * A compaction strategy: a pure function from an old history to a new, shorter one.
+ * It must keep every rule of the architecture (tool pairing, system and pinned messages, newest user request,
+ * determinism, no mutation); `@compaction/testing`'s conformance suite checks them.
+ */
+export interface CompactionStrategyV1 {
+  readonly specificationVersion: 'v1';
+  /** The registered name, such as `pruning`. */
+  readonly name: string;
+  compact(input: CompactionInputV1): Promise<CompactionOutputV1>;
+}
+
+export type CompactionStrategy = CompactionStrategyV1;
+export type CompactionInput = CompactionInputV1;
+export type CompactionOutput = CompactionOutputV1;
+export type CompactionBudget = CompactionBudgetV1;

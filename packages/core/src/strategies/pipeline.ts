@@ -1,0 +1,109 @@
+import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
+import type { JSONObject } from '../json.js';
+import type { OptionsSchema } from '../options/options-schema.js';
+import type { StrategyConfig } from '../registry/strategy-config.js';
+import { defineStrategy } from '../registry/strategy-definition.js';
+import type { CompactionOutput, CompactionStrategy } from '../specs/compaction-strategy-v1.js';
+import { assertValidHistory } from '../turns/repair-history.js';
+
+/** Options of the `pipeline` strategy. */
+export interface PipelineOptions {
+  /** The stages, run in order until the target is met. */
+  stages: StrategyConfig[];
+}
+
+declare module '../registry/strategy-definition.js' {
+  interface StrategyOptionsByName {
+    pipeline: PipelineOptions;
+  }
+}
+
+/**
+ * Runs strategies in order and stops as soon as the history is at or under the target, so cheap stages
+ * (such as truncating old tool results) spare the costly ones (such as summarizing). Each stage receives the
+ * previous stage's output. `details.stages` records each stage that ran with its token counts.
+ */
+export function createPipeline(stages: readonly CompactionStrategy[]): CompactionStrategy {
+  return {
+    specificationVersion: 'v1',
+    name: 'pipeline',
+    async compact(input): Promise<CompactionOutput> {
+      const { counter, budget } = input;
+      assertValidHistory(input.messages);
+      let messages = [...input.messages];
+      let tokens = counter.estimate(messages);
+      const summaries: string[] = [];
+      const stageDetails: JSONObject[] = [];
+      for (const stage of stages) {
+        if (tokens <= budget.target) break;
+        input.abortSignal?.throwIfAborted();
+        const output = await stage.compact({ ...input, messages });
+        const tokensAfter = counter.estimate(output.messages);
+        stageDetails.push({
+          name: stage.name,
+          tokensBefore: tokens,
+          tokensAfter,
+          messagesBefore: messages.length,
+          messagesAfter: output.messages.length,
+          ...(output.details === undefined ? {} : { details: output.details }),
+        });
+        if (output.summary !== undefined) summaries.push(output.summary);
+        messages = output.messages;
+        tokens = tokensAfter;
+      }
+      if (tokens > budget.limit) {
+        const names = stages.map((stage) => stage.name).join(', ');
+        throw new BudgetUnreachableError({
+          tokens,
+          limit: budget.limit,
+          reason: `stages ${names || '(none)'} ran out`,
+        });
+      }
+      return {
+        messages,
+        ...(summaries.length > 0 ? { summary: summaries.join('\n\n') } : {}),
+        details: { stages: stageDetails },
+      };
+    },
+  };
+}
+
+const strategyConfigSchema: OptionsSchema = {
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 }, options: { type: 'object' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+  ],
+  description: 'a strategy name, or { "name", "options" }',
+};
+
+/** The `pipeline` strategy definition, registered in every registry. */
+export const pipelineDefinition = defineStrategy<PipelineOptions>({
+  specificationVersion: 'v1',
+  name: 'pipeline',
+  description: 'Runs strategies in order and stops as soon as the target is met.',
+  optionsSchema: {
+    type: 'object',
+    properties: {
+      stages: {
+        type: 'array',
+        items: strategyConfigSchema,
+        minItems: 1,
+        description: 'Strategies to run, in order.',
+      },
+    },
+    required: ['stages'],
+    additionalProperties: false,
+  },
+  async create(options, context) {
+    const stages = await Promise.all(options.stages.map((stage) => context.registry.resolve(stage, context)));
+    return createPipeline(stages);
+  },
+});
+
+/** The JSON Schema of one strategy entry in a config. */
+export { strategyConfigSchema };

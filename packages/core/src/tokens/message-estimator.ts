@@ -1,0 +1,88 @@
+import type { Message, Part, ToolResultContentPart } from '../messages/message.js';
+import type { TokenEstimator } from '../specs/token-estimator-v1.js';
+
+/** Fixed costs an estimator adds on top of text, in tokens. */
+export interface MessageOverhead {
+  /** Per message: role markers and separators. */
+  message: number;
+  /** Per part: block delimiters. */
+  part: number;
+  /** Per tool call on top of its name and JSON input: call id and framing. */
+  toolCall: number;
+  /** Per tool result on top of its output: call id and framing. */
+  toolResult: number;
+  /**
+   * Per image. Providers bill images by pixel size, which a message does not always carry; the default,
+   * 1,600, is what Anthropic bills for an image at its largest size before downscaling (about 1.15 megapixels).
+   */
+  image: number;
+  /** Per file that is neither text nor inline data (a URL): a flat allowance. */
+  file: number;
+}
+
+/** The overhead used when none is given. */
+export const defaultMessageOverhead: MessageOverhead = {
+  message: 4,
+  part: 2,
+  toolCall: 8,
+  toolResult: 6,
+  image: 1600,
+  file: 1600,
+};
+
+/** How to build a {@link TokenEstimator} from a text counter. */
+export interface MessageEstimatorSettings {
+  name: string;
+  /** Tokens of a plain string. */
+  countText: (text: string) => number;
+  overhead?: Partial<MessageOverhead>;
+}
+
+/**
+ * Builds a {@link TokenEstimator} from a text counter: text, reasoning, tool names and JSON inputs and tool
+ * outputs are counted as text; images, URLs and binary files by the documented flat rules of
+ * {@link MessageOverhead}. Base64 file data is counted as text, which over-counts safely.
+ */
+export function createMessageEstimator(settings: MessageEstimatorSettings): TokenEstimator {
+  const overhead: MessageOverhead = { ...defaultMessageOverhead, ...settings.overhead };
+  const { countText } = settings;
+
+  const countResultContent = (part: ToolResultContentPart): number => countPart(part);
+
+  function countPart(part: Part): number {
+    switch (part.type) {
+      case 'text':
+        return overhead.part + countText(part.text);
+      case 'reasoning':
+        return overhead.part + countText(part.text) + (part.redactedData ? countText(part.redactedData) : 0);
+      case 'tool-call':
+        return overhead.toolCall + countText(part.toolName) + countText(JSON.stringify(part.input) ?? '');
+      case 'tool-result': {
+        const output =
+          typeof part.output === 'string'
+            ? countText(part.output)
+            : part.output.reduce((sum, item) => sum + countResultContent(item), 0);
+        return overhead.toolResult + output;
+      }
+      case 'image':
+        return overhead.part + overhead.image;
+      case 'file':
+        return overhead.part + (isUrl(part.data) ? overhead.file : countText(part.data));
+    }
+  }
+
+  return {
+    specificationVersion: 'v1',
+    name: settings.name,
+    countText,
+    countMessage(message: Message): number {
+      let total = overhead.message;
+      for (const part of message.content) total += countPart(part);
+      return total;
+    },
+  };
+}
+
+function isUrl(data: string): boolean {
+  return data.startsWith('https://') || data.startsWith('http://');
+}

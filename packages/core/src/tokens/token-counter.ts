@@ -1,0 +1,80 @@
+import type { Message } from '../messages/message.js';
+import type { TokenEstimator } from '../specs/token-estimator-v1.js';
+import { createApproximateEstimator } from './approximate-estimator.js';
+
+/** Input tokens a provider reported for a request, and the messages that request carried. */
+export interface ReportedUsage {
+  /** The messages sent, in order. Only their identity is kept, not copies. */
+  messages: readonly Message[];
+  /** The input tokens the provider reported for them (including anything else the request carried). */
+  inputTokens: number;
+}
+
+/**
+ * Counts tokens of messages with a {@link TokenEstimator}. Per-message results are memoized by object
+ * identity (messages are immutable), and counts can be anchored on what a provider reported: once a
+ * request's usage is recorded, any list that starts with the same message objects counts as the reported
+ * number plus estimates for the messages added since. Re-checking a long history after appending one
+ * message therefore costs one estimate and a pass of identity comparisons.
+ */
+export class TokenCounter {
+  readonly estimator: TokenEstimator;
+  private readonly perMessage = new WeakMap<Message, number>();
+  private anchor: { messages: readonly Message[]; inputTokens: number } | undefined;
+
+  constructor(estimator: TokenEstimator = createApproximateEstimator()) {
+    this.estimator = estimator;
+  }
+
+  /** Estimated tokens of one message (memoized). */
+  countMessage(message: Message): number {
+    let tokens = this.perMessage.get(message);
+    if (tokens === undefined) {
+      tokens = this.estimator.countMessage(message);
+      this.perMessage.set(message, tokens);
+    }
+    return tokens;
+  }
+
+  /** Tokens of a whole message list, anchored on the recorded usage when the list extends what was sent. */
+  count(messages: readonly Message[]): number {
+    const anchored = this.anchoredPrefix(messages);
+    let total = anchored?.inputTokens ?? 0;
+    for (let index = anchored?.messages.length ?? 0; index < messages.length; index++) {
+      total += this.countMessage(messages[index]!);
+    }
+    return total;
+  }
+
+  /** Estimated tokens of a list, ignoring any anchor: what a strategy compares when it removes messages. */
+  estimate(messages: readonly Message[]): number {
+    let total = 0;
+    for (const message of messages) total += this.countMessage(message);
+    return total;
+  }
+
+  /**
+   * Records the input tokens a provider reported for a request, so later counts of lists that extend it
+   * are exact for that prefix. Call it after each provider call with the messages sent.
+   */
+  recordUsage(usage: ReportedUsage): void {
+    if (!Number.isFinite(usage.inputTokens) || usage.inputTokens < 0) return;
+    this.anchor = { messages: [...usage.messages], inputTokens: usage.inputTokens };
+  }
+
+  /** Forgets the recorded usage. */
+  clearUsage(): void {
+    this.anchor = undefined;
+  }
+
+  private anchoredPrefix(messages: readonly Message[]) {
+    const anchor = this.anchor;
+    if (anchor === undefined || anchor.messages.length === 0 || anchor.messages.length > messages.length) {
+      return undefined;
+    }
+    for (let index = anchor.messages.length - 1; index >= 0; index--) {
+      if (anchor.messages[index] !== messages[index]) return undefined;
+    }
+    return anchor;
+  }
+}

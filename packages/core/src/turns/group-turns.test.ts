@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
+import { groupTurns } from './group-turns.js';
+
+describe('groupTurns', () => {
+  it('keeps an assistant tool call with all of its results, including results split over messages', () => {
+    const messages = [
+      system('s'),
+      user('u'),
+      calls('a', 'b'),
+      results('a'),
+      results('b'),
+      assistant('done'),
+      user('next'),
+    ];
+    expect(groupTurns(messages)).toEqual([
+      { start: 0, end: 1 },
+      { start: 1, end: 2 },
+      { start: 2, end: 5 },
+      { start: 5, end: 6 },
+      { start: 6, end: 7 },
+    ]);
+  });
+
+  it('returns nothing for an empty history', () => {
+    expect(groupTurns([])).toEqual([]);
+  });
+});

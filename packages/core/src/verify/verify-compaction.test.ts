@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
+import { pinMessage, withCompactionMetadata } from '../messages/compaction-metadata.js';
+import { TokenCounter } from '../tokens/token-counter.js';
+import { verifyCompaction } from './verify-compaction.js';
+
+const counter = new TokenCounter();
+const rules = (
+  before: Parameters<typeof verifyCompaction>[0]['before'],
+  after: typeof before,
+  limit?: number,
+) =>
+  verifyCompaction({ before, after, counter, ...(limit === undefined ? {} : { limit }) }).map(
+    (violation) => violation.rule,
+  );
+
+describe('verifyCompaction', () => {
+  const head = system('s');
+  const task = user('task');
+  const call = calls('a');
+  const result = results('a');
+  const pinned = pinMessage(assistant('remember this'));
+  const last = user('latest');
+  const before = [head, task, call, result, pinned, assistant('x'), last];
+
+  it('accepts a result that keeps every rule', () => {
+    expect(rules(before, [head, task, pinned, last])).toEqual([]);
+  });
+
+  it('finds a call that lost its result and a result without its call', () => {
+    expect(rules(before, [head, task, call, pinned, last])).toEqual(['tool-pairing']);
+    expect(rules(before, [head, task, result, pinned, last])).toEqual(['tool-pairing']);
+  });
+
+  it('finds dropped system, pinned and latest user messages', () => {
+    expect(rules(before, [task, pinned, last])).toEqual(['system-kept']);
+    expect(rules(before, [head, task, last])).toEqual(['pinned-kept']);
+    expect(rules(before, [head, task, pinned])).toEqual(['latest-user-kept']);
+  });
+
+  it('requires a user turn first when the input had one', () => {
+    expect(rules(before, [head, pinned, last])).toEqual(['starts-with-user']);
+  });
+
+  it('requires new or changed messages to be marked', () => {
+    const edited = { ...task, content: [{ type: 'text' as const, text: 'task (edited)' }] };
+    expect(rules(before, [head, edited, pinned, last])).toEqual(['unmarked-change']);
+    expect(rules(before, [head, withCompactionMetadata(edited, { kind: 'modified' }), pinned, last])).toEqual(
+      [],
+    );
+  });
+
+  it('checks the token limit', () => {
+    expect(rules(before, [head, task, pinned, last], 1)).toEqual(['within-limit']);
+  });
+});

@@ -1,0 +1,154 @@
+import { isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
+import type { Message } from '../messages/message.js';
+import { latestUserMessageIndex, toolCallsOf } from '../messages/message-content.js';
+import { findMessageIssues } from '../messages/validate-messages.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { deepEqual } from './deep-equal.js';
+import type { RuleViolation } from './rule-violation.js';
+
+/** What {@link verifyCompaction} compares. */
+export interface VerifyCompactionInput {
+  before: readonly Message[];
+  after: readonly Message[];
+  counter: TokenCounter;
+  /** The token limit the result must meet; omit to skip the size rule. */
+  limit?: number;
+}
+
+/**
+ * Checks a compaction result against the rules every strategy keeps and lists what it breaks (empty when
+ * it keeps them all): well-formed messages; every tool result right after the call it answers and every
+ * answered call still answered; system and pinned messages kept verbatim and in order; the newest user
+ * request kept verbatim; a user turn first when the input had one first; messages either unchanged objects
+ * of the input or marked as compaction products; and the token count within the limit.
+ */
+export function verifyCompaction({ before, after, counter, limit }: VerifyCompactionInput): RuleViolation[] {
+  const violations: RuleViolation[] = [];
+  for (const issue of findMessageIssues(after)) {
+    violations.push({
+      rule: 'valid-messages',
+      message: `${issue.path}: ${issue.message}`,
+      index: issue.index,
+    });
+  }
+  if (violations.length > 0) return violations;
+
+  checkToolPairing(before, after, violations);
+  checkKeptVerbatim(
+    before.filter((message) => message.role === 'system'),
+    after,
+    'system-kept',
+    'system message',
+    violations,
+  );
+  checkKeptVerbatim(before.filter(isPinned), after, 'pinned-kept', 'pinned message', violations);
+  const latestUser = before[latestUserMessageIndex(before)];
+  if (latestUser !== undefined) {
+    checkKeptVerbatim([latestUser], after, 'latest-user-kept', 'newest user request', violations);
+  }
+  if (firstConversational(before)?.role === 'user' && firstConversational(after)?.role !== 'user') {
+    violations.push({
+      rule: 'starts-with-user',
+      message: 'the input started with a user turn but the result does not',
+    });
+  }
+
+  const originals = new Set(before);
+  after.forEach((message, index) => {
+    if (!originals.has(message) && !isCompactionProduct(message)) {
+      violations.push({
+        rule: 'unmarked-change',
+        message: 'a message that is not an unchanged input object carries no metadata.compaction.kind',
+        index,
+      });
+    }
+  });
+
+  if (limit !== undefined) {
+    const tokens = counter.count(after);
+    if (tokens > limit) {
+      violations.push({ rule: 'within-limit', message: `${tokens} tokens is over the limit of ${limit}` });
+    }
+  }
+  return violations;
+}
+
+function firstConversational(messages: readonly Message[]): Message | undefined {
+  return messages.find((message) => message.role !== 'system');
+}
+
+function checkToolPairing(
+  before: readonly Message[],
+  after: readonly Message[],
+  violations: RuleViolation[],
+) {
+  const answeredBefore = new Set<string>();
+  for (const message of before) {
+    if (message.role === 'tool') for (const part of message.content) answeredBefore.add(part.toolCallId);
+  }
+  let open: Set<string> | undefined;
+  let answered = new Set<string>();
+  let openIndex = -1;
+  const closeTurn = () => {
+    if (open === undefined) return;
+    for (const id of open) {
+      if (answeredBefore.has(id) && !answered.has(id)) {
+        violations.push({
+          rule: 'tool-pairing',
+          message: `tool call "${id}" lost its result`,
+          index: openIndex,
+        });
+      }
+    }
+    open = undefined;
+  };
+  after.forEach((message, index) => {
+    if (message.role === 'tool') {
+      for (const part of message.content) {
+        if (open === undefined || !open.has(part.toolCallId) || answered.has(part.toolCallId)) {
+          violations.push({
+            rule: 'tool-pairing',
+            message: `tool result "${part.toolCallId}" does not answer a call in the assistant message before it`,
+            index,
+          });
+        } else {
+          answered.add(part.toolCallId);
+        }
+      }
+      return;
+    }
+    closeTurn();
+    const calls = toolCallsOf(message);
+    if (calls.length > 0) {
+      open = new Set(calls.map((call) => call.toolCallId));
+      answered = new Set();
+      openIndex = index;
+    }
+  });
+  closeTurn();
+}
+
+function checkKeptVerbatim(
+  required: readonly Message[],
+  after: readonly Message[],
+  rule: RuleViolation['rule'],
+  label: string,
+  violations: RuleViolation[],
+) {
+  let position = 0;
+  for (const message of required) {
+    let found = -1;
+    for (let index = position; index < after.length; index++) {
+      const candidate = after[index]!;
+      if (candidate === message || deepEqual(candidate, message)) {
+        found = index;
+        break;
+      }
+    }
+    if (found === -1) {
+      violations.push({ rule, message: `a ${label} was removed, changed or moved out of order` });
+    } else {
+      position = found + 1;
+    }
+  }
+}

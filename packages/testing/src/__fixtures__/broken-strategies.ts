@@ -1,0 +1,69 @@
+import { type CompactionStrategy, type Message, withCompactionMetadata } from '@compaction/core';
+import { dropOldestTurns } from './drop-oldest-turns.js';
+
+const wrap = (
+  name: string,
+  transform: (messages: readonly Message[], output: Message[]) => Message[],
+): CompactionStrategy => ({
+  specificationVersion: 'v1',
+  name,
+  async compact(input) {
+    const output = await dropOldestTurns().compact(input);
+    return { ...output, messages: transform(input.messages, output.messages) };
+  },
+});
+
+/** Deliberately broken strategies, each breaking one rule, to prove the suite catches them. */
+export const brokenStrategies = {
+  /** Drops the first tool result but keeps its call. */
+  'drops-a-tool-result': wrap('drops-a-tool-result', (_, output) => {
+    const index = output.findIndex((message) => message.role === 'tool');
+    return index === -1 ? output : output.filter((_, position) => position !== index);
+  }),
+  /** Drops the system prompt. */
+  'drops-the-system-prompt': wrap('drops-the-system-prompt', (_, output) =>
+    output.filter((message) => message.role !== 'system'),
+  ),
+  /** Rewrites the newest user message without marking it. */
+  'edits-without-marking': wrap('edits-without-marking', (_, output) =>
+    output.map((message) =>
+      message.role === 'user'
+        ? { ...message, content: [{ type: 'text' as const, text: 'rewritten' }] }
+        : message,
+    ),
+  ),
+  /** Sorts the input in place. */
+  'mutates-its-input': {
+    specificationVersion: 'v1',
+    name: 'mutates-its-input',
+    async compact(input) {
+      (input.messages as Message[]).reverse();
+      return { messages: [...input.messages] };
+    },
+  } satisfies CompactionStrategy,
+  /** Marks its output with a random round number. */
+  nondeterministic: wrap('nondeterministic', (_, output) =>
+    output.length === 0
+      ? output
+      : [
+          ...output.slice(0, -1),
+          withCompactionMetadata(output.at(-1)!, { kind: 'modified', round: Math.random() }),
+        ],
+  ),
+  /** Throws a plain TypeError on any input. */
+  'crashes-untyped': {
+    specificationVersion: 'v1',
+    name: 'crashes-untyped',
+    async compact() {
+      throw new TypeError('cannot read properties of undefined');
+    },
+  } satisfies CompactionStrategy,
+  /** Passes every message through, whatever the budget. */
+  'ignores-the-budget': {
+    specificationVersion: 'v1',
+    name: 'ignores-the-budget',
+    async compact(input) {
+      return { messages: [...input.messages] };
+    },
+  } satisfies CompactionStrategy,
+};

@@ -1,0 +1,24 @@
+export { type CodingHistorySettings, generateCodingHistory } from './coding-history.js';
+export {
+  type ConformancePropertyName,
+  type ConformanceSettings,
+  checkConformance,
+  checkConformanceProperty,
+  conformanceProperties,
+  defaultConformanceRuns,
+  type PropertyOutcome,
+} from './conformance.js';
+export {
+  type ConversationArbitrarySettings,
+  conversationArbitrary,
+  hugeTextArbitrary,
+  malformedConversationArbitrary,
+  textArbitrary,
+} from './conversation-arbitrary.js';
+export { deepFreeze } from './deep-freeze.js';
+export {
+  createMockProvider,
+  type MockProvider,
+  type MockProviderSettings,
+  type ScriptedResponse,
+} from './mock-provider.js';

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ConformancePropertyName,
+  type ConformanceSettings,
+  checkConformanceProperty,
+  conformanceProperties,
+  defaultConformanceRuns,
+} from './conformance.js';
+
+/**
+ * Registers the conformance suite as Vitest tests: one test per property, each over `numRuns` generated
+ * conversations (default 1,000). A strategy package's whole conformance test is one call:
+ *
+ * ```ts
+ * import { describeConformance } from '@compaction/testing/vitest';
+ * describeConformance('pruning', { strategy: () => createPruning() });
+ * ```
+ */
+export function describeConformance(name: string, settings: ConformanceSettings): void {
+  const numRuns = settings.numRuns ?? defaultConformanceRuns;
+  describe(`${name} conformance (${numRuns} runs per property)`, () => {
+    for (const [property, description] of Object.entries(conformanceProperties)) {
+      it(`${property}: ${description}`, { timeout: 120_000 }, async () => {
+        const outcome = await checkConformanceProperty(property as ConformancePropertyName, settings);
+        expect(outcome.failure, outcome.failure).toBeUndefined();
+        expect(outcome.passed).toBe(true);
+      });
+    }
+  });
+}
