@@ -46,9 +46,16 @@ describe('repairHistory', () => {
     expect(() => repairHistory(messages, { orphanedResults: 'error' })).toThrow(InvalidMessagesError);
   });
 
-  it('rejects a tool call id used twice, and does not mutate its input', () => {
+  it('renames a reused tool call id with its results, and does not mutate its input', () => {
     const messages = Object.freeze([user('u'), calls('a'), results('a'), calls('a'), results('a')]);
-    expect(() => repairHistory(messages)).toThrow(/used twice/);
+    const { messages: repaired, repairs } = repairHistory(messages);
+    expect(repairs).toEqual([{ kind: 'renamed-duplicate-call', toolCallId: 'a', index: 3 }]);
+    expect(repaired.slice(0, 3)).toEqual(messages.slice(0, 3));
+    expect(repaired[3]).toMatchObject({
+      content: [{ toolCallId: 'a#2' }],
+      metadata: { compaction: { repair: 'edited' } },
+    });
+    expect(repaired[4]).toMatchObject({ content: [{ toolCallId: 'a#2' }] });
     const damaged = Object.freeze([user('u'), calls('a', 'b'), results('a'), user('x')]);
     expect(() => repairHistory(damaged)).not.toThrow();
   });

@@ -3,6 +3,7 @@ import { withCompactionMetadata } from '../messages/compaction-metadata.js';
 import type { Message, ToolCallPart, ToolMessage, ToolResultPart } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message-content.js';
 import { validateMessages } from '../messages/validate-messages.js';
+import { renameDuplicateCalls } from './rename-duplicate-calls.js';
 
 /** What {@link repairHistory} does with damage it finds. */
 export interface RepairOptions {
@@ -21,7 +22,12 @@ export interface RepairOptions {
 
 /** One change {@link repairHistory} made. */
 export interface Repair {
-  kind: 'placeholder-result' | 'moved-result' | 'removed-orphaned-result' | 'removed-duplicate-result';
+  kind:
+    | 'placeholder-result'
+    | 'moved-result'
+    | 'removed-orphaned-result'
+    | 'removed-duplicate-result'
+    | 'renamed-duplicate-call';
   toolCallId: string;
   /** Index, in the input, of the message the change concerns. */
   index: number;
@@ -40,24 +46,22 @@ export const missingResultText = '[No result was recorded for this tool call.]';
  * Makes a history valid for providers without losing content: every tool result ends up right after the
  * assistant message that made the call. Results found later in the history are moved back to their call;
  * calls with no result anywhere get a placeholder error result; results with no call and duplicate results
- * are dropped (or reported, see {@link RepairOptions}). Messages that need no change are returned as the
- * same objects; changed and inserted messages are marked with `metadata.compaction.repair`.
- * Throws {@link InvalidMessagesError} for malformed messages and for tool call ids used twice.
+ * are dropped (or reported, see {@link RepairOptions}); a call id used again by a later call is renamed
+ * `<id>#<n>` together with the results that answer it. Messages that need no change are returned as the same
+ * objects; changed and inserted messages are marked with `metadata.compaction.repair`.
+ * Throws {@link InvalidMessagesError} for malformed messages.
  */
-export function repairHistory(messages: readonly Message[], options: RepairOptions = {}): RepairResult {
-  validateMessages(messages);
+export function repairHistory(input: readonly Message[], options: RepairOptions = {}): RepairResult {
+  validateMessages(input);
+  const repairs: Repair[] = [];
+  const messages = renameDuplicateCalls(input, repairs);
   const orphanedResults = options.orphanedResults ?? 'remove';
   const missingResults = options.missingResults ?? 'placeholder';
 
   const callIndex = new Map<string, number>();
   const issues: MessageIssue[] = [];
   messages.forEach((message, index) => {
-    for (const call of toolCallsOf(message)) {
-      if (callIndex.has(call.toolCallId)) {
-        issues.push({ index, path: 'content', message: `tool call id "${call.toolCallId}" is used twice` });
-      }
-      callIndex.set(call.toolCallId, index);
-    }
+    for (const call of toolCallsOf(message)) callIndex.set(call.toolCallId, index);
   });
   // The first result for each call wherever it stands; later ones are duplicates.
   const firstResult = new Map<string, { part: ToolResultPart; index: number }>();
@@ -77,7 +81,6 @@ export function repairHistory(messages: readonly Message[], options: RepairOptio
   if (issues.length > 0) throw new InvalidMessagesError({ issues });
 
   const output: Message[] = [];
-  const repairs: Repair[] = [];
   const emitted = new Set<string>();
   let open: { calls: ToolCallPart[]; index: number } | undefined;
 
