@@ -29,6 +29,7 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 export { InvalidMessagesError, type MessageIssue } from './errors/invalid-messages-error.js';
 export { InvalidOptionsError, type OptionsIssue } from './errors/invalid-options-error.js';
 export { ProviderError } from './errors/provider-error.js';
+export { ProviderNotFoundError } from './errors/provider-not-found-error.js';
 export { RuleViolationError } from './errors/rule-violation-error.js';
 export { StrategyFailedError } from './errors/strategy-failed-error.js';
 export { StrategyNotFoundError } from './errors/strategy-not-found-error.js';
@@ -63,6 +64,7 @@ export type {
 export { roles } from './messages/message.js';
 export {
   firstUserMessageIndex,
+  isUserRequest,
   latestUserMessageIndex,
   textOf,
   toolCallsOf,
@@ -75,9 +77,17 @@ export {
   type CompactionConfig,
   compactionConfigSchema,
   parseCompactionConfig,
+  type ResolvedCompactionConfig,
   resolveCompactionConfig,
 } from './registry/compaction-config.js';
 export { createStrategyRegistry } from './registry/create-strategy-registry.js';
+export { defineProvider, type ProviderDefinition } from './registry/provider-definition.js';
+export {
+  createProviderRegistry,
+  type ProviderConfig,
+  ProviderRegistry,
+  type ProviderRegistrySettings,
+} from './registry/provider-registry.js';
 export {
   type StrategyConfig,
   strategyConfigObject,
@@ -127,18 +137,32 @@ export type {
 } from './specs/provider-v1.js';
 export type { TokenEstimator, TokenEstimatorV1 } from './specs/token-estimator-v1.js';
 export type { CompactionRecord, CompactionStore } from './store/compaction-store.js';
-export { InMemoryCompactionStore } from './store/in-memory-compaction-store.js';
+export { InMemoryCompactionStore, mergeMetadata } from './store/in-memory-compaction-store.js';
 export { createPipeline, type PipelineOptions, pipelineDefinition } from './strategies/pipeline.js';
 export {
   type ApproximateEstimatorSettings,
   createApproximateEstimator,
 } from './tokens/approximate-estimator.js';
 export {
+  type CalibrationOptions,
+  type CalibrationSample,
+  calibrateProfile,
+} from './tokens/calibrate-profile.js';
+export type { EstimatorProfile } from './tokens/estimator-profile.js';
+export { anthropicProfile, cl100kProfile, o200kProfile } from './tokens/estimator-profiles.js';
+export { createFastEstimator, type FastEstimatorSettings } from './tokens/fast-estimator.js';
+export {
   createMessageEstimator,
   defaultMessageOverhead,
   type MessageEstimatorSettings,
   type MessageOverhead,
 } from './tokens/message-estimator.js';
+export {
+  measureText,
+  type TextFeature,
+  type TextFeatureWeights,
+  textFeatureNames,
+} from './tokens/text-features.js';
 // Tokens and budget
 export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
 // Turns, repair, verification

@@ -4,6 +4,7 @@ const symbol = Symbol.for(marker);
 /** Stable codes of every {@link CompactionError}. */
 export type CompactionErrorCode =
   | 'strategy-not-found'
+  | 'provider-not-found'
   | 'invalid-options'
   | 'invalid-messages'
   | 'budget-unreachable'

@@ -1,3 +1,4 @@
+import { compactionMetadataOf } from './compaction-metadata.js';
 import type { Message, ToolCallPart, ToolResultPart } from './message.js';
 
 /** The tool calls of a message (empty unless it is an assistant message that calls tools). */
@@ -19,17 +20,27 @@ export function textOf(message: Message): string {
 }
 
 /**
- * Index of the newest user request: the last `user` message. Every strategy keeps it verbatim.
+ * Whether a message is something the user said: a `user` message that compaction did not write. A summary
+ * or marker in the user role is not a request, so it never becomes "the newest user request".
+ */
+export function isUserRequest(message: Message): boolean {
+  if (message.role !== 'user') return false;
+  const kind = compactionMetadataOf(message)?.kind;
+  return kind !== 'summary' && kind !== 'marker';
+}
+
+/**
+ * Index of the newest user request: the last {@link isUserRequest} message. Every strategy keeps it verbatim.
  * Returns -1 when there is none.
  */
 export function latestUserMessageIndex(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
-    if (messages[index]!.role === 'user') return index;
+    if (isUserRequest(messages[index]!)) return index;
   }
   return -1;
 }
 
-/** Index of the original task: the first `user` message, or -1. */
+/** Index of the original task: the first {@link isUserRequest} message, or -1. */
 export function firstUserMessageIndex(messages: readonly Message[]): number {
-  return messages.findIndex((message) => message.role === 'user');
+  return messages.findIndex(isUserRequest);
 }

@@ -1,9 +1,9 @@
 import type { BudgetOptions } from '../budget/budget.js';
-import type { JSONObject } from '../json.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
 import { createPipeline, strategyConfigSchema } from '../strategies/pipeline.js';
+import { type ProviderConfig, ProviderRegistry } from './provider-registry.js';
 import type { StrategyConfig } from './strategy-config.js';
 import type { StrategyRegistry } from './strategy-registry.js';
 
@@ -20,8 +20,8 @@ export interface CompactionConfig {
   fallback?: StrategyConfig | StrategyConfig[];
   /** The budget; `contextWindow` may come from the provider's model limits instead. */
   budget?: Partial<BudgetOptions>;
-  /** The provider, by adapter name (`anthropic`, `openai`...) and model, for strategies that call an LLM. */
-  provider?: { name: string; model?: string } & JSONObject;
+  /** The provider, by adapter name (`anthropic`, `openai`...) and its settings, for strategies that call an LLM. */
+  provider?: ProviderConfig;
 }
 
 const budgetSchema: OptionsSchema = {
@@ -123,18 +123,39 @@ export function parseCompactionConfig(value: unknown): CompactionConfig {
   return value as CompactionConfig;
 }
 
-/** The strategies a config names, built through a registry; spread the result into `createCompactor`. */
+/** What a config resolves to; spread it into `createCompactor` (with a budget). */
+export interface ResolvedCompactionConfig {
+  strategy: CompactionStrategy;
+  fallback?: CompactionStrategy;
+  /** The config's provider, when it names one (or the one passed in). */
+  provider?: Provider;
+}
+
+/**
+ * Builds what a config names: its provider through the provider registry (unless one is passed in), then its
+ * strategies through the strategy registry, each given the provider.
+ */
 export async function resolveCompactionConfig(
   config: CompactionConfig,
   registry: StrategyRegistry,
-  context: { provider?: Provider } = {},
-): Promise<{ strategy: CompactionStrategy; fallback?: CompactionStrategy }> {
+  options: { provider?: Provider; providers?: ProviderRegistry } = {},
+): Promise<ResolvedCompactionConfig> {
   const parsed = parseCompactionConfig(config);
+  const provider =
+    options.provider ??
+    (parsed.provider === undefined
+      ? undefined
+      : await (options.providers ?? new ProviderRegistry()).resolve(parsed.provider));
+  const context = provider === undefined ? {} : { provider };
   const build = async (entry: StrategyConfig | StrategyConfig[]): Promise<CompactionStrategy> => {
     if (!Array.isArray(entry)) return registry.resolve(entry, context);
     const stages = await Promise.all(entry.map((stage) => registry.resolve(stage, context)));
     return stages.length === 1 ? stages[0]! : createPipeline(stages);
   };
   const strategy = await build(parsed.strategy);
-  return parsed.fallback === undefined ? { strategy } : { strategy, fallback: await build(parsed.fallback) };
+  return {
+    strategy,
+    ...(parsed.fallback === undefined ? {} : { fallback: await build(parsed.fallback) }),
+    ...(provider === undefined ? {} : { provider }),
+  };
 }

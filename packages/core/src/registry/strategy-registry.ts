@@ -1,13 +1,12 @@
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { StrategyNotFoundError } from '../errors/strategy-not-found-error.js';
 import { validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
+import { DefinitionRegistry, type PackageLoader } from './definition-registry.js';
 import { type StrategyConfig, strategyConfigObject, strategyPackageName } from './strategy-config.js';
 import type { StrategyDefinition } from './strategy-definition.js';
 
-/** Loads a package by name; the default uses dynamic `import()`. */
-export type PackageLoader = (packageName: string) => Promise<unknown>;
+export type { PackageLoader } from './definition-registry.js';
 
 /** Settings of {@link createStrategyRegistry}. */
 export interface StrategyRegistrySettings {
@@ -26,52 +25,43 @@ export interface StrategyRegistrySettings {
  * resolution fails with {@link StrategyNotFoundError}, which lists the registered names and the package.
  */
 export class StrategyRegistry {
-  private readonly definitions = new Map<string, StrategyDefinition<never>>();
-  private readonly loadPackage: PackageLoader | false;
+  private readonly registry: DefinitionRegistry<StrategyDefinition<never>>;
 
   constructor(settings: StrategyRegistrySettings = {}) {
-    this.loadPackage = settings.loadPackage ?? ((packageName) => import(packageName));
+    this.registry = new DefinitionRegistry(
+      {
+        label: 'strategy',
+        packageName: strategyPackageName,
+        isDefinition: (value): value is StrategyDefinition<never> =>
+          typeof (value as Partial<StrategyDefinition>).create === 'function' &&
+          typeof (value as Partial<StrategyDefinition>).optionsSchema === 'object',
+        notFound: ({ name, registeredNames, packageName, cause }) =>
+          new StrategyNotFoundError({ strategyName: name, registeredNames, packageName, cause }),
+      },
+      settings.loadPackage,
+    );
     for (const definition of settings.definitions ?? []) this.register(definition);
   }
 
   /** Registers a definition; a later registration under the same name replaces the earlier one. */
   register<Options>(definition: StrategyDefinition<Options>): this {
-    assertDefinition(definition, 'register()');
-    this.definitions.set(definition.name, definition as StrategyDefinition<never>);
+    this.registry.register(definition as StrategyDefinition<never>);
     return this;
   }
 
   /** The registered names, sorted. */
   names(): string[] {
-    return [...this.definitions.keys()].sort();
+    return this.registry.names();
   }
 
   /** The registered definitions. */
   list(): StrategyDefinition<never>[] {
-    return this.names().map((name) => this.definitions.get(name)!);
+    return this.registry.list();
   }
 
   /** The definition for a name, loading its package when it is not registered. */
-  async definition(name: string): Promise<StrategyDefinition<never>> {
-    const registered = this.definitions.get(name);
-    if (registered !== undefined) return registered;
-    const packageName = strategyPackageName(name);
-    const notFound = (cause?: unknown) =>
-      new StrategyNotFoundError({ strategyName: name, registeredNames: this.names(), packageName, cause });
-    if (this.loadPackage === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound();
-    let loaded: unknown;
-    try {
-      loaded = await this.loadPackage(packageName);
-    } catch (error) {
-      throw notFound(error);
-    }
-    const definition = (loaded as { default?: unknown } | undefined)?.default;
-    assertDefinition(definition, packageName);
-    if (definition.name !== name) {
-      throw notFound(new Error(`${packageName} exports a strategy named "${definition.name}"`));
-    }
-    this.register(definition);
-    return definition as StrategyDefinition<never>;
+  definition(name: string): Promise<StrategyDefinition<never>> {
+    return this.registry.definition(name);
   }
 
   /** Builds a strategy from a config: resolves the name, validates the options and calls the factory. */
@@ -80,28 +70,6 @@ export class StrategyRegistry {
     const definition = await this.definition(name);
     const validated = validateOptions<never>(definition.optionsSchema, options, `strategy "${name}"`);
     return definition.create(validated, { registry: this, ...context });
-  }
-}
-
-function assertDefinition(value: unknown, source: string): asserts value is StrategyDefinition<unknown> {
-  const candidate = value as Partial<StrategyDefinition<unknown>> | undefined;
-  if (
-    candidate === undefined ||
-    candidate === null ||
-    candidate.specificationVersion !== 'v1' ||
-    typeof candidate.name !== 'string' ||
-    typeof candidate.create !== 'function' ||
-    typeof candidate.optionsSchema !== 'object'
-  ) {
-    throw new InvalidOptionsError({
-      subject: source,
-      issues: [
-        {
-          path: '',
-          message: 'is not a v1 strategy definition (specificationVersion, name, optionsSchema, create)',
-        },
-      ],
-    });
   }
 }
 

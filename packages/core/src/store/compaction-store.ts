@@ -1,17 +1,29 @@
 import type { CompactionEvent } from '../compactor/compaction-event.js';
+import type { JSONObject } from '../json.js';
 import type { Message } from '../messages/message.js';
 
-/** A compaction event with the messages it removed, so no history is ever lost. */
+/**
+ * A compaction event with the messages it removed, so no history is ever lost. A summary message points
+ * back to the record it came from through its `metadata.compaction.round` and the session.
+ */
 export interface CompactionRecord {
   event: CompactionEvent;
   /** Messages of the input that are not in the result, in their original order. */
   removedMessages: Message[];
 }
 
-/** Where the Compactor records compactions. */
+/** Where the Compactor records compactions, and where applications keep per-session metadata. */
 export interface CompactionStore {
-  /** Appends a record to its session. */
+  /** Appends a record to its session. Safe to call concurrently, also for the same session. */
   append(record: CompactionRecord): Promise<void>;
-  /** The records of a session, oldest first. */
+  /** The records of a session in the order they were appended (oldest first); empty for an unknown session. */
   list(sessionId: string): Promise<CompactionRecord[]>;
+  /** The sessions that have records or metadata, sorted. */
+  sessions(): Promise<string[]>;
+  /** A session's metadata, or `undefined` when none was set. */
+  getSessionMetadata(sessionId: string): Promise<JSONObject | undefined>;
+  /** Merges `metadata` into the session's metadata (keys set to `undefined` are removed). */
+  updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject>;
+  /** Releases what the store holds open (files, connections). Further calls fail. */
+  close(): Promise<void>;
 }

@@ -1,20 +1,61 @@
+import type { JSONObject } from '../json.js';
 import type { CompactionRecord, CompactionStore } from './compaction-store.js';
 
 /**
- * Keeps records in memory. Records are copied on the way in and out, so neither the Compactor's later
- * work nor a caller's edits can change what was recorded.
+ * Keeps records and session metadata in memory. Everything is copied on the way in and out, so neither the
+ * Compactor's later work nor a caller's edits can change what was recorded.
  */
 export class InMemoryCompactionStore implements CompactionStore {
-  private readonly sessions = new Map<string, CompactionRecord[]>();
+  private readonly records = new Map<string, CompactionRecord[]>();
+  private readonly metadata = new Map<string, JSONObject>();
+  private closed = false;
 
   async append(record: CompactionRecord): Promise<void> {
+    this.assertOpen();
     const sessionId = record.event.sessionId;
-    const records = this.sessions.get(sessionId) ?? [];
+    const records = this.records.get(sessionId) ?? [];
     records.push(structuredClone(record));
-    this.sessions.set(sessionId, records);
+    this.records.set(sessionId, records);
   }
 
   async list(sessionId: string): Promise<CompactionRecord[]> {
-    return structuredClone(this.sessions.get(sessionId) ?? []);
+    this.assertOpen();
+    return structuredClone(this.records.get(sessionId) ?? []);
   }
+
+  async sessions(): Promise<string[]> {
+    this.assertOpen();
+    return [...new Set([...this.records.keys(), ...this.metadata.keys()])].sort();
+  }
+
+  async getSessionMetadata(sessionId: string): Promise<JSONObject | undefined> {
+    this.assertOpen();
+    const metadata = this.metadata.get(sessionId);
+    return metadata === undefined ? undefined : structuredClone(metadata);
+  }
+
+  async updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
+    this.assertOpen();
+    const merged = mergeMetadata(this.metadata.get(sessionId), metadata);
+    this.metadata.set(sessionId, merged);
+    return structuredClone(merged);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the compaction store is closed');
+  }
+}
+
+/** Shallow merge where `undefined` removes a key; shared by stores so they agree on the semantics. */
+export function mergeMetadata(current: JSONObject | undefined, update: JSONObject): JSONObject {
+  const merged: JSONObject = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    if (value === undefined) delete merged[key];
+    else merged[key] = structuredClone(value);
+  }
+  return merged;
 }

@@ -50,6 +50,14 @@ describe('verifyCompaction', () => {
     );
   });
 
+  it('does not take a user-role summary for the newest user request', () => {
+    const summary = withCompactionMetadata(user('summary of earlier work'), { kind: 'summary', round: 1 });
+    const withSummary = [head, summary, task, pinned, last];
+    expect(rules(withSummary, [head, task, pinned, last])).toEqual([]);
+    const summaryLast = [head, task, pinned, summary];
+    expect(rules(summaryLast, [head, task, pinned])).toEqual([]);
+  });
+
   it('checks the token limit', () => {
     expect(rules(before, [head, task, pinned, last], 1)).toEqual(['within-limit']);
   });
