@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
-import { createApproximateEstimator } from './approximate-estimator.js';
+import { createFastEstimator } from './fast-estimator.js';
 
 /** Input tokens a provider reported for a request, and the messages that request carried. */
 export interface ReportedUsage {
@@ -22,7 +22,8 @@ export class TokenCounter {
   private readonly perMessage = new WeakMap<Message, number>();
   private anchor: { messages: readonly Message[]; inputTokens: number } | undefined;
 
-  constructor(estimator: TokenEstimator = createApproximateEstimator()) {
+  /** @param estimator How to count; defaults to {@link createFastEstimator} with the o200k profile. */
+  constructor(estimator: TokenEstimator = createFastEstimator()) {
     this.estimator = estimator;
   }
 

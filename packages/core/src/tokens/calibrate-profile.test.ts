@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calibrateProfile } from './calibrate-profile.js';
+import { createFastEstimator } from './fast-estimator.js';
+import { measureText, type TextFeature, textFeatureNames } from './text-features.js';
+
+/** An "exact" tokenizer that is a known linear function of the features, so the fit must recover it. */
+function linearCounter(weights: Partial<Record<TextFeature, number>>) {
+  return (text: string) => {
+    const measured = measureText(text);
+    let tokens = 0;
+    textFeatureNames.forEach((name, index) => {
+      tokens += (weights[name] ?? 0) * measured[index]!;
+    });
+    return tokens;
+  };
+}
+
+const corpus = [
+  'The agent reads the file and runs the tests.',
+  'export function countTokens(messages: Message[]): number { return 0; }',
+  '{"level":"info","status":200,"path":"/users/42"}',
+  'FAIL tests/cache.test.ts > evicts the least recently used entry (12 ms)',
+  '上下文窗口压缩。对话历史。',
+  'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A',
+  'commit 3f2a9c1d8e7b6a5f4e3d',
+  'Привет, как дела? 😀',
+  '    indented\n\n    lines 123 and 4567',
+];
+
+describe('calibrateProfile', () => {
+  it('recovers the weights of a tokenizer that is linear in the features', () => {
+    const truth = {
+      letterPieces: 1,
+      letters: 0.05,
+      punctuation: 0.5,
+      cjk: 0.7,
+      digitGroups: 1.2,
+      base64: 0.75,
+    };
+    const profile = calibrateProfile(corpus, linearCounter(truth), { name: 'linear' });
+    expect(profile.name).toBe('linear');
+    for (const [feature, weight] of Object.entries(truth)) {
+      expect(profile.weights[feature as TextFeature]).toBeCloseTo(weight, 2);
+    }
+    expect(profile.safetyFactor).toBeGreaterThanOrEqual(1);
+    expect(profile.safetyFactor).toBeLessThan(1.01);
+  });
+
+  it('fits non-negative weights and a safety factor that bounds under-counting', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }), {
+          minLength: 3,
+          maxLength: 20,
+        }),
+        (texts) => {
+          // A tokenizer the features cannot express exactly: one token per 3 UTF-16 units, rounded up.
+          const exact = (text: string) => Math.ceil(text.length / 3);
+          const profile = calibrateProfile(texts, exact, { minimumSampleTokens: 1, underCountShare: 0 });
+          for (const weight of Object.values(profile.weights)) expect(weight).toBeGreaterThanOrEqual(0);
+          const estimator = createFastEstimator({ profile });
+          for (const text of texts) {
+            expect(estimator.countText(text)).toBeGreaterThanOrEqual(Math.floor(0.98 * exact(text) - 1e-9));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps fixed weights, uses fallbacks for absent features and honours sample weights', () => {
+    const truth = { letterPieces: 1, punctuation: 0.5, surrogates: 1 };
+    const profile = calibrateProfile(corpus, linearCounter(truth), {
+      fixedWeights: { surrogates: 1 },
+      fallbackWeights: { hex: 9 },
+      safetyFactor: 1.1,
+    });
+    expect(profile.weights.surrogates).toBe(1);
+    expect(profile.weights.letterPieces).toBeCloseTo(1, 2);
+    expect(profile.safetyFactor).toBe(1.1);
+    const withoutHex = calibrateProfile(['plain words only'], linearCounter(truth), {
+      fallbackWeights: { hex: 9 },
+    });
+    expect(withoutHex.weights.hex).toBe(9);
+    // A sample with weight 0 does not count at all.
+    const ignored = calibrateProfile([...corpus, { text: 'x'.repeat(500), weight: 0 }], (text) =>
+      text.startsWith('xxx') ? 10_000 : linearCounter(truth)(text),
+    );
+    expect(ignored.weights.letterPieces).toBeCloseTo(1, 2);
+  });
+});
