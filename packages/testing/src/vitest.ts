@@ -28,3 +28,9 @@ export function describeConformance(name: string, settings: ConformanceSettings)
     }
   });
 }
+
+export {
+  describeStoreConformance,
+  type StoreConformanceSettings,
+  sampleCompactionRecord,
+} from './store-suite.js';

@@ -1,7 +1,7 @@
 export { claudeCodeToMessages } from './claude-code-messages.js';
 export { codingSources, type LoadTranscriptsOptions, loadTranscripts } from './load-transcripts.js';
-export { miniSweAgentToMessages } from './mini-swe-agent-messages.js';
-export { openAIChatToMessages } from './openai-chat-messages.js';
+export { type MiniSweAgentMessage, miniSweAgentToMessages } from './mini-swe-agent-messages.js';
+export { type ChatMessage, openAIChatToMessages } from './openai-chat-messages.js';
 export type { Transcript, TranscriptSource } from './transcript.js';
 export {
   missingTranscriptsMessage,

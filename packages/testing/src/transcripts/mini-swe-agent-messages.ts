@@ -1,6 +1,7 @@
 import type { Message } from '@compaction/core';
 
-interface MiniSweAgentMessage {
+/** One message of a mini-swe-agent trajectory. */
+export interface MiniSweAgentMessage {
   role: string;
   content: string;
 }

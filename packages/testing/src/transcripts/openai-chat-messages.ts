@@ -8,7 +8,7 @@ import type {
 } from '@compaction/core';
 
 /** The OpenAI Chat message shapes found in the shared transcripts (SWE-agent, tau-bench, OpenHands). */
-interface ChatMessage {
+export interface ChatMessage {
   role: string;
   content?: string | Array<{ type: string; text?: string }> | null;
   tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> | null;

@@ -1,0 +1,5 @@
+export {
+  createSqliteCompactionStore,
+  SqliteCompactionStore,
+  type SqliteCompactionStoreSettings,
+} from './sqlite-compaction-store.js';

@@ -1,0 +1,158 @@
+import type { CompactionRecord, CompactionStore, Message } from '@compaction/core';
+import { describe, expect, it } from 'vitest';
+
+/** Settings of {@link describeStoreConformance}. */
+export interface StoreConformanceSettings {
+  /** Makes an empty store. */
+  create: () => CompactionStore | Promise<CompactionStore>;
+  /**
+   * For persistent stores: closes `store` and opens the same storage again, as after a process restart.
+   * The suite then checks that everything written is still there.
+   */
+  reopen?: (store: CompactionStore) => CompactionStore | Promise<CompactionStore>;
+}
+
+const removed: Message[] = [
+  { role: 'user', content: [{ type: 'text', text: 'the original task <|endoftext|> 日本語' }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'reasoning', text: 'plan', signature: 'sig==' },
+      {
+        type: 'tool-call',
+        toolCallId: 'call_1',
+        toolName: 'read_file',
+        input: { path: 'src/a.ts', lines: [1, 20] },
+      },
+    ],
+    metadata: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+  },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'call_1',
+        toolName: 'read_file',
+        output: [
+          { type: 'text', text: 'export const a = 1;' },
+          { type: 'image', image: 'iVBORw0KGgo=', mediaType: 'image/png' },
+        ],
+        isError: false,
+      },
+    ],
+  },
+];
+
+/** A record for tests: the given session and round, with messages of every part kind. */
+export function sampleCompactionRecord(sessionId: string, round: number): CompactionRecord {
+  return {
+    event: {
+      id: `${sessionId}-${round}`,
+      sessionId,
+      round,
+      trigger: round % 2 === 0 ? 'manual' : 'auto',
+      strategy: 'pruning',
+      usedFallback: false,
+      tokensBefore: 10_000 + round,
+      tokensAfter: 4_000 + round,
+      messagesBefore: 40,
+      messagesAfter: 12,
+      durationMs: 1.5,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      failures: [],
+      repairs: [],
+      summary: `summary of round ${round}`,
+      details: { stages: [{ name: 'pruning', tokensAfter: 4_000 + round }] },
+    },
+    removedMessages: structuredClone(removed),
+  };
+}
+
+/**
+ * Registers the tests every {@link CompactionStore} must pass: ordered appends, isolation between sessions,
+ * copies in and out, concurrent writers to one session, session metadata, closing, and, for persistent
+ * stores, reopening with everything still there.
+ */
+export function describeStoreConformance(name: string, settings: StoreConformanceSettings): void {
+  describe(`${name} store conformance`, () => {
+    it('returns appended records in order, and nothing for an unknown session', async () => {
+      const store = await settings.create();
+      for (const round of [1, 2, 3]) await store.append(sampleCompactionRecord('a', round));
+      const records = await store.list('a');
+      expect(records).toEqual([1, 2, 3].map((round) => sampleCompactionRecord('a', round)));
+      expect(await store.list('unknown')).toEqual([]);
+      await store.close();
+    });
+
+    it('keeps sessions apart and lists them', async () => {
+      const store = await settings.create();
+      await store.append(sampleCompactionRecord('b', 1));
+      await store.append(sampleCompactionRecord('a', 1));
+      await store.updateSessionMetadata('c', { title: 'metadata only' });
+      expect(await store.sessions()).toEqual(['a', 'b', 'c']);
+      expect((await store.list('a')).map((record) => record.event.sessionId)).toEqual(['a']);
+      await store.close();
+    });
+
+    it('stores copies: later edits on either side change nothing', async () => {
+      const store = await settings.create();
+      const record = sampleCompactionRecord('a', 1);
+      await store.append(record);
+      record.event.summary = 'edited after append';
+      const [listed] = await store.list('a');
+      listed!.removedMessages.length = 0;
+      expect(await store.list('a')).toEqual([sampleCompactionRecord('a', 1)]);
+      await store.close();
+    });
+
+    it('takes concurrent writers to one session without losing a record', async () => {
+      const store = await settings.create();
+      const rounds = Array.from({ length: 60 }, (_, index) => index + 1);
+      await Promise.all(rounds.map((round) => store.append(sampleCompactionRecord('busy', round))));
+      const listed = (await store.list('busy'))
+        .map((record) => record.event.round)
+        .sort((left, right) => left - right);
+      expect(listed).toEqual(rounds);
+      await store.close();
+    });
+
+    it('merges session metadata, removing keys set to undefined', async () => {
+      const store = await settings.create();
+      expect(await store.getSessionMetadata('s')).toBeUndefined();
+      expect(await store.updateSessionMetadata('s', { title: 'first', model: 'm' })).toEqual({
+        title: 'first',
+        model: 'm',
+      });
+      expect(
+        await store.updateSessionMetadata('s', { title: 'second', model: undefined, tags: ['x'] }),
+      ).toEqual({
+        title: 'second',
+        tags: ['x'],
+      });
+      expect(await store.getSessionMetadata('s')).toEqual({ title: 'second', tags: ['x'] });
+      await store.close();
+    });
+
+    it('refuses calls after close', async () => {
+      const store = await settings.create();
+      await store.close();
+      await expect(store.list('a')).rejects.toThrow();
+      await expect(store.append(sampleCompactionRecord('a', 1))).rejects.toThrow();
+    });
+
+    it.skipIf(settings.reopen === undefined)('has everything after reopening', async () => {
+      const store = await settings.create();
+      await store.append(sampleCompactionRecord('a', 1));
+      await store.append(sampleCompactionRecord('a', 2));
+      await store.updateSessionMetadata('a', { title: 'kept' });
+      const reopened = await settings.reopen!(store);
+      expect(await reopened.list('a')).toEqual([
+        sampleCompactionRecord('a', 1),
+        sampleCompactionRecord('a', 2),
+      ]);
+      expect(await reopened.getSessionMetadata('a')).toEqual({ title: 'kept' });
+      await reopened.close();
+    });
+  });
+}
