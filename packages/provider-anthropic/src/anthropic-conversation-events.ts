@@ -1,0 +1,46 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { CompactionEvent, ContextOverflowError } from '@compaction/core';
+
+/**
+ * Events an {@link AnthropicConversation} emits, by name. `step` numbers the model calls of the
+ * conversation (1 for the first `send`); a retry after an overflow keeps its step and has `attempt: 2`.
+ */
+export interface AnthropicConversationEvents {
+  /** The history was compacted: proactively before a request (`auto`), after an overflow, or by `compact()`. */
+  compaction: { step: number; event: CompactionEvent };
+  /** A request is about to be sent, with its body as the SDK receives it. */
+  request: { step: number; attempt: number; body: Anthropic.MessageCreateParamsNonStreaming };
+  /** The API refused a request as too long; the conversation compacts and retries once. */
+  overflow: { step: number; error: ContextOverflowError };
+  /** The API answered; the answer is already in the history. */
+  response: { step: number; response: Anthropic.Message; inputTokens: number };
+}
+
+type Listener<Payload> = (payload: Payload) => void;
+
+/** A minimal typed emitter: listeners run synchronously, in the order they subscribed. */
+export class AnthropicConversationEmitter {
+  private readonly listeners = new Map<string, Set<Listener<never>>>();
+
+  on<Name extends keyof AnthropicConversationEvents>(
+    name: Name,
+    listener: Listener<AnthropicConversationEvents[Name]>,
+  ): () => void {
+    let set = this.listeners.get(name);
+    if (set === undefined) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  emit<Name extends keyof AnthropicConversationEvents>(
+    name: Name,
+    payload: AnthropicConversationEvents[Name],
+  ): void {
+    for (const listener of this.listeners.get(name) ?? []) {
+      (listener as Listener<AnthropicConversationEvents[Name]>)(payload);
+    }
+  }
+}

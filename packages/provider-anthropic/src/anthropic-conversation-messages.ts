@@ -1,0 +1,87 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { InvalidMessagesError } from '@compaction/core';
+
+/** A tool's answer to one call, as {@link AnthropicConversation.addToolResults} takes it. */
+export interface AnthropicToolResult {
+  /** The `id` of the `tool_use` block this answers. */
+  toolUseId: string;
+  /** The tool's output: text, or text and image blocks. */
+  content: string | Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam>;
+  /** True when the tool failed; the model sees the content as an error. */
+  isError?: boolean;
+}
+
+/** What a user turn may be given as: text, content blocks, or a whole user message. */
+export type AnthropicUserInput = string | Anthropic.ContentBlockParam[] | Anthropic.MessageParam;
+
+/** A deep copy of a JSON value, frozen all the way down, so neither the caller nor the SDK can change it. */
+export function frozenCopy<Value>(value: Value): Value {
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** The user message a {@link AnthropicUserInput} stands for. */
+export function userMessageOf(input: AnthropicUserInput): Anthropic.MessageParam {
+  if (typeof input === 'string' || Array.isArray(input)) return { role: 'user', content: input };
+  if (input.role !== 'user') {
+    throw new InvalidMessagesError({
+      issues: [{ index: -1, path: 'role', message: 'only user turns can be sent; answers come from the model' }],
+    });
+  }
+  return input;
+}
+
+/** The `tool_result` blocks of a list of results. */
+export function toolResultBlocks(results: readonly AnthropicToolResult[]): Anthropic.ToolResultBlockParam[] {
+  return results.map((result) => ({
+    type: 'tool_result',
+    tool_use_id: result.toolUseId,
+    content: result.content,
+    ...(result.isError === undefined ? {} : { is_error: result.isError }),
+  }));
+}
+
+/** The `tool_use` blocks of an assistant message (none for a user message or string content). */
+export function toolUsesOf(message: Anthropic.MessageParam | undefined): Anthropic.ToolUseBlockParam[] {
+  if (message?.role !== 'assistant' || typeof message.content === 'string') return [];
+  return message.content.filter((block): block is Anthropic.ToolUseBlockParam => block.type === 'tool_use');
+}
+
+/**
+ * Checks that a user turn following `previous` answers its tool calls the way the Messages API requires:
+ * every `tool_result` answers a call of the assistant turn just before, and when that turn made calls, each
+ * of them is answered. Throws {@link InvalidMessagesError} otherwise, before anything is sent.
+ */
+export function assertAnswersToolCalls(
+  previous: Anthropic.MessageParam | undefined,
+  message: Anthropic.MessageParam,
+): void {
+  const calls = new Set(toolUsesOf(previous).map((block) => block.id));
+  const answered = new Set<string>();
+  const issues: Array<{ index: number; path: string; message: string }> = [];
+  const blocks = typeof message.content === 'string' ? [] : message.content;
+  blocks.forEach((block, index) => {
+    if (block.type !== 'tool_result') return;
+    if (!calls.has(block.tool_use_id) || answered.has(block.tool_use_id)) {
+      issues.push({
+        index: -1,
+        path: `content[${index}]`,
+        message: `tool_result ${block.tool_use_id} answers no pending tool call`,
+      });
+    }
+    answered.add(block.tool_use_id);
+  });
+  for (const id of calls) {
+    if (!answered.has(id)) {
+      issues.push({ index: -1, path: 'content', message: `tool call ${id} has no result; add one first` });
+    }
+  }
+  if (issues.length > 0) throw new InvalidMessagesError({ issues });
+}

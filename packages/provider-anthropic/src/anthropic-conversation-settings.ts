@@ -1,0 +1,83 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  anthropicProfile,
+  type BudgetOptions,
+  type Compactor,
+  type CompactorSettings,
+  createCompactor,
+  createFastEstimator,
+  InvalidOptionsError,
+} from '@compaction/core';
+import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
+import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
+
+/**
+ * The part of the `@anthropic-ai/sdk` client a conversation uses: `messages.create`. An `Anthropic` instance
+ * satisfies it, and so does any object with the same method (a proxy, a wrapper with logging).
+ */
+export interface AnthropicConversationClient {
+  messages: { create(body: never, options?: never): PromiseLike<unknown> };
+}
+
+/** What every request of a conversation carries besides the conversation itself: model, `max_tokens`, tools... */
+export type AnthropicConversationRequest = Omit<
+  Anthropic.MessageCreateParamsNonStreaming,
+  'messages' | 'system' | 'stream'
+>;
+
+/**
+ * Settings of the compactor a conversation creates for itself: those of core's `createCompactor`, with the
+ * budget optional. Without a budget, the context window is the model's (from the built-in table) and the
+ * request's `max_tokens` is reserved for the answer; without a counter or estimator, tokens are estimated with
+ * core's Anthropic profile.
+ */
+export type AnthropicConversationCompaction = Omit<CompactorSettings, 'budget'> & {
+  budget?: Partial<BudgetOptions>;
+};
+
+/** Settings of {@link createAnthropicConversation}. */
+export interface AnthropicConversationSettings {
+  /** The SDK client the requests go through (an `Anthropic` instance). */
+  client: AnthropicConversationClient;
+  /** Sent with every request: `model`, `max_tokens`, `tools`, `temperature`... */
+  request: AnthropicConversationRequest;
+  /** The system prompt. Kept verbatim by every compaction. */
+  system?: string | Anthropic.TextBlockParam[];
+  /** Where the conversation starts. Copied: the array and its messages are never changed. */
+  messages?: readonly Anthropic.MessageParam[];
+  /** A compactor to use (share one to share its counter, store and listeners). Give this or `compaction`. */
+  compactor?: Compactor;
+  /** Settings of a compactor created for this conversation. Give this or `compactor`. */
+  compaction?: AnthropicConversationCompaction;
+  /** The session compactions are recorded under. Default `default`. */
+  sessionId?: string;
+  /** Passed to `toAnthropicRequest`: the user turn put first when compaction left the assistant first. */
+  firstUserText?: ToAnthropicRequestOptions['firstUserText'];
+}
+
+/** The compactor of a conversation: the one given, or one created from `compaction`. */
+export function resolveAnthropicConversationCompactor(settings: AnthropicConversationSettings): Compactor {
+  const { compactor, compaction } = settings;
+  if ((compactor === undefined) === (compaction === undefined)) {
+    throw new InvalidOptionsError({
+      subject: 'Anthropic conversation',
+      issues: [{ path: 'compactor', message: 'give exactly one of `compactor` and `compaction`' }],
+    });
+  }
+  if (compactor !== undefined) return compactor;
+  const { budget, ...rest } = compaction!;
+  const model = findAnthropicModel(settings.request.model) ?? defaultAnthropicModelLimits;
+  const estimator =
+    rest.counter === undefined && rest.estimator === undefined
+      ? { estimator: createFastEstimator({ profile: anthropicProfile }) }
+      : {};
+  return createCompactor({
+    ...estimator,
+    ...rest,
+    budget: {
+      contextWindow: model.contextWindow,
+      reservedOutputTokens: settings.request.max_tokens,
+      ...budget,
+    },
+  });
+}

@@ -1,0 +1,192 @@
+import {
+  CompactionAbortedError,
+  type CountTokensRequest,
+  type GenerateRequest,
+  type GenerateResult,
+  type JSONObject,
+  type ModelLimits,
+  type Provider,
+  ProviderError,
+  type TokenCount,
+} from '@compaction/core';
+import {
+  type AnthropicClient,
+  type AnthropicClientSettings,
+  type AnthropicCreateResponse,
+  callCountTokens,
+  callCreate,
+  createAnthropicClient,
+} from './anthropic-client.js';
+import { toAnthropicCompactionError } from './anthropic-error.js';
+import {
+  type AnthropicModelId,
+  defaultAnthropicModelLimits,
+  findAnthropicModel,
+  longContextBeta,
+} from './anthropic-model-limits.js';
+import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
+import { toAnthropicRequest } from './to-anthropic-request.js';
+
+/** Settings of {@link createAnthropicProvider}. */
+export interface AnthropicProviderSettings extends AnthropicClientSettings {
+  /** The default model. Default `claude-sonnet-5-5`. */
+  model?: AnthropicModelId;
+  /** A ready client (an `Anthropic` instance); when given, the client settings are ignored. */
+  client?: AnthropicClient;
+  /**
+   * Use the 1M-token window on models that offer it, by sending the `context-1m-2025-08-07` beta flag.
+   * Default `false`.
+   */
+  longContext?: boolean;
+  /** Limits by model id that replace or complete the built-in table. */
+  modelLimits?: Record<string, Partial<ModelLimits>>;
+  /** `max_tokens` of `generate` when the request sets none. Default 4,096 (capped at the model's limit). */
+  maxOutputTokens?: number;
+  /**
+   * Tool definitions your requests send. `countTokens` includes them, so counts match what the API bills for
+   * the real request. Default: none.
+   */
+  tools?: JSONObject[];
+  /** Receives warnings (an unknown model). Default `console.warn`. */
+  warn?: (message: string) => void;
+}
+
+/** A {@link Provider} over the Anthropic Messages API. */
+export interface AnthropicProvider extends Provider {
+  readonly name: 'anthropic';
+  countTokens(request: CountTokensRequest): Promise<TokenCount>;
+}
+
+const defaultModel = 'claude-sonnet-5-5';
+const defaultMaxOutputTokens = 4096;
+
+/**
+ * Creates the Anthropic provider: `generate` through `messages.create` (no tools), exact `countTokens`
+ * through `messages.countTokens`, recognition of "prompt is too long" errors, and model limits from a
+ * built-in table. The client is injected or built from the settings on first use.
+ */
+export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
+  const modelId = settings.model ?? defaultModel;
+  const warn = settings.warn ?? ((message: string) => console.warn(message));
+  const warned = new Set<string>();
+  let client: Promise<AnthropicClient> | undefined =
+    settings.client === undefined ? undefined : Promise.resolve(settings.client);
+  const getClient = () => {
+    client ??= createAnthropicClient(settings).catch((error: unknown) => {
+      client = undefined;
+      throw new ProviderError({ provider: 'anthropic', message: (error as Error).message, cause: error });
+    });
+    return client;
+  };
+  const headers = settings.longContext === true ? { 'anthropic-beta': longContextBeta } : undefined;
+  const requestOptions = (signal: AbortSignal | undefined) => ({
+    ...(signal === undefined ? {} : { signal }),
+    ...(headers === undefined ? {} : { headers }),
+  });
+
+  const modelLimits = (id: string = modelId): ModelLimits => {
+    const entry = findAnthropicModel(id);
+    const override = settings.modelLimits?.[id];
+    if (
+      entry === undefined &&
+      (override?.contextWindow === undefined || override.maxOutputTokens === undefined)
+    ) {
+      if (!warned.has(id)) {
+        warned.add(id);
+        warn(
+          `@compaction/provider-anthropic: unknown model "${id}"; assuming a ${defaultAnthropicModelLimits.contextWindow}-token window and ${defaultAnthropicModelLimits.maxOutputTokens} output tokens. Set modelLimits to override.`,
+        );
+      }
+    }
+    const base = entry ?? defaultAnthropicModelLimits;
+    const contextWindow =
+      settings.longContext === true && entry?.longContextWindow !== undefined
+        ? entry.longContextWindow
+        : base.contextWindow;
+    return { contextWindow, maxOutputTokens: base.maxOutputTokens, ...override };
+  };
+
+  return {
+    specificationVersion: 'v1',
+    name: 'anthropic',
+    modelId,
+    async generate(request: GenerateRequest): Promise<GenerateResult> {
+      if (request.abortSignal?.aborted === true)
+        throw new CompactionAbortedError({ cause: request.abortSignal.reason });
+      const model = request.modelId ?? modelId;
+      const maxTokens =
+        request.maxOutputTokens ??
+        Math.min(settings.maxOutputTokens ?? defaultMaxOutputTokens, modelLimits(model).maxOutputTokens);
+      const body = {
+        model,
+        max_tokens: maxTokens,
+        ...toAnthropicRequest(request.messages),
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      };
+      let response: AnthropicCreateResponse;
+      try {
+        response = await callCreate(await getClient(), body, requestOptions(request.abortSignal));
+      } catch (error) {
+        throw toAnthropicCompactionError(error, request.abortSignal);
+      }
+      return resultOf(response);
+    },
+    async countTokens(request: CountTokensRequest): Promise<TokenCount> {
+      const source = 'anthropic:count_tokens';
+      if (request.messages.length === 0) return { tokens: 0, accuracy: 'exact', source };
+      const body = {
+        model: request.modelId ?? modelId,
+        ...toAnthropicRequest(request.messages),
+        ...(settings.tools === undefined || settings.tools.length === 0 ? {} : { tools: settings.tools }),
+      };
+      try {
+        const counted = await callCountTokens(await getClient(), body, requestOptions(undefined));
+        return { tokens: counted.input_tokens, accuracy: 'exact', source };
+      } catch (error) {
+        throw toAnthropicCompactionError(error);
+      }
+    },
+    parseContextOverflow: parseAnthropicContextOverflow,
+    modelLimits,
+  };
+}
+
+function resultOf(response: AnthropicCreateResponse): GenerateResult {
+  const text = response.content
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('');
+  const usage = response.usage;
+  const cacheRead = usage.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+  return {
+    text,
+    finishReason: finishReasonOf(response.stop_reason),
+    usage: {
+      // Anthropic reports cached input apart; the total is what the context window holds.
+      inputTokens: usage.input_tokens + cacheRead + cacheWrite,
+      outputTokens: usage.output_tokens,
+      ...(typeof usage.cache_read_input_tokens === 'number'
+        ? { cacheReadTokens: usage.cache_read_input_tokens }
+        : {}),
+      ...(typeof usage.cache_creation_input_tokens === 'number'
+        ? { cacheWriteTokens: usage.cache_creation_input_tokens }
+        : {}),
+    },
+  };
+}
+
+function finishReasonOf(stopReason: string | null): GenerateResult['finishReason'] {
+  switch (stopReason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}

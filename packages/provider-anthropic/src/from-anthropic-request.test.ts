@@ -1,0 +1,134 @@
+import { InvalidMessagesError, type Message, validateMessages } from '@compaction/core';
+import { describe, expect, it } from 'vitest';
+import { richAnthropicRequest } from './__fixtures__/rich-anthropic-request.js';
+import { fromAnthropicRequest } from './from-anthropic-request.js';
+import { toAnthropicRequest } from './to-anthropic-request.js';
+
+describe('fromAnthropicRequest', () => {
+  const messages = fromAnthropicRequest(richAnthropicRequest);
+
+  it('gives valid core messages', () => {
+    expect(() => validateMessages(messages)).not.toThrow();
+  });
+
+  it('converts back to the exact request', () => {
+    expect(toAnthropicRequest(messages)).toEqual(richAnthropicRequest);
+  });
+
+  it('makes the system blocks one system message and keeps cache_control in metadata', () => {
+    expect(messages[0]).toEqual({
+      role: 'system',
+      content: [
+        { type: 'text', text: 'You are a coding agent.' },
+        {
+          type: 'text',
+          text: 'Project rules: keep tests green.',
+          metadata: { anthropic: { cache_control: { type: 'ephemeral' } } },
+        },
+      ],
+    });
+  });
+
+  it('maps images and documents to image and file parts', () => {
+    const user = messages[1]!;
+    expect(user.role).toBe('user');
+    expect(user.content.slice(1, 3)).toEqual([
+      { type: 'image', image: 'iVBORw0KGgo=', mediaType: 'image/png' },
+      { type: 'image', image: 'https://example.com/diagram.png' },
+    ]);
+    expect(user.content[3]).toMatchObject({
+      type: 'text',
+      metadata: { anthropic: { block: { type: 'image', source: { type: 'file', file_id: 'file_011' } } } },
+    });
+    expect(user.content[4]).toEqual({
+      type: 'file',
+      data: 'JVBERi0xLjQ=',
+      mediaType: 'application/pdf',
+      metadata: {
+        anthropic: {
+          title: 'spec.pdf',
+          citations: { enabled: true },
+          cache_control: { type: 'ephemeral', ttl: '1h' },
+        },
+      },
+    });
+    expect(user.content[5]).toEqual({ type: 'file', data: 'plain notes', mediaType: 'text/plain' });
+  });
+
+  it('maps thinking and redacted thinking to reasoning parts with their signatures', () => {
+    const assistant = messages[2]!;
+    expect(assistant.content.slice(0, 2)).toEqual([
+      { type: 'reasoning', text: 'I should read the test first.', signature: 'EqQBCkYIBxgCKkD=' },
+      {
+        type: 'reasoning',
+        text: '',
+        redactedData: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP',
+      },
+    ]);
+    expect(assistant.content[3]).toEqual({
+      type: 'tool-call',
+      toolCallId: 'toolu_1',
+      toolName: 'read_file',
+      input: { path: 'test/a.test.ts' },
+    });
+  });
+
+  it('splits tool results out of the user turn into a tool message, in order', () => {
+    expect(messages[3]).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'toolu_1',
+          toolName: 'read_file',
+          output: 'expect(add(1, 1)).toBe(3)',
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'toolu_2',
+          toolName: 'bash',
+          isError: true,
+          output: [
+            { type: 'text', text: 'FAIL test/a.test.ts' },
+            { type: 'image', image: '/9j/4AAQ', mediaType: 'image/jpeg' },
+          ],
+          metadata: { anthropic: { cache_control: { type: 'ephemeral' } } },
+        },
+      ],
+    });
+    expect(messages[4]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'The test expects 3; is that right?' }],
+    });
+  });
+
+  it('marks string content and turns that followed a turn of the same role', () => {
+    expect(messages[5]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'Also, keep the old behaviour.' }],
+      metadata: { anthropic: { content: 'string', newTurn: true } },
+    });
+    expect(messages[7]?.metadata).toEqual({ anthropic: { newTurn: true } });
+  });
+
+  it('rejects what is not a Messages request with a typed error', () => {
+    const bad = [
+      {},
+      { messages: 'hi' },
+      { messages: [{ role: 'system', content: 'x' }] },
+      { messages: [{ role: 'user', content: 3 }] },
+      { messages: [{ role: 'user', content: [null] }] },
+      { system: 4, messages: [] },
+      { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: ['x'] }] }] },
+    ];
+    for (const request of bad) {
+      expect(() => fromAnthropicRequest(request as never)).toThrow(InvalidMessagesError);
+    }
+  });
+
+  it('keeps an empty request empty', () => {
+    const empty: Message[] = fromAnthropicRequest({ messages: [] });
+    expect(empty).toEqual([]);
+    expect(toAnthropicRequest(empty)).toEqual({ messages: [] });
+  });
+});

@@ -1,0 +1,45 @@
+export {
+  type AnthropicClient,
+  type AnthropicClientSettings,
+  type AnthropicCountTokensBody,
+  type AnthropicCreateBody,
+  type AnthropicCreateResponse,
+  type AnthropicRequestOptions,
+  createAnthropicClient,
+} from './anthropic-client.js';
+export { toAnthropicCompactionError } from './anthropic-error.js';
+export {
+  type AnthropicModelEntry,
+  type AnthropicModelId,
+  anthropicModelTable,
+  defaultAnthropicModelLimits,
+  findAnthropicModel,
+  longContextBeta,
+  supportsLongContext,
+} from './anthropic-model-limits.js';
+export {
+  type AnthropicProvider,
+  type AnthropicProviderSettings,
+  createAnthropicProvider,
+} from './anthropic-provider.js';
+export { anthropicProviderDefinition, anthropicSettingsSchema } from './anthropic-provider-definition.js';
+export type {
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicMessagesRequest,
+  AnthropicRequest,
+  AnthropicRequestInput,
+  AnthropicTextBlock,
+} from './anthropic-request.js';
+export { fromAnthropicRequest } from './from-anthropic-request.js';
+export { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
+export {
+  defaultFirstUserText,
+  type ToAnthropicRequestOptions,
+  toAnthropicRequest,
+} from './to-anthropic-request.js';
+
+import { anthropicProviderDefinition } from './anthropic-provider-definition.js';
+
+/** The provider definition, so a config can name the provider `anthropic`. */
+export default anthropicProviderDefinition;

@@ -1,0 +1,42 @@
+export { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
+export { fromOpenAIResponsesInput } from './from-openai-responses-input.js';
+export type { OpenAIChatPart } from './openai-chat-content-parts.js';
+export type {
+  OpenAIChatContentPart,
+  OpenAIChatMessage,
+  OpenAIChatMessageParam,
+  OpenAIChatMessagesInput,
+  OpenAIChatToolCall,
+} from './openai-chat-request.js';
+export {
+  createOpenAIClient,
+  type OpenAIClient,
+  type OpenAIClientSettings,
+  type OpenAIRequestOptions,
+} from './openai-client.js';
+export { toOpenAICompactionError } from './openai-error.js';
+export {
+  defaultOpenAIModelLimits,
+  encodingForModel,
+  findOpenAIModel,
+  type OpenAIModelEntry,
+  type OpenAIModelId,
+  openaiModelTable,
+} from './openai-model-limits.js';
+export { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
+export { openaiProviderDefinition, openaiSettingsSchema } from './openai-provider-definition.js';
+export type {
+  OpenAIResponsesInput,
+  OpenAIResponsesInputLike,
+  OpenAIResponsesInputParam,
+  OpenAIResponsesItem,
+} from './openai-responses-request.js';
+export { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
+export { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
+export { type ToOpenAIChatMessagesOptions, toOpenAIChatMessages } from './to-openai-chat-messages.js';
+export { type ToOpenAIResponsesInputOptions, toOpenAIResponsesInput } from './to-openai-responses-input.js';
+
+import { openaiProviderDefinition } from './openai-provider-definition.js';
+
+/** The provider definition, so a config can name the provider `openai`. */
+export default openaiProviderDefinition;

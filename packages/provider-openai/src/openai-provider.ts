@@ -1,0 +1,255 @@
+import {
+  CompactionAbortedError,
+  CompactionError,
+  type CountTokensRequest,
+  type GenerateRequest,
+  type GenerateResult,
+  type ModelLimits,
+  type Provider,
+  ProviderError,
+  type TokenCount,
+  type TokenEstimator,
+} from '@compaction/core';
+import {
+  callMethod,
+  createOpenAIClient,
+  type OpenAIClient,
+  type OpenAIClientSettings,
+} from './openai-client.js';
+import { toOpenAICompactionError } from './openai-error.js';
+import { defaultOpenAIModelLimits, findOpenAIModel, type OpenAIModelId } from './openai-model-limits.js';
+import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
+import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
+import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
+import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
+
+/** Settings of {@link createOpenAIProvider}. */
+export interface OpenAIProviderSettings extends OpenAIClientSettings {
+  /** The default model. Default `gpt-5.4`. */
+  model?: OpenAIModelId;
+  /** A ready client (an `OpenAI` instance); when given, the client settings are ignored. */
+  client?: OpenAIClient;
+  /** Which API `generate` calls: `chat` (Chat Completions, default) or `responses`. */
+  api?: 'chat' | 'responses';
+  /** Role of system messages: `system` (default) or `developer`. */
+  systemRole?: 'system' | 'developer';
+  /** Use a model's full window where it bills beyond a standard one (GPT-5.4: 1.05M instead of 272K). Default `false`. */
+  longContext?: boolean;
+  /** Limits by model id that replace or complete the built-in table. */
+  modelLimits?: Record<string, Partial<ModelLimits>>;
+  /** Output limit of `generate` when the request sets none. Default 4,096 (capped at the model's limit). */
+  maxOutputTokens?: number;
+  /** Receives warnings (an unknown model). Default `console.warn`. */
+  warn?: (message: string) => void;
+  /** The tokenizer `countTokens` uses; default: `@compaction/tokenizer-tiktoken` when installed. */
+  estimator?: TokenEstimator;
+  /** How to load a tokenizer for a model when none is given. Default {@link loadTiktokenEstimator}. */
+  loadEstimator?: EstimatorLoader;
+}
+
+/** A {@link Provider} over the OpenAI API. */
+export interface OpenAIProvider extends Provider {
+  readonly name: 'openai';
+  countTokens(request: CountTokensRequest): Promise<TokenCount>;
+}
+
+const defaultModel = 'gpt-5.4';
+const defaultMaxOutputTokens = 4096;
+
+/**
+ * Creates the OpenAI provider: `generate` through Chat Completions or the Responses API (no tools),
+ * `countTokens` with tiktoken when `@compaction/tokenizer-tiktoken` is installed (else core's estimate, and
+ * the count says so), recognition of `context_length_exceeded`, and model limits from a built-in table. The
+ * client is injected or built from the settings on first use.
+ */
+export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): OpenAIProvider {
+  const modelId = settings.model ?? defaultModel;
+  const warn = settings.warn ?? ((message: string) => console.warn(message));
+  const warned = new Set<string>();
+  let client: Promise<OpenAIClient> | undefined =
+    settings.client === undefined ? undefined : Promise.resolve(settings.client);
+  const getClient = () => {
+    client ??= createOpenAIClient(settings).catch((error: unknown) => {
+      client = undefined;
+      throw new ProviderError({ provider: 'openai', message: (error as Error).message, cause: error });
+    });
+    return client;
+  };
+  const estimators = new Map<string, Promise<TokenEstimator>>();
+  const estimatorFor = (model: string): Promise<TokenEstimator> => {
+    if (settings.estimator !== undefined) return Promise.resolve(settings.estimator);
+    const load = settings.loadEstimator ?? loadTiktokenEstimator;
+    let estimator = estimators.get(model);
+    if (estimator === undefined) {
+      estimator = load(model).then(
+        (loaded) => loaded ?? fallbackEstimator,
+        () => fallbackEstimator,
+      );
+      estimators.set(model, estimator);
+    }
+    return estimator;
+  };
+
+  const modelLimits = (id: string = modelId): ModelLimits => {
+    const entry = findOpenAIModel(id);
+    const override = settings.modelLimits?.[id];
+    if (
+      entry === undefined &&
+      (override?.contextWindow === undefined || override.maxOutputTokens === undefined)
+    ) {
+      if (!warned.has(id)) {
+        warned.add(id);
+        warn(
+          `@compaction/provider-openai: unknown model "${id}"; assuming a ${defaultOpenAIModelLimits.contextWindow}-token window and ${defaultOpenAIModelLimits.maxOutputTokens} output tokens. Set modelLimits to override.`,
+        );
+      }
+    }
+    const base = entry ?? defaultOpenAIModelLimits;
+    const contextWindow =
+      settings.longContext === true && entry?.longContextWindow !== undefined
+        ? entry.longContextWindow
+        : base.contextWindow;
+    return { contextWindow, maxOutputTokens: base.maxOutputTokens, ...override };
+  };
+
+  return {
+    specificationVersion: 'v1',
+    name: 'openai',
+    modelId,
+    async generate(request: GenerateRequest): Promise<GenerateResult> {
+      if (request.abortSignal?.aborted === true)
+        throw new CompactionAbortedError({ cause: request.abortSignal.reason });
+      const model = request.modelId ?? modelId;
+      const maxTokens =
+        request.maxOutputTokens ??
+        Math.min(settings.maxOutputTokens ?? defaultMaxOutputTokens, modelLimits(model).maxOutputTokens);
+      const temperature = request.temperature === undefined ? {} : { temperature: request.temperature };
+      const options = request.abortSignal === undefined ? {} : { signal: request.abortSignal };
+      const systemRole = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
+      try {
+        const resolved = await getClient();
+        if (settings.api === 'responses') {
+          if (resolved.responses === undefined) {
+            throw new ProviderError({ provider: 'openai', message: 'the client has no responses API' });
+          }
+          const body = {
+            model,
+            input: toOpenAIResponsesInput(request.messages, systemRole),
+            max_output_tokens: maxTokens,
+            store: false,
+            ...temperature,
+          };
+          return responsesResult(await callMethod<ResponsesResponse>(resolved.responses, body, options));
+        }
+        const body = {
+          model,
+          messages: toOpenAIChatMessages(request.messages, systemRole),
+          max_completion_tokens: maxTokens,
+          ...temperature,
+        };
+        return chatResult(await callMethod<ChatResponse>(resolved.chat.completions, body, options));
+      } catch (error) {
+        if (CompactionError.isInstance(error)) throw error;
+        throw toOpenAICompactionError(error, request.abortSignal);
+      }
+    },
+    async countTokens(request: CountTokensRequest): Promise<TokenCount> {
+      const estimator = await estimatorFor(request.modelId ?? modelId);
+      const tokens = request.messages.reduce((sum, message) => sum + estimator.countMessage(message), 0);
+      const exact = estimator !== fallbackEstimator;
+      return { tokens, accuracy: exact ? 'exact' : 'estimated', source: estimator.name };
+    },
+    parseContextOverflow: parseOpenAIContextOverflow,
+    modelLimits,
+  };
+}
+
+interface ChatResponse {
+  choices: Array<{
+    message: { content: string | null; refusal?: string | null };
+    finish_reason: string | null;
+  }>;
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+  };
+}
+
+function chatResult(response: ChatResponse): GenerateResult {
+  const choice = response.choices[0];
+  const finish = choice?.finish_reason;
+  const usage = response.usage;
+  return {
+    text: choice?.message.content ?? choice?.message.refusal ?? '',
+    finishReason:
+      finish === 'stop'
+        ? 'stop'
+        : finish === 'length'
+          ? 'length'
+          : finish === 'content_filter'
+            ? 'content-filter'
+            : 'other',
+    ...(usage === undefined
+      ? {}
+      : {
+          usage: {
+            inputTokens: usage.prompt_tokens,
+            outputTokens: usage.completion_tokens,
+            ...(typeof usage.prompt_tokens_details?.cached_tokens === 'number'
+              ? { cacheReadTokens: usage.prompt_tokens_details.cached_tokens }
+              : {}),
+          },
+        }),
+  };
+}
+
+interface ResponsesResponse {
+  status?: string;
+  error?: { code?: string; message?: string } | null;
+  incomplete_details?: { reason?: string } | null;
+  output: Array<{ type: string; content?: Array<{ type: string; text?: string; refusal?: string }> }>;
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    input_tokens_details?: { cached_tokens?: number } | null;
+  };
+}
+
+function responsesResult(response: ResponsesResponse): GenerateResult {
+  if (response.status === 'failed' && response.error != null) {
+    // A failed response is returned, not thrown; the overflow check reads its error object.
+    throw toOpenAICompactionError({ error: response.error, message: response.error.message });
+  }
+  const text = response.output
+    .filter((item) => item.type === 'message')
+    .flatMap((item) => item.content ?? [])
+    .map((part) => (part.type === 'output_text' ? (part.text ?? '') : (part.refusal ?? '')))
+    .join('');
+  const reason = response.incomplete_details?.reason;
+  const usage = response.usage;
+  return {
+    text,
+    finishReason:
+      response.status === 'incomplete'
+        ? reason === 'max_output_tokens'
+          ? 'length'
+          : reason === 'content_filter'
+            ? 'content-filter'
+            : 'other'
+        : response.status === 'completed' || response.status === undefined
+          ? 'stop'
+          : 'other',
+    ...(usage === undefined
+      ? {}
+      : {
+          usage: {
+            inputTokens: usage.input_tokens,
+            outputTokens: usage.output_tokens,
+            ...(typeof usage.input_tokens_details?.cached_tokens === 'number'
+              ? { cacheReadTokens: usage.input_tokens_details.cached_tokens }
+              : {}),
+          },
+        }),
+  };
+}

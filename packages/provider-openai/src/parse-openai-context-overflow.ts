@@ -1,0 +1,52 @@
+import { type ContextOverflow, ContextOverflowError } from '@compaction/core';
+
+const maximumPattern = /maximum context length is\s*(\d+)\s*tokens/i;
+const requestPatterns = [
+  /resulted in\s*(\d+)\s*tokens/i,
+  /you requested\s*(\d+)\s*tokens/i,
+  /requested\s*(\d+)\s*tokens/i,
+];
+
+/**
+ * Recognises OpenAI's "too long" refusals: error code `context_length_exceeded` on Chat Completions (400,
+ * "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens")
+ * and on the Responses API (a 400, or a failed response whose `error.code` says so; its message, "Your input
+ * exceeds the context window of this model", has no numbers). Numbers are extracted when the message has
+ * them. Accepts SDK errors (`APIError` with `code` and `error`), response bodies, failed responses and a
+ * {@link ContextOverflowError}; returns `undefined` for anything else.
+ */
+export function parseOpenAIContextOverflow(error: unknown): ContextOverflow | undefined {
+  if (ContextOverflowError.isInstance(error)) {
+    return {
+      message: error.message,
+      ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
+      ...(error.maximumTokens === undefined ? {} : { maximumTokens: error.maximumTokens }),
+    };
+  }
+  const found = findOverflow(error, 0);
+  if (found === undefined) return undefined;
+  const maximum = maximumPattern.exec(found);
+  const request = requestPatterns.map((pattern) => pattern.exec(found)).find((match) => match !== null);
+  return {
+    message: found,
+    ...(request == null ? {} : { requestTokens: Number(request[1]) }),
+    ...(maximum === null ? {} : { maximumTokens: Number(maximum[1]) }),
+  };
+}
+
+/** The message of a `context_length_exceeded` error anywhere in the usual nesting (`error.error...`). */
+function findOverflow(value: unknown, depth: number): string | undefined {
+  if (typeof value !== 'object' || value === null || depth > 3) return undefined;
+  const record = value as Record<string, unknown>;
+  if (record.code === 'context_length_exceeded') {
+    const nested = record.error as Record<string, unknown> | undefined;
+    const message =
+      typeof nested?.message === 'string'
+        ? nested.message
+        : typeof record.message === 'string'
+          ? record.message
+          : 'context_length_exceeded';
+    return message;
+  }
+  return findOverflow(record.error, depth + 1);
+}
