@@ -1,0 +1,98 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request the server received, with its JSON body parsed. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  /** `performance.now()` when the request arrived, to check how long a client waited before retrying. */
+  receivedAt: number;
+}
+
+/** What the server answers: a JSON body, or raw text (for malformed responses), after an optional delay. */
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  raw?: string;
+  delayMs?: number;
+}
+
+/**
+ * A loopback HTTP server standing in for a provider API: it records every request and answers from a
+ * per-path queue of one-shot replies, then from the path's handler.
+ */
+export interface LoopbackServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  requests: RecordedRequest[];
+  /** One-shot replies for a path, used in order before the path's handler. */
+  enqueue(path: string, ...replies: Reply[]): void;
+  /** The reply for a path once its queue is empty. */
+  handle(path: string, handler: (request: RecordedRequest) => Reply): void;
+  /** Forgets recorded requests, queued replies and handlers. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1 with a random port; nothing leaves the machine. */
+export async function startLoopbackServer(): Promise<LoopbackServer> {
+  const requests: RecordedRequest[] = [];
+  const queues = new Map<string, Reply[]>();
+  const handlers = new Map<string, (request: RecordedRequest) => Reply>();
+  const server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const path = (incoming.url ?? '/').split('?')[0]!;
+      const request: RecordedRequest = {
+        method: incoming.method ?? 'GET',
+        path,
+        headers: incoming.headers,
+        body: text === '' ? undefined : JSON.parse(text),
+        receivedAt: performance.now(),
+      };
+      requests.push(request);
+      const reply = queues.get(path)?.shift() ??
+        handlers.get(path)?.(request) ?? { status: 404, body: { error: { message: `no route ${path}` } } };
+      if (reply.delayMs === undefined) write(response, reply);
+      else {
+        // A delayed reply stands in for a hung server; the client's timeout closes the socket first.
+        const timer = setTimeout(() => write(response, reply), reply.delayMs);
+        response.on('close', () => clearTimeout(timer));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue(path, ...replies) {
+      queues.set(path, [...(queues.get(path) ?? []), ...replies]);
+    },
+    handle(path, handler) {
+      handlers.set(path, handler);
+    },
+    reset() {
+      requests.length = 0;
+      queues.clear();
+      handlers.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function write(response: ServerResponse, reply: Reply): void {
+  if (response.destroyed) return;
+  const body = reply.raw ?? JSON.stringify(reply.body ?? {});
+  response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+  response.end(body);
+}

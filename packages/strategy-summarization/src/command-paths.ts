@@ -1,0 +1,159 @@
+import type { FileAction } from './artifact-trail.js';
+
+const fileExtensions =
+  'py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|mdx|txt|rst|cfg|conf|toml|yaml|yml|ini|sh|bash|zsh|c|h|cc|cpp|hpp|go|rs|java|kt|rb|php|html|css|scss|lock|xml|csv|sql|ipynb|diff|patch|log|env|vue|svelte|swift|scala|lua|r|pl|gradle|proto|graphql|dockerfile|mk|tex|bib';
+const namedFile = new RegExp(`^[\\w.\\-/~@+]*[\\w\\-]\\.(?:${fileExtensions})$`, 'i');
+const slashedPath = /^(?:~|\.{1,2})?\/?[\w.\-@+]+(?:\/[\w.\-@+]+)+\/?$/;
+const absolutePath = /^\/[\w.\-@+]+\/?$/;
+
+const readingVerbs = new Set([
+  'cat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'nl',
+  'grep',
+  'rg',
+  'ag',
+  'wc',
+  'awk',
+  'diff',
+  'ls',
+  'find',
+  'stat',
+  'file',
+  'view',
+  'open',
+]);
+const modifyingVerbs = new Set(['patch', 'tee', 'truncate', 'chmod', 'rm', 'mv', 'cp', 'ed']);
+const creatingVerbs = new Set(['touch', 'mkdir']);
+
+/** A path named by a shell command, and what the command seems to do to it. */
+export interface CommandPath {
+  path: string;
+  action: FileAction;
+}
+
+/**
+ * Finds the file paths a shell command names, without running anything: unquoted words that look like
+ * paths (`src/app.py`, `./build.sh`, `/testbed/setup.cfg`), with the action read from the verb and from
+ * redirections (`> file` creates or overwrites, `sed -i ... file` modifies, `cat file` reads). Quoted words
+ * (sed scripts, Python snippets) and here-document bodies are skipped, so code is not taken for paths.
+ */
+export function pathsOfCommand(command: string): CommandPath[] {
+  const found: CommandPath[] = [];
+  for (const segment of segmentsOf(command)) {
+    const words = segment;
+    const verb = words.find((word) => !word.quoted && !/^\w+=/.test(word.text))?.text ?? '';
+    const inPlace = (verb === 'sed' || verb === 'perl') && words.some((word) => /^-\w*i/.test(word.text));
+    let redirect = false;
+    for (const word of words) {
+      if (word.text === '>' || word.text === '>>' || word.text === '&>') {
+        redirect = true;
+        continue;
+      }
+      if (word.quoted || word.text.startsWith('-') || word.text.includes('://')) {
+        redirect = false;
+        continue;
+      }
+      const text = word.text.replace(/^[<>]+/, '').replace(/[,:;]+$/, '');
+      if (text.length < 3 || !(namedFile.test(text) || slashedPath.test(text) || absolutePath.test(text))) {
+        redirect = false;
+        continue;
+      }
+      let action: FileAction = 'touched';
+      if (redirect) action = 'created';
+      else if (inPlace || modifyingVerbs.has(verb)) action = 'modified';
+      else if (creatingVerbs.has(verb)) action = 'created';
+      else if (readingVerbs.has(verb) || verb === 'sed') action = 'read';
+      found.push({ path: text, action });
+      redirect = false;
+    }
+  }
+  return found;
+}
+
+interface Word {
+  text: string;
+  quoted: boolean;
+}
+
+/** Splits a command into simple commands (at `&&`, `||`, `;`, `|` and newlines), skipping here-document bodies. */
+function segmentsOf(command: string): Word[][] {
+  const segments: Word[][] = [];
+  let words: Word[] = [];
+  let current = '';
+  let quoted = false;
+  let quote: string | undefined;
+  let hereDocument: string | undefined;
+  const endWord = () => {
+    if (current.length > 0) words.push({ text: current, quoted });
+    current = '';
+    quoted = false;
+  };
+  const endSegment = () => {
+    endWord();
+    if (words.length > 0) segments.push(words);
+    words = [];
+  };
+  const lines = command.split('\n');
+  for (const line of lines) {
+    if (hereDocument !== undefined) {
+      if (line.trim() === hereDocument) hereDocument = undefined;
+      continue;
+    }
+    const marker = /<<-?\s*['"]?(\w+)['"]?/.exec(line);
+    const visible =
+      marker === null ? line : line.slice(0, marker.index) + line.slice(marker.index + marker[0].length);
+    for (let index = 0; index < visible.length; index++) {
+      const character = visible[index]!;
+      if (quote !== undefined) {
+        if (character === quote) quote = undefined;
+        else current += character;
+        continue;
+      }
+      if (character === '"' || character === "'") {
+        quote = character;
+        quoted = true;
+        continue;
+      }
+      if (character === ' ' || character === '\t') {
+        endWord();
+      } else if (
+        character === ';' ||
+        character === '|' ||
+        character === '&' ||
+        character === '(' ||
+        character === ')'
+      ) {
+        // `&>` is a redirection, not a separator.
+        if (character === '&' && visible[index + 1] === '>') {
+          endWord();
+          current = '&>';
+          index++;
+          endWord();
+          continue;
+        }
+        endSegment();
+      } else if (character === '>' && visible[index + 1] === '&') {
+        // `2>&1` duplicates a stream; it names no file.
+        endWord();
+        index++;
+        while (index + 1 < visible.length && /\d|-/.test(visible[index + 1]!)) index++;
+      } else if (character === '>') {
+        endWord();
+        current = visible[index + 1] === '>' ? '>>' : '>';
+        if (current === '>>') index++;
+        endWord();
+      } else {
+        current += character;
+      }
+    }
+    if (quote === undefined) endSegment();
+    else current += '\n';
+    if (marker !== null) hereDocument = marker[1];
+  }
+  endSegment();
+  return segments;
+}

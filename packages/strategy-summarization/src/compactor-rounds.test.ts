@@ -1,0 +1,65 @@
+import { compactionMetadataOf, createCompactor, isSummary, type Message, textOf } from '@compaction/core';
+import { describe, expect, it } from 'vitest';
+import { visibleText } from './__fixtures__/artifacts-of-span.js';
+import { summarizingProvider } from './__fixtures__/summaries.js';
+import { createSummarization } from './create-summarization.js';
+
+/** One step of an agent: a shell call and its result, with ids unique across the session. */
+function step(index: number): Message[] {
+  const toolCallId = `call_${index}`;
+  return [
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Checking part ${index}.` },
+        { type: 'tool-call', toolCallId, toolName: 'bash', input: { command: `cat src/part_${index}.py` } },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId,
+          toolName: 'bash',
+          output: `def part_${index}():\n${'    pass\n'.repeat(60)}`,
+        },
+      ],
+    },
+  ];
+}
+
+describe('with the Compactor, over many rounds', () => {
+  it('merges one summary round after round, keeps every file and accounts for every command', async () => {
+    const provider = summarizingProvider();
+    const compactor = createCompactor({
+      strategy: createSummarization({ provider }),
+      budget: { contextWindow: 12_000, reservedOutputTokens: 1000 },
+    });
+    let history: Message[] = [
+      { role: 'system', content: [{ type: 'text', text: 'You are a coding agent.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Read every part and report the longest one.' }] },
+    ];
+    let rounds = 0;
+    for (let index = 0; index < 400; index++) {
+      history = [...history, ...step(index)];
+      const prepared = await compactor.prepare(history);
+      if (prepared.compacted) rounds++;
+      history = prepared.messages;
+    }
+    expect(rounds).toBeGreaterThan(10);
+    const summaries = history.filter(isSummary);
+    expect(summaries).toHaveLength(1);
+    const marks = compactionMetadataOf(summaries[0]!)!;
+    expect(marks.round).toBe(rounds);
+    // Every file survives all rounds; older commands are folded into a count, never silently lost.
+    const text = visibleText(history);
+    for (let index = 0; index < 400; index++) expect(text).toContain(`src/part_${index}.py`);
+    const trail = marks.artifactTrail as { commands: unknown[]; folded: { commands: number } };
+    const verbatimSteps = history.filter((message) => message.role === 'tool').length;
+    expect(trail.commands.length + trail.folded.commands).toBe(400 - verbatimSteps);
+    expect(text).toContain(`Older detail folded to save space: 0 files, ${trail.folded.commands} commands`);
+    expect(history[0]!.role).toBe('system');
+    expect(textOf(history[2]!)).toBe('Read every part and report the longest one.');
+  });
+});

@@ -1,0 +1,100 @@
+import { createApproximateEstimator } from '@compaction/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type ArtifactTrail,
+  emptyArtifactTrail,
+  mergeArtifactTrails,
+  parseArtifactTrail,
+  recordCommand,
+  recordError,
+  recordFile,
+} from './artifact-trail.js';
+import { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
+
+const countText = createApproximateEstimator().countText;
+
+const trailArbitrary: fc.Arbitrary<ArtifactTrail> = fc
+  .record({
+    files: fc.array(
+      fc.record({
+        path: fc.stringMatching(/^[a-z]{1,8}\/[a-z]{1,12}\.(ts|py|md)$/),
+        action: fc.constantFrom('read' as const, 'created' as const, 'modified' as const, 'touched' as const),
+      }),
+      { maxLength: 60 },
+    ),
+    commands: fc.array(
+      fc.record({
+        command: fc.stringMatching(/^[a-z]{2,6} [a-z0-9 ./-]{0,60}$/),
+        status: fc.integer({ min: 0, max: 3 }),
+      }),
+      { maxLength: 80 },
+    ),
+    errors: fc.array(fc.stringMatching(/^[A-Z][a-z]{2,10}Error: [a-z ]{0,40}$/), { maxLength: 20 }),
+  })
+  .map(({ files, commands, errors }) => {
+    const trail = emptyArtifactTrail();
+    for (const file of files) recordFile(trail, file.path, file.action);
+    for (const command of commands) recordCommand(trail, command.command, command.status);
+    for (const error of errors) recordError(trail, error);
+    return trail;
+  });
+
+describe('fitArtifactTrail', () => {
+  it('fits any budget that holds the bare headings, folding the oldest detail first', () => {
+    fc.assert(
+      fc.property(trailArbitrary, fc.integer({ min: 0, max: 1500 }), (trail, extra) => {
+        const snapshot = structuredClone(trail);
+        const bare = countText(
+          renderArtifactTrail({
+            ...emptyArtifactTrail(),
+            folded: { files: 999, commands: 999, errors: 999 },
+          }),
+        );
+        const budget = bare + extra;
+        const fitted = fitArtifactTrail(trail, budget, countText);
+        expect(trail).toEqual(snapshot);
+        expect(countText(fitted.text)).toBeLessThanOrEqual(budget);
+        expect(fitted.text).toBe(renderArtifactTrail(fitted.trail));
+        // What is kept is the newest part of each list, and every removed item is counted.
+        expect(fitted.trail.files).toEqual(trail.files.slice(trail.files.length - fitted.trail.files.length));
+        expect(fitted.trail.commands).toEqual(
+          trail.commands.slice(trail.commands.length - fitted.trail.commands.length),
+        );
+        expect(fitted.trail.errors).toEqual(
+          trail.errors.slice(trail.errors.length - fitted.trail.errors.length),
+        );
+        expect(fitted.trail.folded).toEqual({
+          files: trail.files.length - fitted.trail.files.length,
+          commands: trail.commands.length - fitted.trail.commands.length,
+          errors: trail.errors.length - fitted.trail.errors.length,
+        });
+        // Errors go before commands, and commands before files.
+        if (fitted.trail.folded.commands > 0) expect(fitted.trail.errors).toEqual([]);
+        if (fitted.trail.folded.files > 0) expect(fitted.trail.commands).toEqual([]);
+        // Nothing is folded when everything fits.
+        if (countText(renderArtifactTrail(trail)) <= budget) expect(fitted.trail).toEqual(trail);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('survives the metadata round trip and merges newer runs after older ones', () => {
+    fc.assert(
+      fc.property(trailArbitrary, trailArbitrary, (older, newer) => {
+        const carried = parseArtifactTrail(JSON.parse(JSON.stringify(older)));
+        expect(carried).toEqual(older);
+        const merged = mergeArtifactTrails(older, newer);
+        const paths = new Set([...older.files, ...newer.files].map((file) => file.path));
+        expect(new Set(merged.files.map((file) => file.path))).toEqual(paths);
+        const newest = newer.commands.at(-1);
+        if (newest !== undefined) expect(merged.commands.at(-1)?.command).toBe(newest.command);
+        const runs = (trail: ArtifactTrail) => trail.commands.reduce((sum, command) => sum + command.runs, 0);
+        expect(runs(merged)).toBe(runs(older) + runs(newer));
+      }),
+      { numRuns: 200 },
+    );
+    expect(parseArtifactTrail('not a trail')).toBeUndefined();
+    expect(parseArtifactTrail({ files: [], commands: 'x', errors: [] })).toBeUndefined();
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Shortens a text to about `characters` by keeping its beginning and its end (where commands echo what
+ * they ran and where errors and results usually are) around a note of how much was left out.
+ */
+export function shortenMiddle(text: string, characters: number): string {
+  if (text.length <= characters) return text;
+  const omitted = text.length - characters;
+  const note = `\n[... ${omitted} characters omitted ...]\n`;
+  const head = Math.ceil(characters * 0.6);
+  const tail = characters - head;
+  return text.slice(0, head) + note + (tail > 0 ? text.slice(text.length - tail) : '');
+}
+
+/**
+ * Cuts a text so that `countText` gives at most `tokens`, keeping its beginning. Uses a binary search on the
+ * length, so it works with any estimator.
+ */
+export function cutToTokens(text: string, tokens: number, countText: (text: string) => number): string {
+  if (countText(text) <= tokens) return text;
+  const suffix = ' [...]';
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (countText(text.slice(0, middle) + suffix) <= tokens) low = middle;
+    else high = middle - 1;
+  }
+  return low === 0 ? '' : text.slice(0, low) + suffix;
+}
+
+/** The first non-empty line of a text, trimmed and cut to `characters` (with `…` when cut). */
+export function firstLine(text: string, characters: number): string {
+  const line =
+    text
+      .split('\n')
+      .map((part) => part.trim())
+      .find((part) => part.length > 0) ?? '';
+  return line.length <= characters ? line : `${line.slice(0, characters)}…`;
+}

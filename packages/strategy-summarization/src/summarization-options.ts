@@ -1,0 +1,152 @@
+import { type OptionsSchema, validateOptions } from '@compaction/core';
+
+/**
+ * Where the summary goes and with which role.
+ * - `user-before-task` (default): a user message right before the original task (right after the system
+ *   prompt and pinned head). Valid for Anthropic and OpenAI alike (consecutive user turns are merged), never
+ *   becomes "the newest user request", and never merges into an assistant turn that must start with thinking.
+ * - `assistant-after-task`: an assistant message where the summarized span began, in chronological order.
+ *   When nothing would follow it (a trailing assistant message reads as a prefill), it is placed as with
+ *   `user-before-task`.
+ */
+export type SummaryPlacement = 'user-before-task' | 'assistant-after-task';
+
+/**
+ * What happens when the summarizer fails (throws after its own retries, or answers empty, cut off or
+ * without the required sections): `extractive` replaces the span with a digest built without the LLM (the
+ * original task, the earlier summary, the artifact trail and the newest request); `error` throws
+ * `SummarizationFailedError`, so the caller (or the Compactor's own fallback strategy) keeps the history.
+ */
+export type SummaryFallback = 'extractive' | 'error';
+
+/** Options of the `summarization` strategy. Every field is optional; defaults are in the schema. */
+export interface SummarizationOptions {
+  /** Summarizer model id; default: the provider's own model. */
+  model?: string;
+  /** Most tokens the summarizer may write (also capped by `summaryShare` of the target). Default 2,048. */
+  maxOutputTokens?: number;
+  /** Sampling temperature of the summarizer; not sent unless set. */
+  temperature?: number;
+  /** Share of the target kept as verbatim recent turns. Default 0.3. */
+  recentShare?: number;
+  /** Recent turns kept verbatim even when they exceed `recentShare` (while the target allows). Default 2. */
+  minimumRecentTurns?: number;
+  /** Most of the target the summary's text may take. Default 0.25. */
+  summaryShare?: number;
+  /** Most of the target the artifact trail may take; older detail is folded beyond it. Default 0.3. */
+  trailShare?: number;
+  /** Characters of one tool output (or tool input) sent to the summarizer; longer ones are shortened. Default 2,000. */
+  toolOutputCharacters?: number;
+  /** Characters of a command's first line kept in the artifact trail. Default 200. */
+  commandCharacters?: number;
+  /** Share of the summarizer's window (after its output) a request may fill, for tokenizer error. Default 0.8. */
+  summarizerInputShare?: number;
+  /**
+   * The summarizer prompt, with named placeholders: `{{conversation}}` (required), `{{previousSummary}}`,
+   * `{{artifactTrail}}`, `{{instructions}}`, `{{round}}`. Default: a structured prompt with fixed sections.
+   */
+  template?: string;
+  /**
+   * Headings a summary must contain to be accepted. Default: the default template's seven sections when the
+   * default template is used, none with a custom template.
+   */
+  requiredSections?: string[];
+  /** Instructions added to every summary request (per-call `/compact ...` text is added after them). */
+  instructions?: string;
+  /** Role and position of the summary message. Default `user-before-task`. */
+  placement?: SummaryPlacement;
+  /** What to do when the summarizer fails. Default `extractive`. */
+  fallback?: SummaryFallback;
+}
+
+/** The options after defaults were filled in. */
+export type ResolvedSummarizationOptions = Required<
+  Omit<SummarizationOptions, 'model' | 'temperature' | 'template' | 'requiredSections' | 'instructions'>
+> &
+  Pick<SummarizationOptions, 'model' | 'temperature' | 'template' | 'requiredSections' | 'instructions'>;
+
+const share = (description: string, defaultValue: number): OptionsSchema => ({
+  type: 'number',
+  exclusiveMinimum: 0,
+  maximum: 1,
+  default: defaultValue,
+  description,
+});
+
+/** JSON Schema of {@link SummarizationOptions}, with the defaults. */
+export const summarizationOptionsSchema: OptionsSchema = {
+  type: 'object',
+  properties: {
+    model: {
+      type: 'string',
+      minLength: 1,
+      description: "Summarizer model id; default: the provider's model.",
+    },
+    maxOutputTokens: {
+      type: 'integer',
+      minimum: 1,
+      default: 2048,
+      description: 'Most tokens the summarizer may write.',
+    },
+    temperature: {
+      type: 'number',
+      minimum: 0,
+      maximum: 2,
+      description: 'Summarizer temperature; unset by default.',
+    },
+    recentShare: share('Share of the target kept as verbatim recent turns.', 0.3),
+    minimumRecentTurns: {
+      type: 'integer',
+      minimum: 0,
+      default: 2,
+      description: 'Recent turns kept verbatim even beyond recentShare, while the target allows.',
+    },
+    summaryShare: share("Most of the target the summary's text may take.", 0.25),
+    trailShare: share('Most of the target the artifact trail may take.', 0.3),
+    toolOutputCharacters: {
+      type: 'integer',
+      minimum: 100,
+      default: 2000,
+      description: 'Characters of one tool output sent to the summarizer.',
+    },
+    commandCharacters: {
+      type: 'integer',
+      minimum: 20,
+      default: 200,
+      description: "Characters of a command's first line kept in the artifact trail.",
+    },
+    summarizerInputShare: share("Share of the summarizer's window a request may fill.", 0.8),
+    template: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'Summarizer prompt with {{conversation}}, {{previousSummary}}, {{artifactTrail}}, {{instructions}}, {{round}}.',
+    },
+    requiredSections: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'Headings a summary must contain to be accepted.',
+    },
+    instructions: { type: 'string', description: 'Instructions added to every summary request.' },
+    placement: {
+      enum: ['user-before-task', 'assistant-after-task'],
+      default: 'user-before-task',
+      description: 'Role and position of the summary message.',
+    },
+    fallback: {
+      enum: ['extractive', 'error'],
+      default: 'extractive',
+      description: 'What to do when the summarizer fails.',
+    },
+  },
+  additionalProperties: false,
+};
+
+/** Validates options against {@link summarizationOptionsSchema} and fills in the defaults. */
+export function resolveSummarizationOptions(options: SummarizationOptions): ResolvedSummarizationOptions {
+  return validateOptions<ResolvedSummarizationOptions>(
+    summarizationOptionsSchema,
+    options,
+    'strategy "summarization"',
+  );
+}

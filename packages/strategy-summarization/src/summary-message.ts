@@ -1,0 +1,80 @@
+import { type JSONObject, type Message, withCompactionMetadata } from '@compaction/core';
+import type { ArtifactTrail } from './artifact-trail.js';
+import type { SummaryPlacement } from './summarization-options.js';
+
+/** The strategy's registered name, recorded on every summary it writes. */
+export const strategyName = 'summarization';
+
+/** What a summary message carries. */
+export interface SummaryMessageInput {
+  role: 'user' | 'assistant';
+  /** The whole text: header, summary body and rendered trail. */
+  text: string;
+  round: number;
+  /** The body alone, merged into the next round's summary. */
+  summaryText: string;
+  artifactTrail: ArtifactTrail;
+  summarizedMessages: number;
+  fallback?: 'extractive';
+}
+
+/**
+ * Builds the summary message, marked `kind: 'summary'` with its round; its metadata carries the body and
+ * the artifact trail, so the next round merges them without parsing any text.
+ */
+export function summaryMessage(input: SummaryMessageInput): Message {
+  const marks: JSONObject = {
+    kind: 'summary',
+    round: input.round,
+    strategy: strategyName,
+    summaryText: input.summaryText,
+    artifactTrail: input.artifactTrail,
+    summarizedMessages: input.summarizedMessages,
+    ...(input.fallback === undefined ? {} : { fallback: input.fallback }),
+  };
+  return withCompactionMetadata({ role: input.role, content: [{ type: 'text', text: input.text }] }, marks);
+}
+
+/** The first line of a summary, saying what it is and where the verbatim messages are. */
+export function summaryHeader(role: 'user' | 'assistant', round: number, summarized: number): string {
+  const where =
+    role === 'user'
+      ? 'The original task and the most recent messages follow verbatim.'
+      : 'The original task is above and the most recent messages follow, verbatim.';
+  return `[Summary of ${summarized} earlier messages of this conversation, compaction round ${round}. ${where}]`;
+}
+
+/** Where the summary went, and as what. */
+export interface Placed {
+  messages: Message[];
+  role: 'user' | 'assistant';
+}
+
+/**
+ * Puts the summary among the kept messages (in their original order). `user-before-task` puts a user message
+ * right before the original task (after the system prompt and anything pinned before it).
+ * `assistant-after-task` puts an assistant message where the summarized span began; when nothing would
+ * follow it, or the history would no longer start with a user turn, it is placed as `user-before-task`.
+ */
+export function placeSummary(
+  placement: SummaryPlacement,
+  kept: ReadonlyArray<{ index: number; message: Message }>,
+  makeSummary: (role: 'user' | 'assistant') => Message,
+  positions: { taskIndex: number; spanStart: number; startsWithUser: boolean },
+): Placed {
+  if (placement === 'assistant-after-task') {
+    const at = kept.findIndex((item) => item.index > positions.spanStart);
+    const before = kept.slice(0, at === -1 ? kept.length : at).map((item) => item.message);
+    const firstConversational = before.find((message) => message.role !== 'system');
+    const keepsUserFirst = !positions.startsWithUser || firstConversational?.role === 'user';
+    if (at !== -1 && keepsUserFirst) {
+      const after = kept.slice(at).map((item) => item.message);
+      return { messages: [...before, makeSummary('assistant'), ...after], role: 'assistant' };
+    }
+  }
+  let at = kept.findIndex((item) => item.index === positions.taskIndex);
+  if (at === -1) at = kept.findIndex((item) => item.message.role !== 'system');
+  if (at === -1) at = kept.length;
+  const messages = kept.map((item) => item.message);
+  return { messages: [...messages.slice(0, at), makeSummary('user'), ...messages.slice(at)], role: 'user' };
+}
