@@ -1,0 +1,57 @@
+import { InvalidMessagesError, type Message, validateMessages } from '@compaction/core';
+import { ConversionProblem } from './conversion-problem.js';
+import { decodeMessage } from './decode-message.js';
+import { encodeMessage, type Flavor } from './encode-message.js';
+import { sameValue } from './same-value.js';
+
+/**
+ * Decodes AI SDK messages of either flavor into core messages. A message carrying a compaction slot is
+ * checked by encoding it back; if that does not reproduce it exactly (a slot written by hand, say), the slot
+ * is kept as an ordinary provider option instead, so the conversion stays lossless.
+ */
+export function decodeMessages(messages: readonly unknown[], flavor: Flavor): Message[] {
+  if (!Array.isArray(messages)) {
+    throw new InvalidMessagesError({
+      issues: [{ index: -1, path: '', message: 'expected an array of messages' }],
+    });
+  }
+  return messages.map((message, index) => decodeOne(message, index, flavor));
+}
+
+/** Decodes one AI SDK message; see {@link decodeMessages}. */
+export function decodeOne(message: unknown, index: number, flavor: Flavor): Message {
+  let decoded: Message;
+  try {
+    const attempt = decodeMessage(message, true);
+    decoded =
+      attempt.usedSlot && !sameValue(encodeMessage(attempt.message, flavor), message)
+        ? decodeMessage(message, false).message
+        : attempt.message;
+  } catch (error) {
+    if (error instanceof ConversionProblem) {
+      throw new InvalidMessagesError({
+        issues: [{ index, path: error.path, message: error.message }],
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  try {
+    validateMessages([decoded]);
+  } catch (error) {
+    if (InvalidMessagesError.isInstance(error)) {
+      throw new InvalidMessagesError({
+        issues: error.issues.map((issue) => ({ ...issue, index })),
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return decoded;
+}
+
+/** Encodes core messages in the given AI SDK flavor. Throws `InvalidMessagesError` for malformed input. */
+export function encodeMessages(messages: readonly Message[], flavor: Flavor): unknown[] {
+  validateMessages(messages);
+  return messages.map((message) => encodeMessage(message, flavor));
+}

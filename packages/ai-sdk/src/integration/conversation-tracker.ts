@@ -1,0 +1,122 @@
+import type { Message } from '@compaction/core';
+import { sameValue } from '../convert/same-value.js';
+import { messageKey } from './message-key.js';
+
+/** What is remembered about one conversation between calls. */
+export interface Conversation {
+  /** The caller's messages of the previous call. */
+  items: readonly object[];
+  /** Their core conversions, index for index. */
+  messages: readonly Message[];
+  /** How many leading caller messages the compacted history stands in for. */
+  compactedCount?: number;
+  /** The compacted history standing in for them. */
+  compacted?: readonly Message[];
+}
+
+/** The core history to use for one call. */
+export interface ConversationView {
+  conversation: Conversation;
+  /** How many caller messages the view covers. */
+  count: number;
+  /** The compacted history followed by the messages added since, or all messages converted. */
+  messages: Message[];
+  /** Whether an earlier compaction stands in for part of the caller's messages. */
+  replaced: boolean;
+}
+
+/**
+ * Remembers, per conversation, the compacted history that stands in for the caller's messages. The AI SDK
+ * hands every step the full, uncompacted history again (its `messages` are never changed), so the compacted
+ * history is re-applied on each step: the caller's messages it replaced are recognised (as the same objects,
+ * or equal ones: a middleware gets new prompt objects on every call) and only the messages added since are
+ * converted. Converted messages keep their identity from call to call, which keeps token counts memoized and
+ * anchored on reported usage.
+ *
+ * Conversations are told apart by their first message; a bounded number are kept.
+ */
+export class ConversationTracker<Item extends object> {
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly decoded = new WeakMap<object, Message>();
+  private readonly origins = new WeakMap<Message, Item>();
+  private readonly decode: (item: Item, index: number) => Message;
+  private readonly maximumConversations: number;
+
+  constructor(decode: (item: Item, index: number) => Message, maximumConversations = 64) {
+    this.decode = decode;
+    this.maximumConversations = maximumConversations;
+  }
+
+  /** The core history for `items`; `items` is not changed. */
+  view(items: readonly Item[]): ConversationView {
+    const first = items[0];
+    const conversation = this.conversation(first === undefined ? '' : messageKey(first));
+    const previous = conversation.items;
+    // Equal to the previous call's messages up to here: their conversions are reused.
+    let same = 0;
+    const shared = Math.min(previous.length, items.length);
+    while (same < shared && (items[same] === previous[same] || sameValue(items[same], previous[same])))
+      same++;
+
+    const converted = items.map((item, index) => {
+      if (index < same) return conversation.messages[index]!;
+      let message = this.decoded.get(item);
+      if (message === undefined) {
+        message = this.decode(item, index);
+        this.origins.set(message, item);
+        this.decoded.set(item, message);
+      }
+      return message;
+    });
+
+    const { compactedCount, compacted } = conversation;
+    let messages = converted;
+    let replaced = false;
+    if (compactedCount !== undefined && compacted !== undefined && compactedCount <= same) {
+      messages = [...compacted, ...converted.slice(compactedCount)];
+      replaced = true;
+    } else {
+      conversation.compactedCount = undefined;
+      conversation.compacted = undefined;
+    }
+    conversation.items = [...items];
+    conversation.messages = converted;
+    return { conversation, count: items.length, messages, replaced };
+  }
+
+  /** Records that `messages` now stand in for every caller message `view` covered. */
+  commit(view: ConversationView, messages: readonly Message[]): void {
+    view.conversation.compactedCount = view.count;
+    view.conversation.compacted = [...messages];
+  }
+
+  /**
+   * The AI SDK message for a core message: the one it was decoded from (conversions are lossless, so unchanged
+   * messages go back as the caller's own objects), or a new encoding, remembered both ways.
+   */
+  encode(message: Message, encode: (message: Message) => Item): Item {
+    let item = this.origins.get(message);
+    if (item === undefined) {
+      item = encode(message);
+      this.origins.set(message, item);
+      this.decoded.set(item, message);
+    }
+    return item;
+  }
+
+  private conversation(firstKey: string): Conversation {
+    let conversation = this.conversations.get(firstKey);
+    if (conversation === undefined) {
+      conversation = { items: [], messages: [] };
+      if (this.conversations.size >= this.maximumConversations) {
+        const oldest = this.conversations.keys().next().value;
+        if (oldest !== undefined) this.conversations.delete(oldest);
+      }
+    } else {
+      this.conversations.delete(firstKey);
+    }
+    // Re-inserted so the map's order is least recently used first.
+    this.conversations.set(firstKey, conversation);
+    return conversation;
+  }
+}

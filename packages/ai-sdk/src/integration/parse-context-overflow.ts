@@ -1,0 +1,60 @@
+import type { ContextOverflow } from '@compaction/core';
+import { isRecord } from '../convert/metadata-slot.js';
+
+/** Phrases providers use when a request is longer than the model's context window. */
+const overflowPattern =
+  /context_length_exceeded|maximum context length|context window|prompt is too long|input is too long|too many (?:input )?tokens|exceeds? the (?:maximum )?(?:context|token|input)|request_too_large/i;
+
+const number = String.raw`(\d[\d,]*)`;
+const numberPatterns: Array<{ pattern: RegExp; request: number; maximum: number }> = [
+  // OpenAI: "maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens"
+  {
+    pattern: new RegExp(
+      `maximum context length is ${number} tokens.*?(?:resulted in|requested) ${number}`,
+      'is',
+    ),
+    request: 2,
+    maximum: 1,
+  },
+  // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"
+  { pattern: new RegExp(`${number} tokens? > ${number}`, 'i'), request: 1, maximum: 2 },
+];
+
+/**
+ * Recognises a context-overflow error from a model called through the AI SDK (an `APICallError` whose
+ * message or response body says the request is too long, such as OpenAI's `context_length_exceeded` or
+ * Anthropic's `prompt is too long`), with the token numbers when the provider gave them. `undefined` for any
+ * other error. Causes are followed.
+ */
+export function parseContextOverflow(error: unknown): ContextOverflow | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; isRecord(current) && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    const texts = [current.message, current.responseBody, safeStringify(current.data)].filter(
+      (text): text is string => typeof text === 'string',
+    );
+    const text = texts.join('\n');
+    if (!overflowPattern.test(text)) continue;
+    const overflow: ContextOverflow = {
+      message: typeof current.message === 'string' ? current.message : text,
+    };
+    for (const { pattern, request, maximum } of numberPatterns) {
+      const match = pattern.exec(text);
+      if (match === null) continue;
+      overflow.requestTokens = Number(match[request]!.replaceAll(',', ''));
+      overflow.maximumTokens = Number(match[maximum]!.replaceAll(',', ''));
+      break;
+    }
+    return overflow;
+  }
+  return undefined;
+}
+
+function safeStringify(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
