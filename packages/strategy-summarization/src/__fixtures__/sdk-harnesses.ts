@@ -110,15 +110,23 @@ const anthropicHarness: SdkHarness = {
   }),
   rateLimited: (retryAfterMs) => ({
     status: 429,
-    headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)), 'retry-after-ms': String(retryAfterMs) },
-    body: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } },
+    headers: {
+      'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+      'retry-after-ms': String(retryAfterMs),
+    },
+    body: {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' },
+    },
   }),
   serverError: (retryAfterMs) => ({
     status: 500,
     headers: { 'retry-after-ms': String(retryAfterMs) },
     body: { type: 'error', error: { type: 'api_error', message: 'Internal server error' } },
   }),
-  malformed: () => ({ raw: '{"id": "msg_1", "type": "message", "content": [{"type": "text", "text": "## Go' }),
+  malformed: () => ({
+    raw: '{"id": "msg_1", "type": "message", "content": [{"type": "text", "text": "## Go',
+  }),
   requestIssues(value) {
     const body = asBody(value);
     const issues = [
@@ -197,7 +205,10 @@ const openaiHarness: SdkHarness = {
   empty: () => ({ body: chatCompletion('') }),
   rateLimited: (retryAfterMs) => ({
     status: 429,
-    headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)), 'retry-after-ms': String(retryAfterMs) },
+    headers: {
+      'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+      'retry-after-ms': String(retryAfterMs),
+    },
     body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
   }),
   serverError: (retryAfterMs) => ({
