@@ -263,4 +263,13 @@ describe('Compactor loops', () => {
     expect(result.event!.tokensAfter).toBeLessThanOrEqual(compactor.budget.limit / 2);
     await expect(compactor.recover(history, new Error('network down'))).rejects.toThrow('network down');
   });
+
+  it('recover shrinks under what was sent when the refusal carries no numbers', async () => {
+    // A window the history fits: the provider refused anyway (its count is higher than ours).
+    const roomy = { ...budget, contextWindow: historyTokens * 4 };
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget: roomy, counter });
+    const result = await compactor.recover(history, new ContextOverflowError({ provider: 'test' }));
+    expect(result.compacted).toBe(true);
+    expect(result.event!.tokensAfter).toBeLessThanOrEqual(historyTokens * 0.9);
+  });
 });

@@ -342,15 +342,22 @@ export class Compactor {
   }
 
   /**
-   * The budget of one compaction. After an overflow whose numbers the provider gave, the limit and target
-   * shrink by how far the count was off, so the retry fits what the provider actually counts.
+   * The budget of one compaction. After an overflow, the provider's own count decides: when it said how many
+   * tokens the request had, the limit and target shrink by how far the count was off; when it did not (or
+   * counted no more than we did), the true limit lies below what was sent, so both are capped under the
+   * current count. Either way the retry fits what the provider actually counts.
    */
   private budgetFor(trigger: CompactionTrigger, tokens: number, overflow: ContextOverflow | undefined) {
     let { limit, target } = this.budget;
-    if (trigger === 'overflow' && overflow?.requestTokens !== undefined && overflow.requestTokens > tokens) {
+    if (trigger !== 'overflow') return { limit, target };
+    if (overflow?.requestTokens !== undefined && overflow.requestTokens > tokens) {
       const scale = tokens / overflow.requestTokens;
-      limit = Math.floor(limit * scale);
-      target = Math.floor(target * scale);
+      return { limit: Math.floor(limit * scale), target: Math.floor(target * scale) };
+    }
+    const cap = Math.floor(tokens * overflowShrink);
+    if (cap < limit) {
+      target = Math.floor(target * (cap / limit));
+      limit = cap;
     }
     return { limit, target };
   }
@@ -375,6 +382,9 @@ export class Compactor {
     return session;
   }
 }
+
+/** Share of the refused request's size to stay under when the provider did not say how far over it was. */
+const overflowShrink = 0.9;
 
 /** Creates a {@link Compactor}. Throws `InvalidOptionsError` for an invalid budget. */
 export function createCompactor(settings: CompactorSettings): Compactor {

@@ -33,6 +33,15 @@ describe('validateMessages', () => {
     ]);
   });
 
+  it('checks a message object once: later lists containing it skip it', () => {
+    const message = { role: 'user', content: [{ type: 'text', text: 'hello' }] };
+    expect(findMessageIssues([message])).toEqual([]);
+    // Messages are immutable by contract; a checked object is trusted from then on.
+    (message.content[0] as { text: unknown }).text = 42;
+    expect(findMessageIssues([message])).toEqual([]);
+    expect(findMessageIssues([{ ...message }])).toHaveLength(1);
+  });
+
   it('throws a typed error for a list that is not an array', () => {
     expect(() => validateMessages({ messages: [] })).toThrow(InvalidMessagesError);
   });

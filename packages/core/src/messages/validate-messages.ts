@@ -14,6 +14,13 @@ const resultContentTypes = ['text', 'image', 'file'];
 type Report = (path: string, message: string) => void;
 
 /**
+ * Messages already found well-formed. Messages are immutable by contract (every function here returns new
+ * objects rather than editing), so a message checked once need not be checked again: re-validating a long
+ * history after each appended message costs only the new message.
+ */
+const wellFormed = new WeakSet<object>();
+
+/**
  * Lists what is structurally wrong with a message list: unknown roles, parts a role may not carry,
  * missing or mistyped fields, tool inputs or metadata that are not plain JSON. Does not look at tool
  * pairing, which {@link repairHistory} handles. Text is never inspected: strings such as `<|endoftext|>`
@@ -25,9 +32,12 @@ export function findMessageIssues(messages: unknown): MessageIssue[] {
   }
   const issues: MessageIssue[] = [];
   for (const [index, message] of (messages as unknown[]).entries()) {
+    if (typeof message === 'object' && message !== null && wellFormed.has(message)) continue;
+    const before = issues.length;
     checkMessage(message, (path, text) => {
       issues.push({ index, path, message: text });
     });
+    if (issues.length === before && typeof message === 'object' && message !== null) wellFormed.add(message);
   }
   return issues;
 }

@@ -58,6 +58,31 @@ describe('createPipeline', () => {
     expect(calls).toEqual(['shorten-900', 'shorten-10']);
   });
 
+  it('passes an earlier stage its progress on even when that stage alone cannot meet the limit', async () => {
+    const calls: string[] = [];
+    // Throws unless given room: as a stage that must meet a limit it cannot reach would.
+    const strict: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'strict',
+      async compact(input) {
+        const output = await shorten(400, calls).compact(input);
+        if (counter.estimate(output.messages) > input.budget.limit)
+          throw new BudgetUnreachableError({ tokens: 0, limit: 0, reason: 'x' });
+        return output;
+      },
+    };
+    const pipeline = createPipeline([strict, shorten(10, calls)]);
+    const output = await pipeline.compact({
+      messages,
+      counter,
+      budget: { limit: total * 0.5, target: total * 0.45 },
+      trigger: 'auto',
+      round: 1,
+    });
+    expect(calls).toEqual(['shorten-400', 'shorten-10']);
+    expect(output.details?.stages).toHaveLength(2);
+  });
+
   it('throws BudgetUnreachableError when the stages cannot reach the limit', async () => {
     const pipeline = createPipeline([shorten(900, [])]);
     await expect(

@@ -21,7 +21,9 @@ declare module '../registry/strategy-definition.js' {
 /**
  * Runs strategies in order and stops as soon as the history is at or under the target, so cheap stages
  * (such as truncating old tool results) spare the costly ones (such as summarizing). Each stage receives the
- * previous stage's output. `details.stages` records each stage that ran with its token counts.
+ * previous stage's output. Stages before the last are given the target but not the hard limit, so a stage
+ * that gets only part of the way still passes its progress on; the pipeline's result must meet the limit or
+ * it throws {@link BudgetUnreachableError}. `details.stages` records each stage that ran with its token counts.
  */
 export function createPipeline(stages: readonly CompactionStrategy[]): CompactionStrategy {
   return {
@@ -34,10 +36,20 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
       let tokens = counter.estimate(messages);
       const summaries: string[] = [];
       const stageDetails: JSONObject[] = [];
-      for (const stage of stages) {
+      for (const [index, stage] of stages.entries()) {
         if (tokens <= budget.target) break;
         input.abortSignal?.throwIfAborted();
-        const output = await stage.compact({ ...input, messages });
+        // Only the pipeline as a whole must meet the hard limit: an earlier stage that gets part of the way
+        // hands its progress on to the next one instead of failing the run.
+        const isLast = index === stages.length - 1;
+        const stageBudget = isLast ? budget : { limit: Number.MAX_SAFE_INTEGER, target: budget.target };
+        let output: CompactionOutput;
+        try {
+          output = await stage.compact({ ...input, messages, budget: stageBudget });
+        } catch (error) {
+          if (!isLast && BudgetUnreachableError.isInstance(error)) continue;
+          throw error;
+        }
         const tokensAfter = counter.estimate(output.messages);
         stageDetails.push({
           name: stage.name,
