@@ -1,0 +1,161 @@
+import {
+  BudgetUnreachableError,
+  compactionMetadataOf,
+  createStrategyRegistry,
+  InvalidMessagesError,
+  InvalidOptionsError,
+  type Message,
+  pinMessage,
+  type StrategyOptionsByName,
+  TokenCounter,
+  textOf,
+  verifyCompaction,
+} from '@compaction/core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { assistant, codingConversation, system, toolTurn, user } from './__fixtures__/messages.js';
+import pruningDefinition, { createPruning, markerText, type PruningOptions } from './index.js';
+
+async function run(messages: Message[], budget: { limit: number; target: number }, options = {}) {
+  const counter = new TokenCounter();
+  const output = await createPruning(options).compact({
+    messages,
+    counter,
+    budget,
+    trigger: 'auto',
+    round: 2,
+  });
+  const violations = verifyCompaction({
+    before: messages,
+    after: output.messages,
+    counter,
+    limit: budget.limit,
+  });
+  return { output, counter, violations, tokens: counter.estimate(output.messages) };
+}
+
+describe('createPruning', () => {
+  const messages = codingConversation(20);
+  const total = new TokenCounter().estimate(messages);
+
+  it('drops the oldest turns until the target is met and keeps the head and the newest request', async () => {
+    const target = Math.floor(total / 2);
+    const { output, violations, tokens } = await run(messages, { limit: total, target });
+    expect(violations).toEqual([]);
+    expect(tokens).toBeLessThanOrEqual(target);
+    expect(output.messages[0]).toBe(messages[0]);
+    expect(output.messages[1]).toBe(messages[1]);
+    expect(output.messages.at(-1)).toBe(messages.at(-1));
+    // The kept turns are the newest ones, as the same objects.
+    const kept = output.messages.slice(3, -1);
+    expect(kept).toEqual(messages.slice(messages.length - 1 - kept.length, -1));
+    const start = messages.length - 1 - kept.length;
+    kept.forEach((message, index) => {
+      expect(message).toBe(messages[start + index]);
+    });
+  });
+
+  it('leaves one marker with the number of removed messages, marked as a compaction product', async () => {
+    const { output } = await run(messages, { limit: total, target: Math.floor(total / 2) });
+    const marker = output.messages[2]!;
+    const removed = output.details?.removedMessages as number;
+    expect(removed).toBeGreaterThan(0);
+    expect(removed).toBe(messages.length + 1 - output.messages.length);
+    expect(textOf(marker)).toBe(markerText(removed));
+    expect(marker.role).toBe('assistant');
+    expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 2, strategy: 'pruning' });
+  });
+
+  it('leaves no marker when told not to', async () => {
+    const { output } = await run(
+      messages,
+      { limit: total, target: Math.floor(total / 2) },
+      { marker: false },
+    );
+    expect(output.messages.every((message) => compactionMetadataOf(message) === undefined)).toBe(true);
+  });
+
+  it('returns the history unchanged when it already fits', async () => {
+    const { output } = await run(messages, { limit: total, target: total });
+    expect(output.messages).toEqual(messages);
+    output.messages.forEach((message, index) => {
+      expect(message).toBe(messages[index]);
+    });
+  });
+
+  it('keeps the newest turns over the target, and gives them up only for the limit', async () => {
+    const counter = new TokenCounter();
+    const lastFive = counter.estimate(messages.slice(-6, -1));
+    const head = counter.estimate([messages[0]!, messages[1]!, messages.at(-1)!]);
+    const target = head + 10;
+    const overTarget = await run(messages, { limit: total, target }, { minRecentTurns: 5 });
+    expect(overTarget.violations).toEqual([]);
+    expect(overTarget.tokens).toBeGreaterThanOrEqual(head + lastFive);
+    expect(overTarget.output.messages.slice(-6)).toEqual(messages.slice(-6));
+    const strict = await run(messages, { limit: head + lastFive, target }, { minRecentTurns: 5 });
+    expect(strict.violations).toEqual([]);
+    expect(strict.tokens).toBeLessThanOrEqual(head + lastFive);
+  });
+
+  it('keeps pinned messages wherever they stand', async () => {
+    const pinned = pinMessage(assistant('Decision: keep the LRU cache size at 128.'));
+    const withPin = [...messages.slice(0, 6), pinned, ...messages.slice(6)];
+    const { output, violations } = await run(withPin, { limit: total, target: Math.floor(total / 3) });
+    expect(violations).toEqual([]);
+    expect(output.messages).toContain(pinned);
+  });
+
+  it('starts with a user turn without the original task by dropping up to the next user message', async () => {
+    const history = [
+      system('agent'),
+      user('first task'),
+      ...toolTurn('a', 800),
+      user('second request'),
+      ...toolTurn('b', 800),
+      ...toolTurn('c', 800),
+      user('latest request'),
+    ];
+    const size = new TokenCounter().estimate(history);
+    const { output, violations } = await run(
+      history,
+      { limit: size, target: Math.floor(size * 0.8) },
+      { keepOriginalTask: false, minRecentTurns: 0 },
+    );
+    expect(violations).toEqual([]);
+    expect(output.messages[1]).toBe(history[4]);
+  });
+
+  it('throws BudgetUnreachableError when the protected messages alone are over the limit', async () => {
+    const counter = new TokenCounter();
+    const history = [system('x'.repeat(4000)), user('task'), ...toolTurn('a', 100), user('now')];
+    await expect(
+      createPruning().compact({
+        messages: history,
+        counter,
+        budget: { limit: 100, target: 50 },
+        trigger: 'overflow',
+        round: 1,
+      }),
+    ).rejects.toBeInstanceOf(BudgetUnreachableError);
+  });
+
+  it('rejects a malformed history with a typed error', async () => {
+    const [, orphanedResult] = toolTurn('nowhere', 10);
+    const history = [user('task'), orphanedResult, user('now')];
+    await expect(run(history, { limit: 10, target: 5 })).rejects.toBeInstanceOf(InvalidMessagesError);
+  });
+
+  it('validates its options, directly and through the registry', async () => {
+    expect(() => createPruning({ minRecentTurns: -1 })).toThrow(InvalidOptionsError);
+    expect(() => createPruning({ unknown: true } as never)).toThrow(InvalidOptionsError);
+    const registry = createStrategyRegistry({ definitions: [pruningDefinition] });
+    await expect(registry.resolve({ name: 'pruning', options: { marker: 'yes' } })).rejects.toBeInstanceOf(
+      InvalidOptionsError,
+    );
+    const strategy = await registry.resolve('pruning');
+    expect(strategy.name).toBe('pruning');
+  });
+
+  it('types its options by name for configs', () => {
+    expectTypeOf<StrategyOptionsByName['pruning']>().toEqualTypeOf<PruningOptions>();
+  });
+});

@@ -1,0 +1,137 @@
+import {
+  BudgetUnreachableError,
+  compactionMetadataOf,
+  createStrategyRegistry,
+  InvalidMessagesError,
+  InvalidOptionsError,
+  type Message,
+  type StrategyOptionsByName,
+  TokenCounter,
+  textOf,
+  verifyCompaction,
+} from '@compaction/core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { codingConversation, system, toolTurn, user } from './__fixtures__/messages.js';
+import slidingWindowDefinition, {
+  createSlidingWindow,
+  markerText,
+  type SlidingWindowOptions,
+} from './index.js';
+
+async function run(messages: Message[], budget: { limit: number; target: number }, options = {}) {
+  const counter = new TokenCounter();
+  const output = await createSlidingWindow(options).compact({
+    messages,
+    counter,
+    budget,
+    trigger: 'auto',
+    round: 3,
+  });
+  const violations = verifyCompaction({
+    before: messages,
+    after: output.messages,
+    counter,
+    limit: budget.limit,
+  });
+  return { output, counter, violations, tokens: counter.estimate(output.messages) };
+}
+
+describe('createSlidingWindow', () => {
+  const messages = codingConversation(20);
+  const counter = new TokenCounter();
+  const total = counter.estimate(messages);
+  const turnTokens = counter.estimate(messages.slice(2, 4));
+
+  it('keeps the head and the newest turns that fit the target, with a marker for what was skipped', async () => {
+    const target = Math.floor(total / 2);
+    const { output, violations, tokens } = await run(messages, { limit: total, target });
+    expect(violations).toEqual([]);
+    expect(tokens).toBeLessThanOrEqual(target);
+    expect(output.messages.slice(0, 2)).toEqual(messages.slice(0, 2));
+    const marker = output.messages[2]!;
+    expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 3, strategy: 'sliding-window' });
+    expect(textOf(marker)).toBe(markerText(output.details?.removedMessages as number));
+    const window = output.messages.slice(3);
+    expect(window).toEqual(messages.slice(messages.length - window.length));
+    // The window is as large as fits: one more turn would cross the target.
+    expect(tokens + turnTokens).toBeGreaterThan(target);
+  });
+
+  it('caps the window at windowTokens even when the target would allow more', async () => {
+    const { output, violations } = await run(
+      messages,
+      { limit: total, target: total },
+      { windowTokens: 3 * turnTokens + 10 },
+    );
+    expect(violations).toEqual([]);
+    // Three tool turns (six messages) after the head, the marker, and the newest request.
+    expect(output.messages).toHaveLength(2 + 1 + 6 + 1);
+  });
+
+  it('shortens the tool results of a newest turn that alone exceeds the window, keeping it whole', async () => {
+    const history = [system('agent'), user('task'), ...toolTurn('a', 800), ...toolTurn('big', 40_000)];
+    const size = new TokenCounter().estimate(history);
+    const target = Math.floor(size / 4);
+    const { output, violations, tokens } = await run(history, { limit: target, target });
+    expect(violations).toEqual([]);
+    expect(tokens).toBeLessThanOrEqual(target);
+    const [call, result] = output.messages.slice(-2);
+    expect(call).toBe(history[4]);
+    expect(compactionMetadataOf(result!)?.kind).toBe('modified');
+    const output0 = (result as Extract<Message, { role: 'tool' }>).content[0]!.output as string;
+    expect(output0).toMatch(/characters omitted/);
+    expect(output0.startsWith('big:')).toBe(true);
+    expect(output.details?.shortenedTurns).toBe(1);
+  });
+
+  it('starts at a user message when the original task is not kept', async () => {
+    const history = [
+      system('agent'),
+      user('first task'),
+      ...toolTurn('a', 800),
+      user('second request'),
+      ...toolTurn('b', 800),
+      ...toolTurn('c', 800),
+      user('latest request'),
+    ];
+    const size = new TokenCounter().estimate(history);
+    const { output, violations } = await run(
+      history,
+      { limit: size, target: Math.floor(size * 0.8) },
+      { keepOriginalTask: false },
+    );
+    expect(violations).toEqual([]);
+    expect(output.messages[1]).toBe(history[4]);
+  });
+
+  it('returns the history unchanged when it fits', async () => {
+    const { output } = await run(messages, { limit: total, target: total });
+    expect(output.messages).toEqual(messages);
+    expect(output.messages.every((message, index) => message === messages[index])).toBe(true);
+  });
+
+  it('throws BudgetUnreachableError when the head alone is over the limit', async () => {
+    const history = [system('x'.repeat(4000)), user('task'), ...toolTurn('a', 100), user('now')];
+    await expect(run(history, { limit: 100, target: 50 })).rejects.toBeInstanceOf(BudgetUnreachableError);
+  });
+
+  it('rejects a malformed history with a typed error', async () => {
+    const [, orphanedResult] = toolTurn('nowhere', 10);
+    await expect(
+      run([user('task'), orphanedResult, user('now')], { limit: 10, target: 5 }),
+    ).rejects.toBeInstanceOf(InvalidMessagesError);
+  });
+
+  it('validates its options, directly and through the registry', async () => {
+    expect(() => createSlidingWindow({ windowTokens: 0 })).toThrow(InvalidOptionsError);
+    const registry = createStrategyRegistry({ definitions: [slidingWindowDefinition] });
+    await expect(
+      registry.resolve({ name: 'sliding-window', options: { windowTokens: 'many' } }),
+    ).rejects.toBeInstanceOf(InvalidOptionsError);
+    expect((await registry.resolve('sliding-window')).name).toBe('sliding-window');
+  });
+
+  it('types its options by name for configs', () => {
+    expectTypeOf<StrategyOptionsByName['sliding-window']>().toEqualTypeOf<SlidingWindowOptions>();
+  });
+});

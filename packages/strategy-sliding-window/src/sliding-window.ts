@@ -1,0 +1,201 @@
+import {
+  assertValidHistory,
+  BudgetUnreachableError,
+  type CompactionOutput,
+  type CompactionStrategy,
+  type Message,
+  type TokenCounter,
+  validateOptions,
+} from '@compaction/core';
+import { assembleKeptTurns, type MarkerSettings, markerCost } from './removal-markers.js';
+import { shortenTurn } from './shorten-turn.js';
+import { type SlidingWindowOptions, slidingWindowOptionsSchema } from './sliding-window-options.js';
+import { countTurn, firstKeptConversationalTurn, planTurns, type TurnPlan } from './turn-plan.js';
+
+const strategyName = 'sliding-window';
+
+/**
+ * Creates the `sliding-window` strategy: keeps the head (system prompt, original task, pinned messages,
+ * newest user request) and the newest turns that fit a token window, with a marker for what was skipped.
+ * The newest turn, when it alone is too large, is kept with its tool results truncated rather than dropped.
+ * Options are validated here, so direct use is checked like a config. Throws `InvalidOptionsError` for bad
+ * options.
+ */
+export function createSlidingWindow(options: SlidingWindowOptions = {}): CompactionStrategy {
+  const validated = validateOptions<SlidingWindowOptions & { keepOriginalTask: boolean; marker: boolean }>(
+    slidingWindowOptionsSchema,
+    options,
+    `strategy "${strategyName}"`,
+  );
+  const { keepOriginalTask, marker } = validated;
+  const windowTokens = validated.windowTokens ?? Number.POSITIVE_INFINITY;
+  return {
+    specificationVersion: 'v1',
+    name: strategyName,
+    async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
+      assertValidHistory(messages);
+      const plan = planTurns(messages, counter, keepOriginalTask);
+      const turnCount = plan.turns.length;
+      // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
+      // becomes one marker) before each turn.
+      const protectedBefore = new Float64Array(turnCount + 1);
+      const runsBefore = new Uint32Array(turnCount + 1);
+      for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+        const isProtected = plan.protectedTurns[turnIndex] === 1;
+        protectedBefore[turnIndex + 1] =
+          protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
+        const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
+        runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
+      }
+
+      const settings: MarkerSettings = { markers: marker, round, strategy: strategyName };
+      const costOfMarker = markerCost(counter, settings);
+      const replacements = new Map<number, Message[]>();
+      // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
+      let windowStart = turnCount;
+      let fromWindowStart = 0;
+      let inWindow = 0;
+      for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
+        const turn = plan.turns[turnIndex]!;
+        if (plan.protectedTurns[turnIndex] === 1) {
+          fromWindowStart += plan.tokens[turnIndex]!;
+          windowStart = turnIndex;
+          continue;
+        }
+        const turnTokens = countTurn(messages, turn, counter);
+        const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * costOfMarker;
+        if (
+          outside + fromWindowStart + turnTokens <= budget.target &&
+          inWindow + turnTokens <= windowTokens
+        ) {
+          fromWindowStart += turnTokens;
+          inWindow += turnTokens;
+          windowStart = turnIndex;
+          continue;
+        }
+        if (
+          outside - runsBefore[turnIndex]! * costOfMarker + fromWindowStart + turnTokens <= budget.target &&
+          inWindow + turnTokens <= windowTokens &&
+          fitsWhole(
+            messages,
+            plan,
+            counter,
+            turnIndex,
+            protectedBefore[turnIndex]! + fromWindowStart,
+            inWindow,
+            budget,
+            windowTokens,
+          )
+        ) {
+          windowStart = 0;
+          break;
+        }
+        if (inWindow === 0) {
+          // The newest turn alone is too large: keep it with its tool results cut, never split from its calls.
+          const room = Math.min(budget.target - outside - fromWindowStart, windowTokens);
+          const shortened = shortenTurn(messages, turn, counter, room, settings);
+          if (shortened !== undefined) {
+            replacements.set(turnIndex, shortened);
+            windowStart = turnIndex;
+          }
+        }
+        break;
+      }
+      if (windowStart === 0 && replacements.size === 0) {
+        // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
+        const tokens = counter.estimate(messages);
+        if (tokens > budget.limit) throw unreachable(tokens, budget.limit);
+        return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
+      }
+
+      const kept = new Uint8Array(turnCount);
+      for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+        if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
+      }
+      startWithUserTurn(messages, plan, kept, replacements);
+      let assembled = assembleKeptTurns(messages, plan, kept, replacements, settings);
+      let tokensAfter = counter.estimate(assembled.messages);
+      if (tokensAfter > budget.limit && assembled.markers > 0) {
+        // The markers are what tips it over: the limit comes first.
+        assembled = assembleKeptTurns(messages, plan, kept, replacements, { ...settings, markers: false });
+        tokensAfter = counter.estimate(assembled.messages);
+      }
+      if (tokensAfter > budget.limit) {
+        throw unreachable(tokensAfter, budget.limit);
+      }
+      return {
+        messages: assembled.messages,
+        details: {
+          removedMessages: assembled.removedMessages,
+          removedTurns: assembled.removedTurns,
+          markers: assembled.markers,
+          shortenedTurns: replacements.size,
+          tokensAfter,
+        },
+      };
+    },
+  };
+}
+
+function unreachable(tokens: number, limit: number): BudgetUnreachableError {
+  return new BudgetUnreachableError({
+    tokens,
+    limit,
+    reason:
+      'the system prompt, pinned messages, original task and newest user request alone are over the limit',
+  });
+}
+
+/**
+ * Whether the whole history fits after all: the walk stops at the first turn that does not fit with room
+ * left for markers, but with nothing removed there is no marker. Counts the older turns only when the turn
+ * missed by no more than the marker allowance.
+ */
+function fitsWhole(
+  messages: readonly Message[],
+  plan: TurnPlan,
+  counter: TokenCounter,
+  turnIndex: number,
+  keptTokens: number,
+  inWindow: number,
+  budget: { target: number },
+  windowTokens: number,
+): boolean {
+  let tokens = keptTokens;
+  let window = inWindow;
+  for (let index = turnIndex; index >= 0; index--) {
+    if (plan.protectedTurns[index] === 1) continue;
+    const turnTokens = countTurn(messages, plan.turns[index]!, counter);
+    tokens += turnTokens;
+    window += turnTokens;
+    if (tokens > budget.target || window > windowTokens) return false;
+  }
+  return true;
+}
+
+/**
+ * When the input starts with a user turn, the result must too. Without the original task, the window
+ * starts at its oldest user message instead (turns before it are skipped); if a protected message still
+ * stands first, the original task is kept after all.
+ */
+function startWithUserTurn(
+  messages: readonly Message[],
+  plan: TurnPlan,
+  kept: Uint8Array,
+  replacements: Map<number, Message[]>,
+): void {
+  if (!plan.startsWithUser) return;
+  let first = firstKeptConversationalTurn(messages, plan, kept);
+  while (
+    first !== -1 &&
+    messages[plan.turns[first]!.start]!.role !== 'user' &&
+    plan.protectedTurns[first] === 0
+  ) {
+    kept[first] = 0;
+    replacements.delete(first);
+    first = firstKeptConversationalTurn(messages, plan, kept, first + 1);
+  }
+  if (first !== -1 && messages[plan.turns[first]!.start]!.role !== 'user' && plan.taskTurn !== -1) {
+    kept[plan.taskTurn] = 1;
+  }
+}

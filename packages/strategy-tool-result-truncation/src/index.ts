@@ -1,0 +1,12 @@
+import { toolResultTruncationDefinition } from './tool-result-truncation-definition.js';
+
+export { maskText } from './shorten-result.js';
+export { createToolResultTruncation } from './tool-result-truncation.js';
+export { toolResultTruncationDefinition } from './tool-result-truncation-definition.js';
+export {
+  type ToolResultTruncationOptions,
+  toolResultTruncationOptionsSchema,
+} from './tool-result-truncation-options.js';
+export { truncateText } from './truncate-text.js';
+
+export default toolResultTruncationDefinition;

@@ -1,0 +1,200 @@
+import {
+  type AssistantMessage,
+  BudgetUnreachableError,
+  compactionMetadataOf,
+  createStrategyRegistry,
+  InvalidMessagesError,
+  InvalidOptionsError,
+  type Message,
+  pinMessage,
+  type StrategyOptionsByName,
+  TokenCounter,
+  type ToolMessage,
+  verifyCompaction,
+} from '@compaction/core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { codingConversation, testLog, toolTurn, user } from './__fixtures__/messages.js';
+import toolResultTruncation, {
+  createToolResultTruncation,
+  type ToolResultTruncationOptions,
+} from './index.js';
+
+async function run(
+  messages: Message[],
+  budget: { limit: number; target: number },
+  options: ToolResultTruncationOptions = {},
+  counter = new TokenCounter(),
+) {
+  const output = await createToolResultTruncation(options).compact({
+    messages,
+    counter,
+    budget,
+    trigger: 'auto',
+    round: 1,
+  });
+  const violations = verifyCompaction({
+    before: messages,
+    after: output.messages,
+    counter,
+    limit: budget.limit,
+  });
+  return { output, violations, tokens: counter.estimate(output.messages) };
+}
+
+const outputOf = (message: Message | undefined) => (message as ToolMessage).content[0]!.output as string;
+
+describe('createToolResultTruncation', () => {
+  const messages = codingConversation(10, 4000);
+  const total = new TokenCounter().estimate(messages);
+
+  it('shortens old results oldest first, stops at the target and keeps the calls and the newest results', async () => {
+    const target = Math.floor(total * 0.7);
+    const { output, violations, tokens } = await run(messages, { limit: total, target });
+    expect(violations).toEqual([]);
+    expect(tokens).toBeLessThanOrEqual(target);
+    expect(output.messages).toHaveLength(messages.length);
+    const changed = output.messages.flatMap((message, index) => (message === messages[index] ? [] : [index]));
+    // Only tool messages changed, the oldest ones, and fewer than all old ones: it stopped at the target.
+    expect(changed.every((index) => messages[index]!.role === 'tool')).toBe(true);
+    expect(changed[0]).toBe(3);
+    expect(changed.length).toBeLessThan(7);
+    expect(changed).toEqual(changed.map((_, position) => 3 + 2 * position));
+    for (const index of changed) {
+      expect(compactionMetadataOf(output.messages[index]!)).toEqual({
+        kind: 'modified',
+        round: 1,
+        strategy: 'tool-result-truncation',
+      });
+      expect(outputOf(output.messages[index])).toMatch(
+        /^call_\d+:\nPASS [\s\S]*\n\[\.\.\. \d+ characters omitted \.\.\.\]\nPASS /,
+      );
+    }
+  });
+
+  it('never touches the newest results, even when the target is out of reach', async () => {
+    const { output, tokens } = await run(messages, { limit: total, target: 1 }, { keepRecent: 3 });
+    expect(tokens).toBeGreaterThan(1);
+    const tools = output.messages.filter((message) => message.role === 'tool');
+    expect(tools.slice(-3)).toEqual(messages.filter((message) => message.role === 'tool').slice(-3));
+    expect(tools.slice(0, -3).every((message) => compactionMetadataOf(message)?.kind === 'modified')).toBe(
+      true,
+    );
+  });
+
+  it('masks results with a placeholder naming the tool and the size removed', async () => {
+    const { output } = await run(messages, { limit: total, target: 1 }, { mode: 'mask' });
+    expect(outputOf(output.messages[3])).toMatch(
+      /^\[Output of bash removed to save space: 4000 characters, about \d+ tokens\.\]$/,
+    );
+  });
+
+  it('leaves exempt tools and pinned results alone', async () => {
+    const [call, result] = toolTurn('read', 4000);
+    const readCall: AssistantMessage = {
+      ...call,
+      content: [{ type: 'tool-call', toolCallId: 'read', toolName: 'read_file', input: { path: 'a.ts' } }],
+    };
+    const readResult: ToolMessage = {
+      role: 'tool',
+      content: [{ ...result.content[0]!, toolName: 'read_file' }],
+    };
+    const [pinnedCall, pinnedResult] = toolTurn('pinned', 4000);
+    const history = [
+      user('task'),
+      readCall,
+      readResult,
+      pinnedCall,
+      pinMessage(pinnedResult),
+      ...messages.slice(2),
+    ];
+    const { output, violations } = await run(
+      history,
+      { limit: total * 2, target: 1 },
+      { exemptTools: ['read_file'] },
+    );
+    expect(violations).toEqual([]);
+    expect(output.messages[2]).toBe(readResult);
+    expect(output.messages[4]).toBe(history[4]);
+  });
+
+  it('clears large inputs of old calls when asked', async () => {
+    const history: Message[] = [user('task')];
+    for (let index = 0; index < 6; index++) {
+      const id = `edit_${index}`;
+      history.push(
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: id,
+              toolName: 'write_file',
+              input: { content: testLog('y', 3000) },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: id, toolName: 'write_file', output: testLog('z', 3000) },
+          ],
+        },
+      );
+    }
+    const size = new TokenCounter().estimate(history);
+    const { output, violations } = await run(history, { limit: size, target: 1 }, { clearToolInputs: true });
+    expect(violations).toEqual([]);
+    const firstCall = (output.messages[1] as AssistantMessage).content[0]!;
+    expect(firstCall).toMatchObject({
+      type: 'tool-call',
+      toolCallId: 'edit_0',
+      input: {
+        omitted: `${JSON.stringify({ content: testLog('y', 3000) }).length} characters of input removed to save space`,
+      },
+    });
+    expect(output.details?.clearedInputs).toBe(3);
+  });
+
+  it('changes nothing when a run would free fewer tokens than minTokensSaved', async () => {
+    const target = total - 10;
+    const { output } = await run(messages, { limit: total, target }, { minTokensSaved: total });
+    expect(output.messages.every((message, index) => message === messages[index])).toBe(true);
+  });
+
+  it('leaves results it already shortened alone in a later round', async () => {
+    const counter = new TokenCounter();
+    const first = await run(messages, { limit: total, target: 1 }, {}, counter);
+    const second = await run(first.output.messages, { limit: total, target: 1 }, {}, counter);
+    expect(second.output.details?.shortenedResults).toBe(0);
+    expect(second.output.messages.every((message, index) => message === first.output.messages[index])).toBe(
+      true,
+    );
+  });
+
+  it('throws BudgetUnreachableError when even shortened results are over the limit', async () => {
+    await expect(run(messages, { limit: 50, target: 50 })).rejects.toBeInstanceOf(BudgetUnreachableError);
+  });
+
+  it('rejects a malformed history with a typed error', async () => {
+    const [, orphanedResult] = toolTurn('nowhere', 10);
+    await expect(
+      run([user('task'), orphanedResult, user('now')], { limit: 10, target: 5 }),
+    ).rejects.toBeInstanceOf(InvalidMessagesError);
+  });
+
+  it('validates its options, directly and through the registry', async () => {
+    expect(() => createToolResultTruncation({ mode: 'drop' as never })).toThrow(InvalidOptionsError);
+    expect(() => createToolResultTruncation({ keepRecent: 1.5 })).toThrow(InvalidOptionsError);
+    const registry = createStrategyRegistry({ definitions: [toolResultTruncation] });
+    await expect(
+      registry.resolve({ name: 'tool-result-truncation', options: { exemptTools: 'bash' } }),
+    ).rejects.toBeInstanceOf(InvalidOptionsError);
+    expect((await registry.resolve('tool-result-truncation')).name).toBe('tool-result-truncation');
+  });
+
+  it('types its options by name for configs', () => {
+    expectTypeOf<
+      StrategyOptionsByName['tool-result-truncation']
+    >().toEqualTypeOf<ToolResultTruncationOptions>();
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * Shortens `text` to about `keepCharacters`: two thirds from the start and one third from the end (where
+ * commands print their errors and summaries), with a note in between saying how many characters were
+ * omitted. Cuts fall on line breaks when one is near, so kept lines stay whole.
+ */
+export function truncateText(text: string, keepCharacters: number): string {
+  const keep = Math.max(0, Math.floor(keepCharacters));
+  if (text.length <= keep) return text;
+  let headEnd = Math.ceil((keep * 2) / 3);
+  let tailStart = text.length - (keep - headEnd);
+  const lineBreak = text.lastIndexOf('\n', headEnd);
+  if (lineBreak >= headEnd * 0.8 && lineBreak > 0) headEnd = lineBreak;
+  const nextLine = text.indexOf('\n', tailStart);
+  if (nextLine !== -1 && nextLine - tailStart <= (text.length - tailStart) * 0.2) tailStart = nextLine + 1;
+  if (tailStart < headEnd) tailStart = headEnd;
+  const omitted = tailStart - headEnd;
+  return `${text.slice(0, headEnd)}\n[... ${omitted} characters omitted ...]\n${text.slice(tailStart)}`;
+}
