@@ -1,0 +1,217 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findMessageIssues, type Message } from '@compaction/core';
+import { describe, expect, it } from 'vitest';
+import { example, runBinary, temporaryDirectory, temporaryFile } from '../__fixtures__/run-binary.js';
+
+const exampleMessages = JSON.parse(readFileSync(example, 'utf8')) as Message[];
+
+describe('compaction compact', () => {
+  it('compacts the bundled example with no API key and reports to stderr', async () => {
+    const { code, stdout, stderr } = await runBinary(['compact', example]);
+    expect(code).toBe(0);
+    const output = JSON.parse(stdout) as Message[];
+    expect(findMessageIssues(output)).toEqual([]);
+    expect(output.length).toBeLessThanOrEqual(exampleMessages.length);
+    expect(JSON.stringify(output).length).toBeLessThan(JSON.stringify(exampleMessages).length);
+    expect(stderr).toMatch(
+      /^Compacted .*coding-session\.json \(core\) with tool-result-truncation → sliding-window/,
+    );
+    expect(stderr).toMatch(/before\s+80 messages\s+[\d,]+ tokens/);
+    expect(stderr).toMatch(/after\s+\d+ messages\s+[\d,]+ tokens\s+-\d+%/);
+    expect(stderr).toMatch(/stages\s+tool-result-truncation/);
+    expect(stderr).toMatch(/took \d+/);
+  });
+
+  it('prints one JSON object with --json and writes the conversation with -o', async () => {
+    const output = join(temporaryDirectory(), 'out.json');
+    const { code, stdout } = await runBinary(['compact', example, '--json', '-o', output]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({
+      format: 'core',
+      strategy: ['tool-result-truncation', 'sliding-window'],
+      compacted: true,
+      before: { messages: 80 },
+      output,
+    });
+    expect(report.after.tokens).toBeLessThan(report.before.tokens);
+    expect(report.after.tokens).toBeLessThanOrEqual(report.target);
+    expect(typeof report.durationMs).toBe('number');
+    expect(report.stages.map((stage: { name: string }) => stage.name)).toContain('tool-result-truncation');
+    const written = JSON.parse(readFileSync(output, 'utf8')) as Message[];
+    expect(written.length).toBe(report.after.messages);
+  });
+
+  it('runs both default stages when truncation alone cannot reach the limit', async () => {
+    const { code, stdout } = await runBinary(['compact', example, '--context-window', '20k', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ compacted: true, usedFallback: false });
+    expect(report.stages.map((stage: { name: string }) => stage.name)).toEqual([
+      'tool-result-truncation',
+      'sliding-window',
+    ]);
+    expect(report.stages[0].tokensAfter).toBeLessThan(report.before.tokens);
+    expect(report.after.tokens).toBeLessThanOrEqual(report.limit);
+  });
+
+  it('reads standard input and accepts --target as tokens or a fraction of the input', async () => {
+    const input = readFileSync(example, 'utf8');
+    const tokens = await runBinary(['compact', '-', '--target', '12k', '--json'], { input });
+    expect(tokens.code).toBe(0);
+    const byTokens = JSON.parse(tokens.stdout);
+    expect(byTokens.target).toBe(12_000);
+    expect(byTokens.after.tokens).toBeLessThanOrEqual(12_000);
+    const fraction = await runBinary(['compact', '--target', '0.25', '--json'], { input });
+    const byFraction = JSON.parse(fraction.stdout);
+    expect(byFraction.target).toBe(Math.floor(byFraction.before.tokens * 0.25));
+    expect(byFraction.after.tokens).toBeLessThanOrEqual(byFraction.target);
+  });
+
+  it('keeps an Anthropic request with its fields, and converts with --to', async () => {
+    const request = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 512,
+      system: 'You are terse.',
+      messages: [
+        { role: 'user', content: 'List the files.' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'call-1', name: 'ls', input: { path: '.' } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'call-1', content: 'a.ts\n'.repeat(400) }],
+        },
+        { role: 'assistant', content: 'There are 400 files.' },
+        { role: 'user', content: 'Thanks. Which is the largest?' },
+      ],
+    };
+    const path = temporaryFile('request.json', JSON.stringify(request));
+    const kept = await runBinary(['compact', path, '--target', '0.5']);
+    expect(kept.code).toBe(0);
+    const output = JSON.parse(kept.stdout);
+    expect(output).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 512, system: 'You are terse.' });
+    expect(output.messages.at(-1)).toEqual({ role: 'user', content: 'Thanks. Which is the largest?' });
+    expect(kept.stderr).toContain('(anthropic)');
+    const converted = await runBinary(['compact', path, '--target', '0.5', '--to', 'core']);
+    const messages = JSON.parse(converted.stdout) as Message[];
+    expect(findMessageIssues(messages)).toEqual([]);
+    expect(messages[0]).toMatchObject({ role: 'system' });
+  });
+
+  it('finds compaction.config.json upward and lets flags override it', async () => {
+    const directory = temporaryDirectory();
+    writeFileSync(
+      join(directory, 'compaction.config.json'),
+      JSON.stringify({
+        $schema: './schema.json',
+        strategy: [{ name: 'pruning' }],
+        budget: { contextWindow: 100_000 },
+      }),
+    );
+    const nested = join(directory, 'a', 'b');
+    mkdirSync(nested, { recursive: true });
+    const fromConfig = JSON.parse((await runBinary(['compact', example, '--json'], { cwd: nested })).stdout);
+    expect(fromConfig.strategy).toEqual(['pruning']);
+    expect(fromConfig.config).toBe(join(directory, 'compaction.config.json'));
+    const overridden = JSON.parse(
+      (await runBinary(['compact', example, '--json', '--strategy', 'sliding-window'], { cwd: nested }))
+        .stdout,
+    );
+    expect(overridden.strategy).toEqual(['sliding-window']);
+  });
+
+  it('rejects an invalid config with its path and the problem', async () => {
+    const config = temporaryFile(
+      'compaction.config.json',
+      JSON.stringify({ strategy: 'pruning', budget: { trigger: 'soon' } }),
+    );
+    const { code, stderr } = await runBinary(['compact', example, '--config', config]);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(config);
+    expect(stderr).toContain('budget.trigger');
+  });
+
+  it('says exactly what to set when summarization has no provider', async () => {
+    const { code, stderr } = await runBinary(['compact', example, '--strategy', 'summarization']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('"summarization" strategy needs a provider');
+    expect(stderr).toContain('--provider anthropic');
+    expect(stderr).toContain('ANTHROPIC_API_KEY');
+    const noKey = await runBinary([
+      'compact',
+      example,
+      '--strategy',
+      'summarization',
+      '--provider',
+      'anthropic',
+    ]);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toBe('compaction: the anthropic provider needs an API key: set ANTHROPIC_API_KEY\n');
+  });
+
+  it('lists the registered strategies for an unknown name', async () => {
+    const { code, stderr } = await runBinary(['compact', example, '--strategy', 'magic']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('No strategy named "magic"');
+    expect(stderr).toContain('sliding-window');
+    expect(stderr).toContain('@compaction/strategy-magic');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('unreadable input', () => {
+  const cases: Array<[string, string | Buffer, RegExp]> = [
+    [
+      'truncated JSON',
+      '[{"role": "user", "content": [{"type": "text", "text": "hi"}',
+      /invalid JSON at line 1, column \d+/,
+    ],
+    [
+      'a syntax error on a later line',
+      '{\n  "messages": [\n    {"role": "user", x}\n  ]\n}',
+      /invalid JSON at line 3, column 22/,
+    ],
+    ['a wrong shape', '{"conversation": 1}', /not a valid core conversation: messages: expected an array/],
+    ['an unknown role', '[{"role": "robot", "content": []}]', /messages\[0\]\.role: unknown role "robot"/],
+    ['an empty file', '', /is empty/],
+    ['binary data', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]), /binary data/],
+    ['invalid UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), /binary data, not UTF-8 text/],
+    [
+      'a broken JSONL line',
+      '{"type":"user","message":{"role":"user","content":"hi"}}\n{"type": "assistant", \n',
+      /line 2, column \d+/,
+    ],
+  ];
+  for (const [name, content, expected] of cases) {
+    it(`reports ${name} on one line with exit code 2`, async () => {
+      const path = temporaryFile('input.json', content);
+      const { code, stderr, stdout } = await runBinary(['compact', path]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(expected);
+      expect(stderr).toContain(path);
+    });
+  }
+
+  it('reports a missing file', async () => {
+    const { code, stderr } = await runBinary(['count', '/nonexistent/conversation.json']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('compaction: cannot read /nonexistent/conversation.json: no such file\n');
+  });
+
+  it('reports bad flags with exit code 1', async () => {
+    const unknown = await runBinary(['compact', example, '--frobnicate']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/compact: unknown option '--frobnicate'/);
+    const target = await runBinary(['compact', example, '--target', 'lots']);
+    expect(target.code).toBe(1);
+    expect(target.stderr).toContain('--target must be a token count');
+    const format = await runBinary(['compact', example, '--from', 'xml']);
+    expect(format.stderr).toContain('--from must be one of core, anthropic');
+  });
+});

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import {
+  type CompactionConfig,
+  compactionConfigSchema,
+  InvalidOptionsError,
+  type StrategyRegistry,
+  validateOptions,
+} from '@compaction/core';
+import { CliError } from '../errors/cli-error.js';
+import { parseJsonWithLocation } from '../formats/json-location.js';
+import { findConfigFile } from './find-config.js';
+
+/** A config read from a file, or `undefined` with no path when there is none. */
+export interface LoadedConfig {
+  config?: CompactionConfig;
+  path?: string;
+}
+
+/**
+ * Reads the config: the `--config` path when given, otherwise the nearest `compaction.config.json` upward
+ * from `directory`. Validated against the JSON Schema of the registry's strategies.
+ */
+export function loadConfig(
+  registry: StrategyRegistry,
+  options: { path?: string; directory: string },
+): LoadedConfig {
+  const path = options.path ?? findConfigFile(options.directory);
+  if (path === undefined) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new CliError({ kind: 'config', message: `cannot read config ${path}: ${reason}`, cause: error });
+  }
+  const parsed = parseJsonWithLocation(text);
+  if (!parsed.ok) {
+    const { line, column } = parsed.location;
+    throw new CliError({
+      kind: 'config',
+      message: `${path}: invalid JSON at line ${line}, column ${column}: ${parsed.reason}`,
+    });
+  }
+  try {
+    validateOptions(compactionConfigSchema(registry), parsed.value, 'config');
+  } catch (error) {
+    if (!InvalidOptionsError.isInstance(error)) throw error;
+    const details = error.issues.map((issue) => `${issue.path || '(root)'} ${issue.message}`).join('; ');
+    throw new CliError({ kind: 'config', message: `${path}: invalid config: ${details}`, cause: error });
+  }
+  return { config: parsed.value as CompactionConfig, path };
+}

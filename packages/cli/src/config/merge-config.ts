@@ -1,0 +1,66 @@
+import {
+  type CompactionConfig,
+  compactionConfigSchema,
+  InvalidOptionsError,
+  type StrategyRegistry,
+  strategyConfigObject,
+  validateOptions,
+} from '@compaction/core';
+import { CliError } from '../errors/cli-error.js';
+import type { ProviderSettings } from '../providers/create-provider.js';
+import type { CompactionSettings } from './resolve-settings.js';
+
+/**
+ * Settings with a partial config laid over them (a server request's `config`): its strategy replaces the
+ * strategy, its budget fields replace budget fields. Validated against the registry's schema.
+ */
+export function mergeConfig(
+  base: CompactionSettings,
+  override: unknown,
+  registry: StrategyRegistry,
+): CompactionSettings {
+  if (override === undefined || override === null) return base;
+  const candidate = {
+    strategy: base.config.strategy,
+    ...(typeof override === 'object' ? override : {}),
+  } as CompactionConfig;
+  try {
+    validateOptions(
+      compactionConfigSchema(registry),
+      typeof override === 'object' ? candidate : override,
+      'config',
+    );
+  } catch (error) {
+    if (!InvalidOptionsError.isInstance(error)) throw error;
+    const details = error.issues.map((issue) => `${issue.path || '(root)'} ${issue.message}`).join('; ');
+    throw new CliError({ kind: 'config', message: `invalid config: ${details}`, cause: error });
+  }
+  const budget = { ...base.budget, ...candidate.budget };
+  const provider = (candidate.provider as ProviderSettings | undefined) ?? base.provider;
+  const strategyChanged = (override as CompactionConfig).strategy !== undefined;
+  const fallback = strategyChanged ? candidate.fallback : (candidate.fallback ?? base.config.fallback);
+  const config: CompactionSettings['config'] = {
+    strategy: candidate.strategy,
+    ...(fallback === undefined ? {} : { fallback }),
+    budget,
+    ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
+  };
+  const names = [candidate.strategy, fallback ?? []].flat().map((entry) => strategyConfigObject(entry).name);
+  if (names.includes('summarization') && provider === undefined) {
+    throw new CliError({
+      kind: 'config',
+      message:
+        'the "summarization" strategy needs a provider: add "provider": {"name": "anthropic"} to the config',
+    });
+  }
+  return {
+    ...base,
+    config,
+    budget,
+    targetGiven: budget.target !== undefined,
+    ...(provider === undefined ? {} : { provider }),
+    strategyNames: (Array.isArray(candidate.strategy) ? candidate.strategy : [candidate.strategy]).map(
+      (entry) => strategyConfigObject(entry).name,
+    ),
+  };
+}

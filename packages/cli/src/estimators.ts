@@ -1,0 +1,56 @@
+import { createFastEstimator, type Provider, type TokenEstimator } from '@compaction/core';
+import { CliError, usageError } from './errors/cli-error.js';
+
+/** How tokens are counted: the fast built-in estimator, tiktoken, or the provider's own count. */
+export const estimatorNames = ['fast', 'tiktoken', 'provider'] as const;
+
+/** An estimator name. */
+export type EstimatorName = (typeof estimatorNames)[number];
+
+/** Checks an `--estimator` value. */
+export function parseEstimatorName(text: string): EstimatorName {
+  if ((estimatorNames as readonly string[]).includes(text)) return text as EstimatorName;
+  throw usageError(`--estimator must be one of ${estimatorNames.join(', ')}, got "${text}"`);
+}
+
+/** The fast estimator, dependency-free. */
+export function fastEstimator(): TokenEstimator {
+  return createFastEstimator();
+}
+
+interface TiktokenModule {
+  createTiktokenEstimator(settings?: { encoding?: string }): TokenEstimator;
+}
+
+/** The exact OpenAI tokenizer from `@compaction/tokenizer-tiktoken`, loaded on demand. */
+export async function tiktokenEstimator(): Promise<TokenEstimator> {
+  let loaded: Partial<TiktokenModule>;
+  try {
+    loaded = (await import('@compaction/tokenizer-tiktoken' as string)) as Partial<TiktokenModule>;
+  } catch (error) {
+    throw new CliError({
+      kind: 'config',
+      message: '--estimator tiktoken needs @compaction/tokenizer-tiktoken and tiktoken installed',
+      cause: error,
+    });
+  }
+  if (typeof loaded.createTiktokenEstimator !== 'function') {
+    throw new CliError({
+      kind: 'config',
+      message: '@compaction/tokenizer-tiktoken does not export createTiktokenEstimator',
+    });
+  }
+  return loaded.createTiktokenEstimator();
+}
+
+/** A token estimator by name; `provider` has no estimator (it counts whole requests) and is rejected. */
+export async function estimatorByName(name: Exclude<EstimatorName, 'provider'>): Promise<TokenEstimator> {
+  return name === 'fast' ? fastEstimator() : tiktokenEstimator();
+}
+
+/** Whether a provider can count tokens exactly. */
+export function canCount(
+  provider: Provider | undefined,
+): provider is Provider & Required<Pick<Provider, 'countTokens'>> {
+  return provider?.countTokens !== undefined;
+}

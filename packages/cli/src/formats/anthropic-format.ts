@@ -1,0 +1,45 @@
+import type { Message } from '@compaction/core';
+import { inputError } from '../errors/cli-error.js';
+import { type ConversationFormat, isRecord } from './conversation-format.js';
+import { loadProviderPackage } from './load-converters.js';
+
+interface AnthropicConverters {
+  fromAnthropicRequest(request: unknown): Message[];
+  toAnthropicRequest(messages: readonly Message[]): { system?: unknown; messages: unknown[] };
+}
+
+const converters = () =>
+  loadProviderPackage<AnthropicConverters>('@compaction/provider-anthropic', [
+    'fromAnthropicRequest',
+    'toAnthropicRequest',
+  ]);
+
+/** An Anthropic Messages request (`{system?, messages, ...}`), converted by `@compaction/provider-anthropic`. */
+export const anthropicFormat: ConversationFormat = {
+  name: 'anthropic',
+  async read(input) {
+    if (!isRecord(input) || !Array.isArray(input.messages)) {
+      throw inputError('not an Anthropic Messages request: expected an object with a "messages" list');
+    }
+    const { fromAnthropicRequest } = await converters();
+    const { system, messages, ...envelope } = input;
+    const request = system === undefined ? { messages } : { system, messages };
+    return { format: 'anthropic', messages: convert(() => fromAnthropicRequest(request)), envelope };
+  },
+  async write(messages, envelope) {
+    const { toAnthropicRequest } = await converters();
+    const request = toAnthropicRequest(messages);
+    // The system prompt goes before the messages, as in a hand-written request.
+    const { messages: converted, ...system } = request;
+    return `${JSON.stringify({ ...envelope, ...system, messages: converted }, null, 2)}\n`;
+  },
+};
+
+/** Runs a converter, turning its typed error into one line about the input. */
+export function convert<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw inputError(`the input does not convert: ${(error as Error).message}`, error);
+  }
+}

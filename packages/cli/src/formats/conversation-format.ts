@@ -1,0 +1,35 @@
+import type { Message } from '@compaction/core';
+
+/** The conversation formats the CLI reads and writes. */
+export const formatNames = ['core', 'anthropic', 'openai-chat', 'openai-responses', 'claude-code'] as const;
+
+/** A conversation format name. */
+export type FormatName = (typeof formatNames)[number];
+
+/** A conversation read from an input: core messages, plus what is needed to write it back in its format. */
+export interface Conversation {
+  format: FormatName;
+  messages: Message[];
+  /**
+   * The rest of the request the messages came from (model, tools, `max_tokens`...), kept so that the output
+   * is the same request with compacted messages. `undefined` for a bare message list.
+   */
+  envelope?: Record<string, unknown>;
+}
+
+/** Reads and writes one format. */
+export interface ConversationFormat {
+  name: FormatName;
+  /** Converts parsed input (a JSON value, or the text for line formats) to core messages. */
+  read(input: unknown): Promise<Conversation> | Conversation;
+  /** Serializes core messages in this format, keeping the envelope of the input when there is one. */
+  write(
+    messages: readonly Message[],
+    envelope: Record<string, unknown> | undefined,
+  ): Promise<string> | string;
+}
+
+/** Whether `value` is a non-array object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

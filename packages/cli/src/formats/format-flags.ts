@@ -1,0 +1,9 @@
+import { usageError } from '../errors/cli-error.js';
+import { type FormatName, formatNames } from './conversation-format.js';
+
+/** Checks a `--from`/`--to` value. */
+export function parseFormatName(text: string | undefined, flag: string): FormatName | undefined {
+  if (text === undefined) return undefined;
+  if ((formatNames as readonly string[]).includes(text)) return text as FormatName;
+  throw usageError(`${flag} must be one of ${formatNames.join(', ')}, got "${text}"`);
+}

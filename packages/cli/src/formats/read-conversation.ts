@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { CliError, inputError, usageError } from '../errors/cli-error.js';
+import { looksLikeJsonLines } from './claude-code-format.js';
+import type { Conversation, FormatName } from './conversation-format.js';
+import { detectFormat } from './detect-format.js';
+import { formats } from './formats.js';
+import { parseJsonWithLocation } from './json-location.js';
+
+/** Reads all of standard input. */
+export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Reads a file, or standard input for `-` or no path. */
+export async function readInputBytes(path: string | undefined): Promise<{ bytes: Buffer; source: string }> {
+  if (path === undefined || path === '-') {
+    // Waiting on a terminal for a pasted conversation is never what was meant.
+    if (path === undefined && process.stdin.isTTY) {
+      throw usageError('no input: give a conversation file, or pipe one in (use - to read a terminal)');
+    }
+    return { bytes: await readStdin(), source: 'standard input' };
+  }
+  try {
+    return { bytes: await readFile(path), source: path };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (error as Error).message;
+    throw inputError(`cannot read ${path}: ${reason}`, error);
+  }
+}
+
+/** Decodes bytes as UTF-8 text, rejecting empty and binary input with the offset of the first bad byte. */
+export function decodeText(bytes: Buffer, source: string): string {
+  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') throw inputError(`${source} is empty`);
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) throw inputError(`${source} is binary data, not text (a zero byte at offset ${nul})`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    throw inputError(`${source} is binary data, not UTF-8 text`);
+  }
+}
+
+/**
+ * Parses an input text into a conversation: as the given format, or the detected one. Every failure is a
+ * {@link CliError} of kind `input` whose message says what is wrong and where.
+ */
+export async function parseConversation(
+  text: string,
+  source: string,
+  format?: FormatName,
+): Promise<Conversation> {
+  const prefix = (message: string) => `${source}: ${message}`;
+  try {
+    if (format === 'claude-code') return await formats['claude-code'].read(text);
+    const parsed = parseJsonWithLocation(text);
+    if (!parsed.ok) {
+      if (format === undefined && looksLikeJsonLines(text)) return await formats['claude-code'].read(text);
+      const { line, column } = parsed.location;
+      throw inputError(`invalid JSON at line ${line}, column ${column}: ${parsed.reason}`);
+    }
+    const chosen = format ?? detectFormat(parsed.value);
+    if (chosen === undefined) {
+      // Read as core: an empty list is a valid core conversation, and for anything else core's
+      // validation says exactly which field is wrong.
+      return await formats.core.read(parsed.value);
+    }
+    return await formats[chosen].read(parsed.value);
+  } catch (error) {
+    if (CliError.isInstance(error) && error.kind === 'input') {
+      error.message = prefix(error.message);
+    }
+    throw error;
+  }
+}
+
+/** Reads and parses a conversation from a file or standard input. */
+export async function readConversation(path: string | undefined, format?: FormatName): Promise<Conversation> {
+  const { bytes, source } = await readInputBytes(path);
+  return parseConversation(decodeText(bytes, source), source, format);
+}

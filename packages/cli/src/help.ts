@@ -1,0 +1,170 @@
+const compactionFlags = `Compaction options (override compaction.config.json):
+  -c, --config <path>         config file (default: the nearest compaction.config.json upward)
+  -s, --strategy <a,b>        strategies by name, run in order as a pipeline
+                              (default: tool-result-truncation,sliding-window, with
+                              sliding-window alone as the fallback)
+      --context-window <n>    the model's context window in tokens: 200000, 200k
+                              (default: the provider model's window, else 200k)
+      --trigger <n|off>       when automatic compaction fires: tokens (150k) or a fraction of the limit (0.85)
+      --target <n>            what to compact down to: tokens (32000, 32k) or a fraction (0.25)
+      --provider <name>       anthropic or openai (needs ANTHROPIC_API_KEY or OPENAI_API_KEY)
+      --model <id>            the provider's model
+      --base-url <url>        the provider API's base URL (a proxy or compatible server)`;
+
+const formatFlags = `Formats (detected from the input unless given):
+      --from <format>         core, anthropic, openai-chat, openai-responses, claude-code
+      --to <format>           output format (default: the input's)`;
+
+/** `compaction --help`. */
+export const mainHelp = `compaction: keep long LLM-agent conversations inside the model's context window
+
+Usage: compaction <command> [options]
+
+Commands:
+  compact <input>    compact a conversation and write it back in its format
+  count <input>      count tokens by role, part kind and tool
+  simulate <input>   replay a conversation as an agent loop: context size, billed tokens, compactions
+  serve              HTTP API: stateless compaction and sessions with live events
+  chat               terminal chat with a real provider that compacts automatically
+  schema             print the JSON Schema of compaction.config.json
+
+<input> is a file path, or - (or nothing) for standard input. Formats: core JSON (a message list or
+{messages}), Anthropic Messages requests, OpenAI Chat Completions and Responses requests, Claude Code
+session logs (JSONL).
+
+Options:
+  -h, --help         help for compaction or a command (compaction compact --help)
+  -v, --version      print the version
+
+Exit codes: 0 success, 1 bad arguments, config or provider failure, 2 unreadable input.
+
+Examples:
+  compaction compact conversation.json -o compacted.json
+  compaction simulate session.jsonl --context-window 200k --plot context.svg
+  (a sample conversation ships with the package: examples/coding-session.json)
+`;
+
+/** `compaction compact --help`. */
+export const compactHelp = `Usage: compaction compact [input] [options]
+
+Compacts a conversation once and writes it in the input's format (or --to), to standard output or -o.
+A short report goes to standard error: messages and tokens before and after, each stage that ran with
+its tokens, and the duration. Without --target it compacts to half of the input (or the budget's target
+if that is lower); a fractional --target is a share of the input.
+
+  -o, --output <path>         write the compacted conversation here (default: standard output)
+      --json                  print one JSON object on standard output instead of the report:
+                              {format, strategy, compacted, before, after, stages, durationMs, output}
+                              (the conversation is then written only with -o)
+      --instructions <text>   extra instructions for strategies that use them (summarization)
+
+${compactionFlags}
+
+${formatFlags}
+
+Examples:
+  compaction compact session.json -o compacted.json
+  compaction compact request.json --strategy pruning --target 32k --json
+  cat session.jsonl | compaction compact --from claude-code --to core
+`;
+
+/** `compaction count --help`. */
+export const countHelp = `Usage: compaction count [input] [options]
+
+Counts the tokens of a conversation, in total and by role, by part kind and by tool name.
+
+  -e, --estimator <name>      fast (default, built in), tiktoken (needs @compaction/tokenizer-tiktoken)
+                              or provider (the provider's exact count; needs --provider and its API key)
+      --compare               count with every available estimator side by side, with the differences
+      --json                  print one JSON object: {estimator, tokens, messages, byRole, byPartKind, byTool}
+  -c, --config <path>         config file whose "provider" entry is used (default: the nearest
+                              compaction.config.json upward)
+      --provider <name>       the provider for --estimator provider: anthropic or openai
+      --model <id>            the provider's model
+      --base-url <url>        the provider API's base URL
+
+${formatFlags}
+`;
+
+/** `compaction simulate --help`. */
+export const simulateHelp = `Usage: compaction simulate [input] [options]
+
+Replays a conversation as an agent loop: messages arrive one by one; at each assistant turn the whole
+context is sent to the model, after compacting when the trigger fires. Reports the context size at each
+step and, in total, the input tokens billed, cache reads and writes, the number of compactions and their
+cost, under a price model with prompt caching:
+
+  each request's input = cached prefix (read at --cache-read-price) + new tokens (written to the cache at
+  --cache-write-price, or billed at --input-price with --no-cache); the prefix stays cached while the
+  history is only appended to, and is lost when a compaction rewrites it. A compaction made by a model
+  (summarization) also bills its own input and output.
+
+      --input-price <$>       dollars per million uncached input tokens (default 3)
+      --output-price <$>      dollars per million output tokens (default 15)
+      --cache-read-price <$>  dollars per million cache-read tokens (default 0.3)
+      --cache-write-price <$> dollars per million cache-write tokens (default 3.75)
+      --no-cache              bill every input token at the input price (no prompt caching)
+      --plot <path.svg>       draw the context size over the steps, with compaction marks
+      --json                  print the numbers as one JSON object (steps included)
+      --steps                 print every step in the report, not only the compactions
+
+${compactionFlags}
+
+${formatFlags}
+`;
+
+/** `compaction serve --help`. */
+export const serveHelp = `Usage: compaction serve [options]
+
+Serves an HTTP API (JSON in and out):
+
+  POST /v1/compact                      {messages, config?, instructions?} → {messages, report}
+  POST /v1/sessions                     {messages?, config?} → {id, ...}
+  GET  /v1/sessions/:id                 the session: messages, tokens, compactions
+  POST /v1/sessions/:id/messages        {messages} appends; compacts automatically when the trigger fires
+  POST /v1/sessions/:id/compact         {instructions?} compacts now
+  GET  /v1/sessions/:id/compactions     the compaction events
+  GET  /v1/sessions/:id/events          server-sent events: session.compacted
+  DELETE /v1/sessions/:id               forgets the session
+  GET  /v1/health
+
+Errors are {"error": {"code", "message"}} with a 4xx or 5xx status.
+
+      --host <address>        default 127.0.0.1 (loopback only)
+      --port <n>              default 4319; 0 picks a free port
+      --token <secret>        require "Authorization: Bearer <secret>" (or set COMPACTION_TOKEN)
+      --max-body <bytes>      largest request body (default 10mb; accepts 512kb, 10mb)
+
+${compactionFlags}
+`;
+
+/** `compaction chat --help`. */
+export const chatHelp = `Usage: compaction chat [options]
+
+A terminal chat with a real model that compacts the conversation automatically when it nears the
+context window. Needs a provider and its API key.
+
+Commands in the chat:
+  /compact [instructions]   compact now, optionally with instructions for the summary
+  /tokens                   the context size against the budget
+  /history                  the conversation so far, compacted parts marked
+  /quit                     leave (also Ctrl-D)
+
+      --system <text>         a system prompt
+      --max-output <n>        output tokens per answer (default 1024)
+${compactionFlags}
+
+Default strategy in chat: tool-result-truncation,summarization with sliding-window as the fallback.
+
+Example:
+  ANTHROPIC_API_KEY=... compaction chat --provider anthropic --model claude-sonnet-4-5
+`;
+
+/** `compaction schema --help`. */
+export const schemaHelp = `Usage: compaction schema [options]
+
+Prints the JSON Schema of compaction.config.json, with the options of every installed strategy. Point the
+config's "$schema" at it for editor completion; @compaction/cli ships it as compaction.schema.json.
+
+  -o, --output <path>         write it to a file
+`;

@@ -1,0 +1,30 @@
+export { ChatSession, type ChatTurn } from './chat/chat-session.js';
+export { runCli } from './cli.js';
+export { type CliIO, processIO } from './cli-io.js';
+export type { StageReport } from './compaction-stages.js';
+export { createCliRegistry, defaultStrategy } from './config/installed-strategies.js';
+export { type CompactionFlags, type CompactionSettings, resolveSettings } from './config/resolve-settings.js';
+export type { ProviderSettings } from './providers/create-provider.js';
+export { countTokens, type TokenBreakdown } from './count-tokens.js';
+export { CliError, type CliErrorKind } from './errors/cli-error.js';
+export type { Conversation, ConversationFormat, FormatName } from './formats/conversation-format.js';
+export { formatNames } from './formats/conversation-format.js';
+export { detectFormat } from './formats/detect-format.js';
+export { parseConversation, readConversation } from './formats/read-conversation.js';
+export { type CompactionReport, type CompactMessagesOptions, compactMessages } from './run-compaction.js';
+export {
+  type CompactionServerSettings,
+  createCompactionServer,
+  defaultMaxBodyBytes,
+} from './serve/compaction-server.js';
+export { createMeteredProvider, type MeteredProvider } from './simulate/metered-provider.js';
+export { plotSimulation } from './simulate/plot-svg.js';
+export { type BilledTokens, costOf, defaultPriceModel, type PriceModel } from './simulate/price-model.js';
+export {
+  type SimulatedCompaction,
+  type SimulateOptions,
+  type SimulationResult,
+  type SimulationStep,
+  type SimulationTotals,
+  simulate,
+} from './simulate/simulate.js';

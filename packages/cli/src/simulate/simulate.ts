@@ -1,0 +1,263 @@
+import {
+  type BudgetOptions,
+  type CompactionStrategy,
+  createCompactor,
+  createFastEstimator,
+  type Message,
+  TokenCounter,
+  type TokenEstimator,
+} from '@compaction/core';
+import { stagesOf } from '../compaction-stages.js';
+import type { MeteredProvider } from './metered-provider.js';
+import { type BilledTokens, costOf, defaultPriceModel, type PriceModel } from './price-model.js';
+
+/** Options of {@link simulate}. */
+export interface SimulateOptions {
+  strategy: CompactionStrategy;
+  fallback?: CompactionStrategy;
+  budget: BudgetOptions;
+  /** Counts the context; default the fast estimator. */
+  estimator?: TokenEstimator;
+  /** Prices; missing fields take {@link defaultPriceModel}'s. */
+  prices?: Partial<PriceModel>;
+  /** The provider the strategy calls, metered, so that compactions made by a model are billed. */
+  provider?: MeteredProvider;
+  /** Called after each message is replayed, for progress bars. */
+  onProgress?: (replayed: number, total: number) => void;
+}
+
+/** One compaction during a simulation. */
+export interface SimulatedCompaction {
+  /** The strategy that ran; for a pipeline, the stages that ran, joined with ` → `. */
+  strategy: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  durationMs: number;
+  /** Tokens the strategy's own model calls used (0 for deterministic strategies). */
+  inputTokens: number;
+  outputTokens: number;
+  /** What those calls cost, in dollars. */
+  cost: number;
+}
+
+/** One model call of the replay: the context sent before an assistant message. */
+export interface SimulationStep {
+  /** 1-based number of the call. */
+  step: number;
+  /** Index, in the replayed conversation, of the assistant message this call produced. */
+  messageIndex: number;
+  contextTokens: number;
+  contextMessages: number;
+  /** What the context would count without compaction. */
+  uncompactedTokens: number;
+  billed: BilledTokens;
+  cost: number;
+  /** The compaction made just before this call, if any. */
+  compaction?: SimulatedCompaction;
+  /** Set when the context was over the limit and could not be compacted under it. */
+  overLimit?: boolean;
+}
+
+/** Totals of a run, with or without compaction. */
+export interface SimulationTotals extends BilledTokens {
+  /** Input tokens sent over all calls (cached or not). */
+  inputTokens: number;
+  cost: number;
+  peakContextTokens: number;
+  /** Calls whose context was over the limit. */
+  overLimitSteps: number;
+}
+
+/** The outcome of {@link simulate}. */
+export interface SimulationResult {
+  steps: SimulationStep[];
+  prices: PriceModel;
+  limit: number;
+  trigger: number | null;
+  target: number;
+  /** With compaction: the calls, plus the compactions' own model calls. */
+  totals: SimulationTotals & {
+    compactions: number;
+    compactionInputTokens: number;
+    compactionOutputTokens: number;
+    compactionCost: number;
+    compactionDurationMs: number;
+  };
+  /** The same conversation replayed without compaction. */
+  baseline: SimulationTotals;
+}
+
+/**
+ * Replays a conversation as an agent loop, message by message: at each assistant message the model is
+ * called with the whole context (after compacting, when the trigger fires), and its answer is appended.
+ * Billing follows prompt caching: the part of a request that repeats the previous request's prefix (the
+ * same message objects in order) is a cache read, the rest a cache write; a compaction that rewrites the
+ * history therefore costs a fresh cache write. Also replays the conversation without compaction, for
+ * comparison. Deterministic for deterministic strategies.
+ */
+export async function simulate(
+  messages: readonly Message[],
+  options: SimulateOptions,
+): Promise<SimulationResult> {
+  const prices: PriceModel = { ...defaultPriceModel, ...options.prices };
+  const counter = new TokenCounter(options.estimator ?? createFastEstimator());
+  const compactor = createCompactor({
+    strategy: options.strategy,
+    ...(options.fallback === undefined ? {} : { fallback: options.fallback }),
+    budget: options.budget,
+    counter,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+  });
+  const { limit, trigger, target } = compactor.budget;
+  const steps: SimulationStep[] = [];
+  const compacted = emptyTotals();
+  const baseline = emptyTotals();
+  const compactionTotals = {
+    compactions: 0,
+    compactionInputTokens: 0,
+    compactionOutputTokens: 0,
+    compactionCost: 0,
+    compactionDurationMs: 0,
+  };
+  let history: Message[] = [];
+  let previous: readonly Message[] = [];
+  let baselinePrevious: readonly Message[] = [];
+  const pending: SimulatedCompaction[] = [];
+  compactor.on('end', (event) => {
+    const usage = options.provider?.takeUsage() ?? { inputTokens: 0, outputTokens: 0 };
+    const cost = costOf(
+      {
+        uncachedInputTokens: usage.inputTokens,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        outputTokens: usage.outputTokens,
+      },
+      prices,
+    );
+    pending.push({
+      strategy: stagesOf(event)
+        .map((stage) => stage.name)
+        .join(' → '),
+      tokensBefore: event.tokensBefore,
+      tokensAfter: event.tokensAfter,
+      messagesBefore: event.messagesBefore,
+      messagesAfter: event.messagesAfter,
+      durationMs: event.durationMs,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cost,
+    });
+  });
+
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'assistant' && history.length > 0) {
+      let overLimit = false;
+      try {
+        history = (await compactor.prepare(history)).messages;
+      } catch {
+        overLimit = true;
+      }
+      // A failed attempt may still have used the summarizer: it is billed with the next compaction.
+      const compaction = pending.shift();
+      const sent = bill(history, previous, counter, prices, message);
+      const uncompacted = messages.slice(0, index);
+      const uncompactedBill = bill(uncompacted, baselinePrevious, counter, prices, message);
+      addTo(compacted, sent);
+      addTo(baseline, uncompactedBill);
+      if (sent.contextTokens > limit) {
+        overLimit = true;
+      }
+      if (uncompactedBill.contextTokens > limit) baseline.overLimitSteps++;
+      if (overLimit) compacted.overLimitSteps++;
+      if (compaction !== undefined) {
+        compactionTotals.compactions++;
+        compactionTotals.compactionInputTokens += compaction.inputTokens;
+        compactionTotals.compactionOutputTokens += compaction.outputTokens;
+        compactionTotals.compactionCost += compaction.cost;
+        compactionTotals.compactionDurationMs += compaction.durationMs;
+      }
+      steps.push({
+        step: steps.length + 1,
+        messageIndex: index,
+        contextTokens: sent.contextTokens,
+        contextMessages: history.length,
+        uncompactedTokens: uncompactedBill.contextTokens,
+        billed: sent.billed,
+        cost: sent.cost,
+        ...(compaction === undefined ? {} : { compaction }),
+        ...(overLimit ? { overLimit: true } : {}),
+      });
+      previous = history;
+      baselinePrevious = uncompacted;
+    }
+    history = [...history, message];
+    options.onProgress?.(index + 1, messages.length);
+  }
+
+  return {
+    steps,
+    prices,
+    limit,
+    trigger,
+    target,
+    totals: {
+      ...compacted,
+      ...compactionTotals,
+      inputTokens: compacted.inputTokens + compactionTotals.compactionInputTokens,
+      uncachedInputTokens: compacted.uncachedInputTokens + compactionTotals.compactionInputTokens,
+      outputTokens: compacted.outputTokens + compactionTotals.compactionOutputTokens,
+      cost: compacted.cost + compactionTotals.compactionCost,
+    },
+    baseline,
+  };
+}
+
+function emptyTotals(): SimulationTotals {
+  return {
+    inputTokens: 0,
+    uncachedInputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
+    cost: 0,
+    peakContextTokens: 0,
+    overLimitSteps: 0,
+  };
+}
+
+/** Bills one call: the context sent, against the previous call's context for the cached prefix. */
+function bill(
+  context: readonly Message[],
+  previous: readonly Message[],
+  counter: TokenCounter,
+  prices: PriceModel,
+  answer: Message,
+) {
+  let shared = 0;
+  while (shared < context.length && shared < previous.length && context[shared] === previous[shared])
+    shared++;
+  const contextTokens = counter.estimate(context);
+  const cached = prices.caching ? counter.estimate(context.slice(0, shared)) : 0;
+  const billed: BilledTokens = {
+    uncachedInputTokens: prices.caching ? 0 : contextTokens,
+    cacheReadTokens: cached,
+    cacheWriteTokens: prices.caching ? contextTokens - cached : 0,
+    outputTokens: counter.countMessage(answer),
+  };
+  return { contextTokens, billed, cost: costOf(billed, prices) };
+}
+
+function addTo(
+  totals: SimulationTotals,
+  call: { contextTokens: number; billed: BilledTokens; cost: number },
+) {
+  totals.inputTokens += call.contextTokens;
+  totals.uncachedInputTokens += call.billed.uncachedInputTokens;
+  totals.cacheReadTokens += call.billed.cacheReadTokens;
+  totals.cacheWriteTokens += call.billed.cacheWriteTokens;
+  totals.outputTokens += call.billed.outputTokens;
+  totals.cost += call.cost;
+  totals.peakContextTokens = Math.max(totals.peakContextTokens, call.contextTokens);
+}

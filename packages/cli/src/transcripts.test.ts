@@ -1,0 +1,154 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findMessageIssues, latestUserMessageIndex, type Message } from '@compaction/core';
+import {
+  claudeCodeToMessages,
+  loadTranscripts,
+  missingTranscriptsMessage,
+  type Transcript,
+  transcriptsDirectory,
+} from '@compaction/testing/transcripts';
+import { describe, expect, it } from 'vitest';
+import { runBinary, temporaryDirectory } from './__fixtures__/run-binary.js';
+
+const directory = transcriptsDirectory();
+const transcripts = directory === undefined ? [] : loadTranscripts({ directory });
+// Every source, at most five conversations each, so the run stays short (each is a process of its own).
+const sample = transcripts.filter(
+  (transcript, index) =>
+    transcripts.slice(0, index).filter((other) => other.source === transcript.source).length < 5,
+);
+
+/** Runs tasks two at a time (the CI machines have two cores). */
+async function inPairs<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]!);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
+}
+
+async function openAIConvertersAvailable(): Promise<boolean> {
+  try {
+    const loaded = (await import('@compaction/provider-openai' as string)) as Record<string, unknown>;
+    return typeof loaded.fromOpenAIChatMessages === 'function';
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(directory === undefined)(
+  `real transcripts (${directory ?? missingTranscriptsMessage})`,
+  () => {
+    it('compacts transcripts of every source as core JSON from loadTranscripts()', async () => {
+      const folder = temporaryDirectory();
+      const results = await inPairs(sample, async (transcript: Transcript) => {
+        const input = join(folder, `${transcript.name.replace(/\W+/g, '-')}.json`);
+        const output = `${input}.out`;
+        writeFileSync(input, JSON.stringify(transcript.messages));
+        const run = await runBinary(['compact', input, '--json', '-o', output]);
+        return { transcript, run, output };
+      });
+      for (const { transcript, run, output } of results) {
+        expect(run.stderr, transcript.name).toBe('');
+        expect(run.code, transcript.name).toBe(0);
+        const report = JSON.parse(run.stdout);
+        expect(report.format, transcript.name).toBe('core');
+        expect(report.before.messages).toBe(transcript.messages.length);
+        const compacted = JSON.parse(readFileSync(output, 'utf8')) as Message[];
+        expect(findMessageIssues(compacted), transcript.name).toEqual([]);
+        expect(compacted.length).toBe(report.after.messages);
+        if (report.compacted) {
+          // The target is where strategies aim; the limit is what the result must fit.
+          expect(report.after.tokens, transcript.name).toBeLessThan(report.before.tokens);
+          expect(report.after.tokens, transcript.name).toBeLessThanOrEqual(report.limit);
+          // The newest user request survives verbatim.
+          const latest = latestUserMessageIndex(transcript.messages);
+          if (latest !== -1) expect(compacted).toContainEqual(transcript.messages[latest]);
+        } else {
+          expect(report.skipped).toBe('under-target');
+        }
+      }
+      expect(results.filter((result) => JSON.parse(result.run.stdout).compacted).length).toBeGreaterThan(
+        sample.length / 2,
+      );
+    });
+
+    it('reads Claude Code session logs raw (JSONL) and writes them back as JSONL', async () => {
+      const folder = join(directory!, 'claude-code');
+      const sessions = readdirSync(folder).filter((name) => name.endsWith('.jsonl'));
+      expect(sessions.length).toBeGreaterThan(0);
+      for (const session of sessions) {
+        const path = join(folder, session);
+        const expected = claudeCodeToMessages(readFileSync(path, 'utf8'));
+        const counted = await runBinary(['count', path, '--json']);
+        expect(counted.code, session).toBe(0);
+        const counts = JSON.parse(counted.stdout);
+        expect(counts.format).toBe('claude-code');
+        // The same messages as the shared test reader.
+        expect(counts.messages).toBe(expected.length);
+        const compacted = await runBinary(['compact', path]);
+        expect(compacted.code, compacted.stderr).toBe(0);
+        const lines = compacted.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line));
+        expect(lines.every((line) => ['user', 'assistant', 'system'].includes(line.type))).toBe(true);
+        const reread = await runBinary(['count', '-', '--json'], { input: compacted.stdout });
+        expect(JSON.parse(reread.stdout).format).toBe('claude-code');
+      }
+    });
+
+    it('counts and simulates a transcript of every source', async () => {
+      const bySource = new Map<string, Transcript>();
+      for (const transcript of transcripts)
+        if (!bySource.has(transcript.source)) bySource.set(transcript.source, transcript);
+      const folder = temporaryDirectory();
+      await inPairs([...bySource.values()], async (transcript) => {
+        const input = join(folder, `${transcript.source}.json`);
+        writeFileSync(input, JSON.stringify({ messages: transcript.messages }));
+        const counted = JSON.parse((await runBinary(['count', input, '--json'])).stdout);
+        const sum = (record: Record<string, number>) =>
+          Object.values(record).reduce((total, value) => total + value, 0);
+        expect(sum(counted.byRole)).toBe(counted.tokens);
+        expect(sum(counted.byPartKind)).toBe(counted.tokens);
+        const window = Math.max(4000, Math.round(counted.tokens / 2));
+        const run = await runBinary(['simulate', input, '--json', '--context-window', String(window)]);
+        expect(run.code, `${transcript.name}: ${run.stderr}`).toBe(0);
+        const simulation = JSON.parse(run.stdout);
+        expect(simulation.steps.length).toBe(
+          transcript.messages.filter((message, index) => message.role === 'assistant' && index > 0).length,
+        );
+        expect(simulation.totals.inputTokens).toBeLessThanOrEqual(simulation.baseline.inputTokens);
+      });
+    });
+
+    it('reads OpenAI Chat transcripts raw (tau-bench, OpenHands)', async (context) => {
+      if (!(await openAIConvertersAvailable())) {
+        context.skip('@compaction/provider-openai has no fromOpenAIChatMessages yet');
+        return;
+      }
+      const tau = JSON.parse(
+        readFileSync(join(directory!, 'tau-bench', 'gpt-4o-airline.first20.json'), 'utf8'),
+      );
+      const folder = temporaryDirectory();
+      const request = join(folder, 'tau.json');
+      writeFileSync(request, JSON.stringify({ model: 'gpt-4o', temperature: 0, messages: tau[0].traj }));
+      const compacted = await runBinary(['compact', request, '--target', '0.5']);
+      expect(compacted.code, compacted.stderr).toBe(0);
+      expect(compacted.stderr).toContain('(openai-chat)');
+      const output = JSON.parse(compacted.stdout);
+      expect(output).toMatchObject({ model: 'gpt-4o', temperature: 0 });
+      expect(output.messages.length).toBeLessThan(tau[0].traj.length);
+      const openhands = join(directory!, 'openhands', 'fncall-llm-message.json');
+      const counted = await runBinary(['count', openhands, '--json']);
+      expect(counted.code, counted.stderr).toBe(0);
+      expect(JSON.parse(counted.stdout)).toMatchObject({ format: 'openai-chat', messages: 14 });
+    });
+  },
+);
