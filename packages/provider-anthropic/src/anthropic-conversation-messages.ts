@@ -32,7 +32,9 @@ export function userMessageOf(input: AnthropicUserInput): Anthropic.MessageParam
   if (typeof input === 'string' || Array.isArray(input)) return { role: 'user', content: input };
   if (input.role !== 'user') {
     throw new InvalidMessagesError({
-      issues: [{ index: -1, path: 'role', message: 'only user turns can be sent; answers come from the model' }],
+      issues: [
+        { index: -1, path: 'role', message: 'only user turns can be sent; answers come from the model' },
+      ],
     });
   }
   return input;

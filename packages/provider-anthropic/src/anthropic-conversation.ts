@@ -3,12 +3,14 @@ import {
   type CompactionEvent,
   type CompactionResult,
   type Compactor,
-  type ContextOverflowError,
+  ContextOverflowError,
   InvalidMessagesError,
   type Message,
 } from '@compaction/core';
-import { toAnthropicCompactionError } from './anthropic-error.js';
-import { AnthropicConversationEmitter, type AnthropicConversationEvents } from './anthropic-conversation-events.js';
+import {
+  AnthropicConversationEmitter,
+  type AnthropicConversationEvents,
+} from './anthropic-conversation-events.js';
 import {
   type AnthropicToolResult,
   type AnthropicUserInput,
@@ -24,6 +26,7 @@ import {
   type AnthropicConversationSettings,
   resolveAnthropicConversationCompactor,
 } from './anthropic-conversation-settings.js';
+import { toAnthropicCompactionError } from './anthropic-error.js';
 import type { AnthropicMessagesRequest } from './anthropic-request.js';
 import { fromAnthropicRequest } from './from-anthropic-request.js';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
@@ -168,18 +171,15 @@ export class AnthropicConversation {
     try {
       response = await this.call(sent, options, step, 1);
     } catch (error) {
-      if (signal?.aborted === true || parseAnthropicContextOverflow(error) === undefined) throw error;
-      const overflow = toAnthropicCompactionError(error) as ContextOverflowError;
+      if (!isOverflow(error, signal)) throw error;
+      const overflow = this.overflowError(error);
       this.emitter.emit('overflow', { step, error: overflow });
       this.adopt(await this.compactor.recover(this.working, overflow, this.compactOptions(signal)), step);
       sent = this.working;
       try {
         response = await this.call(sent, options, step, 2);
       } catch (retryError) {
-        if (signal?.aborted !== true && parseAnthropicContextOverflow(retryError) !== undefined) {
-          throw toAnthropicCompactionError(retryError);
-        }
-        throw retryError;
+        throw isOverflow(retryError, signal) ? toAnthropicCompactionError(retryError) : retryError;
       }
     }
 
@@ -245,6 +245,24 @@ export class AnthropicConversation {
     );
   }
 
+  /**
+   * The refusal as a {@link ContextOverflowError}. A refusal that does not say how long the request was is
+   * taken to be one token over the window, or over the count when that is larger: the compactor then
+   * shrinks its limit and target by how far its count fell short.
+   */
+  private overflowError(error: unknown): ContextOverflowError {
+    const overflow = toAnthropicCompactionError(error) as ContextOverflowError;
+    if (overflow.requestTokens !== undefined) return overflow;
+    const counted = this.compactor.counter.count(this.working);
+    return new ContextOverflowError({
+      provider: overflow.provider,
+      message: overflow.message,
+      cause: error,
+      requestTokens: Math.max(this.compactor.budget.contextWindow, counted) + 1,
+      ...(overflow.maximumTokens === undefined ? {} : { maximumTokens: overflow.maximumTokens }),
+    });
+  }
+
   private compactOptions(signal: AbortSignal | undefined) {
     return {
       ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
@@ -295,6 +313,11 @@ export class AnthropicConversation {
 /** Creates an {@link AnthropicConversation}. Throws `InvalidOptionsError` for invalid compaction settings. */
 export function createAnthropicConversation(settings: AnthropicConversationSettings): AnthropicConversation {
   return new AnthropicConversation(settings);
+}
+
+/** Whether a failed call was refused as too long (and not aborted by the caller). */
+function isOverflow(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted !== true && parseAnthropicContextOverflow(error) !== undefined;
 }
 
 async function runOne(

@@ -7,6 +7,21 @@ export {
   type AnthropicRequestOptions,
   createAnthropicClient,
 } from './anthropic-client.js';
+export {
+  AnthropicConversation,
+  type AnthropicRunOptions,
+  type AnthropicSendOptions,
+  type AnthropicToolOutput,
+  createAnthropicConversation,
+} from './anthropic-conversation.js';
+export type { AnthropicConversationEvents } from './anthropic-conversation-events.js';
+export type { AnthropicToolResult, AnthropicUserInput } from './anthropic-conversation-messages.js';
+export type {
+  AnthropicConversationClient,
+  AnthropicConversationCompaction,
+  AnthropicConversationRequest,
+  AnthropicConversationSettings,
+} from './anthropic-conversation-settings.js';
 export { toAnthropicCompactionError } from './anthropic-error.js';
 export {
   type AnthropicModelEntry,

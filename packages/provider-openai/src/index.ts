@@ -14,6 +14,37 @@ export {
   type OpenAIClientSettings,
   type OpenAIRequestOptions,
 } from './openai-client.js';
+export {
+  createOpenAIConversation,
+  OpenAIConversation,
+  type OpenAIConversationClient,
+  type OpenAIConversationRequest,
+  type OpenAIConversationSettings,
+  type OpenAIRunOptions,
+  type OpenAIToolResult,
+  type OpenAIUserInput,
+} from './openai-conversation.js';
+export {
+  OpenAIConversationBase,
+  type OpenAIConversationBaseSettings,
+  type OpenAIExchange,
+  type OpenAISendOptions,
+} from './openai-conversation-base.js';
+export type { OpenAIConversationEvents } from './openai-conversation-events.js';
+export {
+  createOpenAIResponsesConversation,
+  OpenAIResponsesConversation,
+  type OpenAIResponsesConversationClient,
+  type OpenAIResponsesConversationRequest,
+  type OpenAIResponsesConversationSettings,
+  type OpenAIResponsesRunOptions,
+  type OpenAIResponsesToolResult,
+  type OpenAIResponsesUserInput,
+} from './openai-conversation-responses.js';
+export type {
+  OpenAIConversationCompaction,
+  OpenAIConversationCompactionSettings,
+} from './openai-conversation-settings.js';
 export { toOpenAICompactionError } from './openai-error.js';
 export {
   defaultOpenAIModelLimits,

@@ -1,0 +1,93 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { createStrategyRegistry, resolveCompactionConfig } from '@compaction/core';
+import { createAnthropicConversation } from '@compaction/provider-anthropic';
+import slidingWindow from '@compaction/strategy-sliding-window';
+import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { startScriptedModel } from './scripted-model.js';
+import { runWorkspaceTool, task } from './workspace.js';
+
+// A deliberately small window, so that a short run crosses the trigger several times.
+const contextWindow = 16_000;
+const apiKey = process.env.ANTHROPIC_API_KEY;
+const online = apiKey !== undefined && apiKey !== '' && !process.argv.includes('--offline');
+const model = process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-5-5';
+
+const scripted = online ? undefined : await startScriptedModel({ contextWindow, overflowAt: 9 });
+const client = online
+  ? new Anthropic({ apiKey })
+  : new Anthropic({ apiKey: 'offline', baseURL: scripted!.url, maxRetries: 0 });
+console.log(online ? `Mode: online (${model})` : `Mode: offline (scripted model on ${scripted!.url})`);
+
+const tools: Anthropic.Tool[] = [
+  {
+    name: 'read_file',
+    description: 'Reads a file of the repository.',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'run_tests',
+    description: 'Runs the test suite.',
+    input_schema: { type: 'object', properties: {} },
+  },
+];
+
+// The whole setup: the client, the request defaults, and the strategies to run when the trigger fires.
+const registry = createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] });
+const conversation = createAnthropicConversation({
+  client,
+  system: 'You are a coding agent. Use the tools to inspect the repository before answering.',
+  request: { model, max_tokens: 1_024, tools },
+  compaction: {
+    ...(await resolveCompactionConfig({ strategy: ['tool-result-truncation', 'sliding-window'] }, registry)),
+    budget: { contextWindow },
+  },
+});
+
+const format = (tokens: number) => tokens.toLocaleString('en-US');
+let lastSent = 0;
+conversation.on('compaction', ({ step, event }) => {
+  console.log(
+    `step ${String(step).padStart(2)}  compacted (${event.trigger}, ${event.strategy}): ` +
+      `${format(event.tokensBefore)} -> ${format(event.tokensAfter)} tokens, ` +
+      `${event.messagesBefore} -> ${event.messagesAfter} messages`,
+  );
+});
+conversation.on('overflow', ({ step, error }) => {
+  console.log(`step ${String(step).padStart(2)}  refused as too long (${error.message}); retrying once`);
+});
+conversation.on('response', ({ step, response, inputTokens }) => {
+  lastSent = inputTokens;
+  const calls = response.content.flatMap((block) =>
+    block.type === 'tool_use'
+      ? [`${block.name} ${(block.input as { path?: string }).path ?? ''}`.trim()]
+      : [],
+  );
+  console.log(
+    `step ${String(step).padStart(2)}  sent ${format(inputTokens).padStart(6)} tokens  ` +
+      (calls.length > 0 ? `-> ${calls.join(', ')}` : '-> answer'),
+  );
+});
+
+const testRuns = { count: 0 };
+try {
+  const response = await conversation.run(task, {
+    runTool: (call) => runWorkspaceTool(call.name, call.input, testRuns),
+    maxSteps: online ? 16 : 40,
+  });
+  const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(' ');
+  const compactions = conversation.compactions;
+  const automatic = compactions.filter((event) => event.trigger === 'auto').length;
+  const overflow = compactions.filter((event) => event.trigger === 'overflow').length;
+  const historyTokens = conversation.compactor.counter.estimate(conversation.coreHistory);
+  console.log('');
+  console.log(
+    `Done after ${conversation.history.filter((message) => message.role === 'assistant').length} answers: ${text}`,
+  );
+  console.log(
+    `History: ${conversation.history.length} messages kept whole (about ${format(historyTokens)} tokens); ` +
+      `the last request carried ${format(lastSent)} tokens.`,
+  );
+  console.log(`Compactions: ${automatic} automatic, ${overflow} after an overflow.`);
+} finally {
+  await scripted?.close();
+}

@@ -1,0 +1,38 @@
+import type { CompactionEvent, ContextOverflowError } from '@compaction/core';
+
+/**
+ * Events an OpenAI conversation emits, by name, for a request body type and a response type. `step` numbers
+ * the model calls of the conversation (1 for the first `send`); a retry after an overflow keeps its step and
+ * has `attempt: 2`.
+ */
+export interface OpenAIConversationEvents<Body, Response> {
+  /** The history was compacted: proactively before a request (`auto`), after an overflow, or by `compact()`. */
+  compaction: { step: number; event: CompactionEvent };
+  /** A request is about to be sent, with its body as the SDK receives it. */
+  request: { step: number; attempt: number; body: Body };
+  /** The API refused a request as too long; the conversation compacts and retries once. */
+  overflow: { step: number; error: ContextOverflowError };
+  /** The API answered; the answer is already in the history. `inputTokens` is undefined without usage. */
+  response: { step: number; response: Response; inputTokens: number | undefined };
+}
+
+type Listener<Payload> = (payload: Payload) => void;
+
+/** A minimal typed emitter: listeners run synchronously, in the order they subscribed. */
+export class OpenAIConversationEmitter<Events extends object> {
+  private readonly listeners = new Map<keyof Events, Set<Listener<never>>>();
+
+  on<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): () => void {
+    let set = this.listeners.get(name);
+    if (set === undefined) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  emit<Name extends keyof Events>(name: Name, payload: Events[Name]): void {
+    for (const listener of this.listeners.get(name) ?? []) (listener as Listener<Events[Name]>)(payload);
+  }
+}

@@ -1,0 +1,195 @@
+import {
+  ContextOverflowError,
+  compactionMetadataOf,
+  createFastEstimator,
+  createStrategyRegistry,
+  InvalidMessagesError,
+  ProviderError,
+  resolveCompactionConfig,
+} from '@compaction/core';
+import slidingWindow from '@compaction/strategy-sliding-window';
+import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  readFileOutput,
+  responsesOverflowMessage,
+  responsesRequestProblems,
+  type ScriptedExchange,
+  scriptResponsesAgent,
+} from './__fixtures__/openai-conversation-script.js';
+import { startTestServer, type TestServer } from './__fixtures__/test-server.js';
+import { createOpenAIResponsesConversation } from './index.js';
+
+const estimator = createFastEstimator();
+const contextWindow = 16_000;
+const model = 'gpt-5.4';
+
+let server: TestServer;
+let client: OpenAI;
+
+beforeEach(async () => {
+  server = await startTestServer();
+  client = new OpenAI({ apiKey: 'test-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
+});
+afterEach(() => server.close());
+
+async function compaction() {
+  const registry = createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] });
+  const resolved = await resolveCompactionConfig(
+    { strategy: ['tool-result-truncation', 'sliding-window'] },
+    registry,
+  );
+  return { ...resolved, estimator, budget: { contextWindow } };
+}
+
+function pathOf(call: OpenAI.Responses.ResponseFunctionToolCall): string {
+  return (JSON.parse(call.arguments) as { path: string }).path;
+}
+
+describe('an OpenAI Responses conversation over the real SDK', () => {
+  it('compacts a long function loop at the right steps, recovers a failed-response overflow, sends valid input', async () => {
+    const toolSteps = 16;
+    const exchanges = scriptResponsesAgent(server, {
+      toolSteps,
+      overflowAt: [11],
+      parallelEvery: 5,
+      estimator,
+    });
+    const initial: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'developer', content: 'You are a careful coding agent.' },
+      { role: 'user', content: 'Read the modules one by one and prepare the refactoring.' },
+    ];
+    const snapshot = structuredClone(initial);
+    const conversation = createOpenAIResponsesConversation({
+      client,
+      input: initial,
+      request: { model, max_output_tokens: 1_024, store: false },
+      compaction: await compaction(),
+    });
+    const steps: Array<{ step: number; trigger: string }> = [];
+    let overflows = 0;
+    conversation.on('compaction', ({ step, event }) => steps.push({ step, trigger: event.trigger }));
+    conversation.on('overflow', () => overflows++);
+    const { trigger } = conversation.compactor.budget;
+
+    const outputs = new Map<string, string>();
+    const response = await conversation.run(undefined, {
+      runTool: (call) => {
+        const output = readFileOutput(pathOf(call));
+        outputs.set(call.call_id, output);
+        return output;
+      },
+      maxSteps: 40,
+    });
+    expect(response.output_text).toContain('ready');
+
+    const answered = exchanges.filter((exchange) => !exchange.overflowed);
+    expect(answered).toHaveLength(toolSteps + 1);
+    for (const exchange of exchanges) {
+      expect(responsesRequestProblems(exchange.request.body)).toEqual([]);
+      expect((exchange.request.body as { input: unknown[] }).input[0]).toEqual(initial[0]);
+    }
+    const auto = steps.filter((entry) => entry.trigger === 'auto');
+    expect(auto.length).toBeGreaterThanOrEqual(3);
+    const sentAt = (step: number): ScriptedExchange => answered[step - 1]!;
+    for (const { step } of auto) {
+      const firstAttempt = exchanges.find((exchange) => exchange.answer === step)!;
+      expect(firstAttempt.inputTokens).toBeLessThan(sentAt(step - 1).inputTokens);
+    }
+    for (let step = 2; step <= toolSteps + 1; step++) {
+      if (steps.some((entry) => entry.step === step)) continue;
+      expect(sentAt(step).inputTokens).toBeGreaterThan(sentAt(step - 1).inputTokens);
+      expect(sentAt(step).inputTokens).toBeLessThanOrEqual(trigger! * 1.02);
+    }
+
+    // The refusal has no numbers; the retry is still compacted below what was refused.
+    expect(overflows).toBe(1);
+    expect(steps.filter((entry) => entry.trigger === 'overflow')).toEqual([
+      { step: 11, trigger: 'overflow' },
+    ]);
+    const [refused, retried] = exchanges.filter((exchange) => exchange.answer === 11);
+    expect(refused!.overflowed).toBe(true);
+    expect(retried!.inputTokens).toBeLessThan(refused!.inputTokens);
+
+    expect(initial).toEqual(snapshot);
+    const history = conversation.history;
+    expect(history.slice(0, 2)).toEqual(initial);
+    const results = history.filter((item) => item.type === 'function_call_output');
+    expect(results).toHaveLength(outputs.size);
+    for (const result of results) expect(result.output).toBe(outputs.get(result.call_id));
+    expect(conversation.coreHistory.every((message) => compactionMetadataOf(message) === undefined)).toBe(
+      true,
+    );
+    const lastBody = answered.at(-1)!.request.body as { input: unknown[] };
+    expect(conversation.context.slice(0, lastBody.input.length)).toEqual(lastBody.input);
+  });
+
+  it('throws a ContextOverflowError when the retry is refused too', async () => {
+    server.handle('/v1/responses', () => ({
+      status: 400,
+      body: {
+        error: {
+          message: responsesOverflowMessage,
+          type: 'invalid_request_error',
+          param: 'input',
+          code: 'context_length_exceeded',
+        },
+      },
+    }));
+    const conversation = createOpenAIResponsesConversation({
+      client,
+      input: longInput(4),
+      request: { model },
+      compaction: await compaction(),
+    });
+    const failure = await conversation.send('Summarize.').catch((error: unknown) => error);
+    expect(ContextOverflowError.isInstance(failure)).toBe(true);
+    expect(server.requests).toHaveLength(2);
+    expect(conversation.compactions.map((event) => event.trigger)).toEqual(['overflow']);
+  });
+
+  it('turns other failed responses into ProviderError and refuses unanswered calls', async () => {
+    server.enqueue('/v1/responses', {
+      body: {
+        id: 'resp_x',
+        object: 'response',
+        created_at: 1,
+        model,
+        status: 'failed',
+        output: [],
+        error: { code: 'server_error', message: 'boom' },
+      },
+    });
+    const conversation = createOpenAIResponsesConversation({
+      client,
+      input: [
+        { role: 'user', content: 'Go.' },
+        { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{}' },
+      ],
+      request: { model },
+      compaction: await compaction(),
+    });
+    expect(conversation.pendingToolCalls.map((call) => call.call_id)).toEqual(['call_1']);
+    await expect(conversation.send('Next.')).rejects.toBeInstanceOf(InvalidMessagesError);
+    expect(() => conversation.addToolResults([{ callId: 'call_2', output: 'x' }])).toThrow(
+      InvalidMessagesError,
+    );
+    conversation.addToolResults([{ callId: 'call_1', output: 'done' }]);
+    await expect(conversation.send()).rejects.toBeInstanceOf(ProviderError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+function longInput(calls: number): OpenAI.Responses.ResponseInputItem[] {
+  const items: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Read the modules.' }];
+  for (let index = 0; index < calls; index++) {
+    const callId = `call_history_${index}`;
+    const path = `src/history-${index}.ts`;
+    items.push(
+      { type: 'function_call', call_id: callId, name: 'read_file', arguments: JSON.stringify({ path }) },
+      { type: 'function_call_output', call_id: callId, output: readFileOutput(path) },
+    );
+  }
+  return items;
+}
