@@ -1,0 +1,125 @@
+import { type PriceModel, type SimulationResult, type SimulationTotals, simulate } from '@compaction/cli';
+import { type Budget, type BudgetOptions, type Message, resolveBudget, TokenCounter } from '@compaction/core';
+import { finalContext, recordOutputs } from './final-context.js';
+import { type LostProbe, lossReasons } from './loss-reasons.js';
+import type { Policy } from './policies.js';
+import type { Probe } from './probe.js';
+import { measureRetention, type Retention } from './retention.js';
+import type { EvaluationWindow } from './windows.js';
+
+/** One policy run on one transcript at one window. */
+export interface EvaluationRow {
+  transcript: string;
+  coding: boolean;
+  policy: Policy;
+  window: EvaluationWindow;
+  /** The resolved budget: no request may count more than `limit`; `trigger` is null when disabled. */
+  limit: number;
+  trigger: number | null;
+  /** Model calls replayed. */
+  steps: number;
+  compactions: number;
+  /** Calls whose context was over the limit (the provider would have refused them). */
+  overLimitSteps: number;
+  retention: Retention;
+  /** The probes lost, with why. */
+  lost: LostProbe[];
+  /** Tokens of the context at the end of the run, and of the whole uncompacted history. */
+  finalTokens: number;
+  uncompactedTokens: number;
+  peakContextTokens: number;
+  /** Input tokens sent over all calls, summarizer calls included (what is billed without caching). */
+  inputTokens: number;
+  /** Input tokens weighted by their price with prompt caching: input-price equivalents. */
+  billedInputTokens: number;
+  /** The same two for the run without compaction. */
+  baselineInputTokens: number;
+  baselineBilledInputTokens: number;
+  /** Dollars, input and output, summarizer included. */
+  cost: number;
+  baselineCost: number;
+  /** The simulation itself, for charts. */
+  simulation: SimulationResult;
+}
+
+/** Input tokens weighted by price: uncached at 1, cache reads and writes at their price over the input price. */
+export function billedInput(totals: SimulationTotals, prices: PriceModel): number {
+  return (
+    totals.uncachedInputTokens +
+    (totals.cacheReadTokens * prices.cacheReadPerMillion) / prices.inputPerMillion +
+    (totals.cacheWriteTokens * prices.cacheWritePerMillion) / prices.inputPerMillion
+  );
+}
+
+/** A window no history reaches. */
+const unlimitedWindow = 1_000_000_000;
+
+/**
+ * The same trigger and target, in tokens, with no limit. The Compactor refuses a result over the limit and
+ * sends the history unchanged; the systems the reference policies come from do not check, they send what
+ * the policy produced. So reference policies run without a limit, and calls over the real one are counted
+ * afterwards, as for every policy.
+ */
+function unenforced(budget: Budget): BudgetOptions {
+  return {
+    contextWindow: unlimitedWindow,
+    reservedOutputTokens: 0,
+    safetyMargin: 0,
+    trigger: budget.trigger ?? false,
+    target: budget.target,
+    minimumMessages: budget.minimumMessages,
+  };
+}
+
+/** What {@link evaluatePolicy} is given. */
+export interface PolicyCase {
+  transcript: { name: string; messages: readonly Message[] };
+  coding: boolean;
+  probes: readonly Probe[];
+  policy: Policy;
+  window: EvaluationWindow;
+}
+
+/**
+ * Replays a transcript through the CLI's simulate engine with one policy, then measures which probes the
+ * final context still holds.
+ */
+export async function evaluatePolicy(evaluation: PolicyCase): Promise<EvaluationRow> {
+  const { transcript, policy, window } = evaluation;
+  const counter = new TokenCounter();
+  const run = policy.create(counter);
+  const recording = recordOutputs(run.strategy);
+  const budgetOptions = policy.budget(window.contextWindow);
+  const budget = resolveBudget(budgetOptions);
+  const result = await simulate(transcript.messages, {
+    strategy: recording.strategy,
+    budget: policy.kind === 'reference' ? unenforced(budget) : budgetOptions,
+    ...(run.provider === undefined ? {} : { provider: run.provider }),
+  });
+  const context = finalContext(transcript.messages, result, recording.outputs, counter);
+  const overLimitSteps = result.steps.filter((step) => step.contextTokens > budget.limit).length;
+  const retention = measureRetention(evaluation.probes, context);
+  return {
+    transcript: transcript.name,
+    coding: evaluation.coding,
+    policy,
+    window,
+    limit: budget.limit,
+    trigger: budget.trigger,
+    steps: result.steps.length,
+    compactions: result.totals.compactions,
+    overLimitSteps,
+    retention,
+    lost: lossReasons(retention.lost, transcript.messages, context),
+    finalTokens: counter.count(context),
+    uncompactedTokens: counter.count(transcript.messages),
+    peakContextTokens: result.totals.peakContextTokens,
+    inputTokens: result.totals.inputTokens,
+    billedInputTokens: billedInput(result.totals, result.prices),
+    baselineInputTokens: result.baseline.inputTokens,
+    baselineBilledInputTokens: billedInput(result.baseline, result.prices),
+    cost: result.totals.cost,
+    baselineCost: result.baseline.cost,
+    simulation: result,
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * `pnpm evaluate` (in bench/): the evaluation on the shared real transcripts. Replays every transcript through
+ * the CLI's simulate engine with every Compaction strategy and pipeline and the reference policies, measures
+ * probe retention, billed input with prompt caching and compactions, times every strategy, and writes
+ * bench/results/evaluation.md and its SVG charts. `--quick` (or the `CI` environment variable) keeps the
+ * simulations, which are deterministic, and takes fewer timing runs.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { defaultPriceModel, plotSimulation } from '@compaction/cli';
+import { resolveBudget, TokenCounter } from '@compaction/core';
+import { generateCodingHistory } from '@compaction/testing';
+import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
+import { aggregate, compressionOf, retentionOf } from './aggregate.js';
+import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
+import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
+import { policies } from './policies.js';
+import { probeKinds } from './probe.js';
+import { applicableProbes, extractProbes } from './probes.js';
+import { renderReport, type TranscriptSummary } from './report.js';
+import { type SpeedResult, timePolicy } from './speed.js';
+import { decideVerdict } from './verdict.js';
+import { type EvaluationWindow, fixedWindows, scaledWindow } from './windows.js';
+
+const quick = process.argv.includes('--quick') || Boolean(process.env.CI);
+const speedRuns = quick ? { transcripts: 3, generated: 3 } : { transcripts: 9, generated: 7 };
+const generatedWindow: EvaluationWindow = { label: '200k', contextWindow: 200_000 };
+const resultsDirectory = resolve(import.meta.dirname, '../../results');
+const started = performance.now();
+const log = (message: string) =>
+  process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
+
+const transcripts = loadTranscripts();
+if (transcripts.length === 0) {
+  process.stderr.write(`No transcripts: ${missingTranscriptsMessage}. Nothing evaluated.\n`);
+  process.exit(0);
+}
+
+const defaultTrigger = (contextWindow: number) =>
+  resolveBudget({ contextWindow }).trigger ?? Number.POSITIVE_INFINITY;
+const rows: EvaluationRow[] = [];
+const summaries: TranscriptSummary[] = [];
+for (const transcript of transcripts) {
+  const coding = codingSources.includes(transcript.source);
+  const tokens = new TokenCounter().count(transcript.messages);
+  const { applicable, absent } = applicableProbes(extractProbes(transcript), transcript.messages);
+  const needs = fixedWindows.filter((window) => tokens > defaultTrigger(window.contextWindow));
+  const windows = needs.some((window) => window.label === '32k') ? needs : [...needs, scaledWindow(tokens)];
+  const evaluated = [...fixedWindows, ...windows.filter((window) => window.label === 'scaled')];
+  for (const window of evaluated) {
+    for (const policy of policies) {
+      rows.push(await evaluatePolicy({ transcript, coding, probes: applicable, policy, window }));
+    }
+  }
+  summaries.push({
+    name: transcript.name,
+    source: transcript.source,
+    coding,
+    messages: transcript.messages.length,
+    tokens,
+    probes: Object.fromEntries(
+      probeKinds.map((kind) => [kind, applicable.filter((probe) => probe.kind === kind).length]),
+    ) as TranscriptSummary['probes'],
+    absentProbes: absent.length,
+    windows: windows.map((window) => window.label),
+  });
+  log(`simulated ${transcript.name}`);
+}
+
+const codingNeeding32k = summaries
+  .filter((summary) => summary.coding && summary.windows.includes('32k'))
+  .map((summary) => summary.name);
+const verdict = decideVerdict(
+  rows,
+  policies.filter((policy) => policy.kind === 'strategy' || policy.kind === 'pipeline'),
+  codingNeeding32k,
+  '32k',
+);
+
+const speed: SpeedResult[] = [];
+const timedPolicies = policies.filter((policy) => policy.kind !== 'baseline');
+const generated = { name: 'generateCodingHistory()', messages: generateCodingHistory() };
+for (const policy of timedPolicies) {
+  speed.push(await timePolicy(policy, generated, generatedWindow, speedRuns.generated));
+}
+log('timed the generated history');
+for (const transcript of transcripts) {
+  const window = scaledWindow(new TokenCounter().count(transcript.messages));
+  for (const policy of timedPolicies)
+    speed.push(await timePolicy(policy, transcript, window, speedRuns.transcripts));
+}
+log('timed the transcripts');
+
+mkdirSync(resultsDirectory, { recursive: true });
+const charts = writeCharts(rows, summaries, verdict.best?.totals.policy.id);
+const report = renderReport({
+  quick,
+  environment: `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
+  prices: defaultPriceModel,
+  policies,
+  transcripts: summaries,
+  rows,
+  verdict,
+  speed,
+  speedRuns,
+  generatedHistory: { name: generated.name, window: generatedWindow.contextWindow },
+  charts,
+});
+writeFileSync(resolve(resultsDirectory, 'evaluation.md'), report);
+log(`wrote ${resolve(resultsDirectory, 'evaluation.md')}`);
+const best = verdict.best;
+if (best !== undefined) {
+  process.stdout.write(
+    `Best at 32k on ${verdict.transcripts.join(', ')}: ${best.totals.policy.name}, retention ${(best.retention * 100).toFixed(1)}%, ` +
+      `billed ${best.billedRatio.toFixed(2)}× with caching, ${best.inputRatio.toFixed(2)}× input sent; ` +
+      `${best.meetsWithCaching ? 'meets' : 'does not meet'} the bar with caching.\n`,
+  );
+}
+
+/** Writes the SVG charts and returns their file names. */
+function writeCharts(
+  evaluationRows: readonly EvaluationRow[],
+  transcriptSummaries: readonly TranscriptSummary[],
+  bestId: string | undefined,
+) {
+  const points: RetentionPoint[] = [];
+  for (const group of ['coding', 'tau-bench'] as const) {
+    const members = transcriptSummaries.filter((summary) => summary.coding === (group === 'coding'));
+    const selected = evaluationRows.filter((row) => {
+      const summary = members.find((candidate) => candidate.name === row.transcript);
+      return summary !== undefined && row.window.label === summary.windows[0];
+    });
+    for (const policy of policies) {
+      const totals = aggregate(policy, selected);
+      if (totals.transcripts === 0) continue;
+      points.push({
+        series: policy.name,
+        group,
+        compression: compressionOf(totals),
+        retention: retentionOf(totals.probes),
+      });
+    }
+  }
+  const retention = 'evaluation-retention.svg';
+  writeFileSync(
+    resolve(resultsDirectory, retention),
+    retentionChart(points, 'Probes kept against tokens removed, per policy'),
+  );
+
+  // The longest coding transcript at 32k: no compaction, the best pipeline and the reference policies.
+  const longest = [...transcriptSummaries]
+    .filter((summary) => summary.coding)
+    .sort((left, right) => right.tokens - left.tokens)[0]!;
+  const shown = [
+    'none',
+    bestId ?? 'trunc+summary',
+    'summary',
+    'trunc+sliding',
+    'anthropic-scaled',
+    'masking-10',
+    'openhands',
+  ];
+  const series: ContextSeries[] = [];
+  let limit = 0;
+  for (const id of [...new Set(shown)]) {
+    const row = evaluationRows.find(
+      (candidate) =>
+        candidate.transcript === longest.name &&
+        candidate.window.label === '32k' &&
+        candidate.policy.id === id,
+    );
+    if (row === undefined) continue;
+    limit = row.limit;
+    series.push({
+      name: row.policy.name,
+      tokens: row.simulation.steps.map((step) => step.contextTokens),
+      compactions: row.simulation.steps
+        .filter((step) => step.compaction !== undefined)
+        .map((step) => step.step),
+      dashed: id === 'none',
+    });
+  }
+  const contextTitle = `Context size per model call: ${longest.name}, 32k window`;
+  const context = 'evaluation-context.svg';
+  writeFileSync(resolve(resultsDirectory, context), contextChart(series, limit, contextTitle));
+  const bestRow = evaluationRows.find(
+    (candidate) =>
+      candidate.transcript === longest.name &&
+      candidate.window.label === '32k' &&
+      candidate.policy.id === bestId,
+  );
+  if (bestRow !== undefined) {
+    writeFileSync(
+      resolve(resultsDirectory, 'evaluation-context-best.svg'),
+      plotSimulation(bestRow.simulation, 'Best pipeline at 32k'),
+    );
+  }
+  return {
+    retention,
+    context,
+    contextTitle,
+    best: bestRow === undefined ? undefined : 'evaluation-context-best.svg',
+  };
+}

@@ -1,0 +1,411 @@
+import type { PriceModel } from '@compaction/cli';
+import { aggregate, billedRatioOf, compressionOf, inputRatioOf, retentionOf } from './aggregate.js';
+import type { EvaluationRow } from './evaluate-policy.js';
+import { dollars, fraction, integer, milliseconds, percent, ratio, table } from './format.js';
+import type { Policy } from './policies.js';
+import { type ProbeKind, probeKinds } from './probe.js';
+import type { SpeedResult } from './speed.js';
+import { requiredBilling, requiredRetention, type Verdict } from './verdict.js';
+
+/** What one transcript contributed. */
+export interface TranscriptSummary {
+  name: string;
+  source: string;
+  coding: boolean;
+  messages: number;
+  tokens: number;
+  /** Probes by kind that the uncompacted transcript contains. */
+  probes: Record<ProbeKind, number>;
+  /** Probes derived but never present in the transcript (not counted). */
+  absentProbes: number;
+  /** Windows at which this transcript needs compaction, in its own table. */
+  windows: string[];
+}
+
+/** Everything the report is written from. */
+export interface EvaluationReport {
+  quick: boolean;
+  environment: string;
+  prices: PriceModel;
+  policies: readonly Policy[];
+  transcripts: readonly TranscriptSummary[];
+  rows: readonly EvaluationRow[];
+  verdict: Verdict;
+  speed: readonly SpeedResult[];
+  speedRuns: { transcripts: number; generated: number };
+  generatedHistory: { name: string; window: number };
+  charts: { retention: string; context: string; contextTitle: string; best: string | undefined };
+}
+
+const kindLabels: Record<ProbeKind, string> = {
+  task: 'task',
+  request: 'request',
+  file: 'files',
+  command: 'commands',
+  error: 'errors',
+  'expected-action': 'expected args',
+};
+
+/** Writes `bench/results/evaluation.md`. */
+export function renderReport(report: EvaluationReport): string {
+  const coding = report.transcripts.filter((transcript) => transcript.coding);
+  const tau = report.transcripts.filter((transcript) => !transcript.coding);
+  const atOwnWindow = (names: readonly TranscriptSummary[]) =>
+    report.rows.filter((row) => {
+      const transcript = names.find((candidate) => candidate.name === row.transcript);
+      return transcript !== undefined && row.window.label === transcript.windows[0];
+    });
+  const atWindow = (names: readonly TranscriptSummary[], label: string) =>
+    report.rows.filter(
+      (row) => row.window.label === label && names.some((transcript) => transcript.name === row.transcript),
+    );
+  const codingKinds: ProbeKind[] = ['task', 'request', 'file', 'command', 'error'];
+  const tauKinds: ProbeKind[] = ['task', 'request', 'error', 'expected-action'];
+  const needing32k = report.verdict.transcripts;
+
+  const sections: string[] = [
+    '# Evaluation on real transcripts',
+    '',
+    `What survives compaction, what it costs and how fast it runs, on the ${report.transcripts.length} shared real agent transcripts (` +
+      `${coding.length} coding-agent: mini-swe-agent, SWE-agent, Claude Code, OpenHands; ${tau.length} tau-bench airline), ` +
+      'for every Compaction strategy and pipeline and for reference policies emulated from other systems’ public defaults, in the same tables.',
+    '',
+    `Written by \`pnpm --filter @compaction/bench evaluate${report.quick ? ' --quick' : ''}\` (${report.quick ? 'quick mode: fewer timing runs' : 'full mode'}) on ${report.environment}. ` +
+      'Everything but the speed section is deterministic: the same transcripts give the same numbers.',
+    '',
+    '## Verdict',
+    '',
+    ...renderVerdict(report.verdict, report.prices),
+    '',
+    '## Headline tables',
+    '',
+    'Rows are added up over the transcripts: retention is pooled (probes kept over probes), compression is the share of ' +
+      'tokens the final context has fewer than the whole history, ratios are against no compaction on the same ' +
+      'transcripts. `*` marks policies that call the scripted summarizer (fixed text, see the method). ' +
+      '"Calls over limit" are requests the provider would have refused.',
+    '',
+    `### Coding transcripts that need compaction at a 32k window (${needing32k.join(', ')})`,
+    '',
+    aggregateTable(
+      report.policies,
+      atWindow(coding, '32k').filter((row) => needing32k.includes(row.transcript)),
+      codingKinds,
+    ),
+    '',
+    `### All ${coding.length} coding transcripts, each at a window that forces compaction`,
+    '',
+    'The transcripts over the 32k trigger at 32k, the others at their scaled window (see each transcript’s table).',
+    '',
+    aggregateTable(report.policies, atOwnWindow(coding), codingKinds),
+    '',
+    `### All coding transcripts at a 64k window`,
+    '',
+    aggregateTable(report.policies, atWindow(coding, '64k'), codingKinds),
+    '',
+    `### tau-bench (${tau.length} conversations), each at its scaled window`,
+    '',
+    'Every tau-bench conversation fits a 32k window whole (the largest is ' +
+      `${integer(Math.max(0, ...tau.map((transcript) => transcript.tokens)))} tokens), so they are run at their scaled window only.`,
+    '',
+    aggregateTable(report.policies, atOwnWindow(tau), tauKinds),
+    '',
+    '## Charts',
+    '',
+    `![Retention against compression](${report.charts.retention})`,
+    '',
+    'Each point is one policy added up over a group of transcripts, each at its own window (as in the second and fourth headline tables).',
+    '',
+    `![${report.charts.contextTitle}](${report.charts.context})`,
+    '',
+    ...(report.charts.best === undefined || report.verdict.best === undefined
+      ? []
+      : [
+          `The same run for the best pipeline, ${report.verdict.best.totals.policy.name}, drawn by the CLI's \`plotSimulation\` with the trigger and the context without compaction:`,
+          '',
+          `![The best pipeline at 32k](${report.charts.best})`,
+          '',
+        ]),
+    ...renderMethod(report),
+    '',
+    ...renderSpeed(report),
+    '',
+    '## Every transcript',
+    '',
+    'One table per transcript, at each window where it needs compaction: the fixed 32k and 64k windows when it is over ' +
+      'their trigger, else its scaled window. "Lost" counts the probes gone from the final context by kind; `d` ' +
+      'dropped with their turn, `s` still there but shortened, masked or cleared.',
+    '',
+  ];
+  for (const transcript of report.transcripts) {
+    sections.push(...renderTranscript(transcript, report));
+  }
+  return `${sections.join('\n')}\n`;
+}
+
+function aggregateTable(
+  policies: readonly Policy[],
+  rows: readonly EvaluationRow[],
+  kinds: readonly ProbeKind[],
+): string {
+  const body = policies.map((policy) => {
+    const totals = aggregate(policy, rows);
+    return [
+      policy.name,
+      `${integer(totals.overLimitSteps)}/${integer(totals.steps)}`,
+      integer(totals.compactions),
+      percent(retentionOf(totals.probes)),
+      ...kinds.map((kind) => fraction(totals.byKind[kind].kept, totals.byKind[kind].total)),
+      percent(compressionOf(totals)),
+      ratio(inputRatioOf(totals)),
+      ratio(billedRatioOf(totals)),
+      dollars(totals.cost),
+    ];
+  });
+  return table(
+    [
+      'policy',
+      'calls over limit',
+      'compactions',
+      'retention',
+      ...kinds.map((kind) => kindLabels[kind]),
+      'compression',
+      'input sent ×none',
+      'billed with caching ×none',
+      'cost',
+    ],
+    body,
+  );
+}
+
+function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
+  const best = verdict.best;
+  if (best === undefined) return ['No coding transcript needs compaction at 32k: nothing to check.'];
+  const lines: string[] = [
+    `**Check:** on the coding transcripts at a ${verdict.window} window, does the best Compaction pipeline keep at least ` +
+      `${percent(requiredRetention, 0)} of the probes while billing at most ${percent(requiredBilling, 0)} of the input tokens of no compaction? ` +
+      `Only ${verdict.transcripts.join(' and ')} exceed the 32k trigger; the other coding transcripts fit and are never compacted, so the check is made on these.`,
+    '',
+    table(
+      [
+        'strategy or pipeline',
+        'retention',
+        `billed with caching ×none`,
+        'input sent ×none',
+        'meets (caching)',
+        'meets (no caching)',
+      ],
+      verdict.candidates.map((candidate) => [
+        candidate.totals.policy.name,
+        percent(candidate.retention),
+        ratio(candidate.billedRatio, 3),
+        ratio(candidate.inputRatio, 3),
+        candidate.meetsWithCaching ? 'yes' : 'no',
+        candidate.meetsWithoutCaching ? 'yes' : 'no',
+      ]),
+    ),
+    '',
+  ];
+  const name = `**${best.totals.policy.name}**`;
+  const numbers =
+    `keeps ${percent(best.retention)} of the probes (${best.totals.probes.kept} of ${best.totals.probes.total}) and bills ` +
+    `${ratio(best.billedRatio)} the input of no compaction with prompt caching ` +
+    `(${integer(best.totals.billedInputTokens)} against ${integer(best.totals.baselineBilledInputTokens)} input-price tokens), ` +
+    `${ratio(best.inputRatio)} counting input tokens sent (${integer(best.totals.inputTokens)} against ${integer(best.totals.baselineInputTokens)})`;
+  if (best.meetsWithCaching) {
+    lines.push(`**Met.** The best, ${name}, ${numbers}.`);
+  } else {
+    const withoutCaching = verdict.candidates.filter((candidate) => candidate.meetsWithoutCaching);
+    lines.push(
+      `**Not met with prompt caching.** The closest, ${name}, ${numbers}.` +
+        (withoutCaching.length > 0
+          ? ` Without caching (every input token at the input price) the bar is met by ${withoutCaching.map((candidate) => candidate.totals.policy.name).join(', ')}.`
+          : ' Without caching it is not met either.'),
+      '',
+      `Why caching changes the answer: with caching, no compaction pays for most of each request at the cache-read price ` +
+        `(${prices.cacheReadPerMillion} against ${prices.inputPerMillion} per million), so a shorter context saves less than its size suggests. ` +
+        `Part of the bill is out of any policy's reach: every message is written to the cache once when it is first sent ` +
+        `(${ratio(prices.cacheWritePerMillion / prices.inputPerMillion)} the input price), which alone is ${percent(writeFloor(best, prices))} of no compaction's billed input here; ` +
+        'on top of it, every compaction writes the compacted context to the cache again and every summarizer call reads its span at the full input price. ' +
+        'Compacting earlier and deeper lowers the bill, at the price of more compactions and, past a point, of probes.',
+    );
+  }
+  const losing = verdict.candidates.filter((candidate) => candidate.lost.length > 0);
+  if (best.lost.length === 0) {
+    lines.push('', `${name} loses no probe: what keeps it from the bar is the bill, not retention.`);
+  }
+  if (losing.length > 0) {
+    lines.push('', 'What the strategies and pipelines that lose probes lose, by kind and why:', '');
+    for (const candidate of losing) {
+      lines.push(
+        `**${candidate.totals.policy.name}** (${percent(candidate.retention)} kept):`,
+        '',
+        ...lostSummary(candidate),
+        '',
+      );
+    }
+    lines.push(
+      'Dropping turns (pruning, sliding-window, and the condenser’s summarized span) takes the commands, paths and errors of the ' +
+        'oldest turns with them; the original task and the newest request are always kept. Shortening or clearing tool results keeps every ' +
+        'call, so it can only lose what results alone held: error lines, and tau-bench values first seen in a lookup.',
+    );
+  }
+  lines.push(
+    '',
+    'Caveat on the summarizing pipelines: with a summarizer that writes no facts, their coding retention comes from the ' +
+      'artifact trail, which records the same kinds of facts these probes test (paths, commands, error lines), though with ' +
+      'its own code; facts the trail does not record, such as tau-bench’s booking arguments, are lost (see the tau-bench table).',
+  );
+  return lines;
+}
+
+/** The share of no compaction's billed input that writing every message to the cache once costs. */
+function writeFloor(candidate: Verdict['candidates'][number], prices: PriceModel): number {
+  const writes = (candidate.totals.uncompactedTokens * prices.cacheWritePerMillion) / prices.inputPerMillion;
+  return candidate.totals.baselineBilledInputTokens === 0
+    ? 0
+    : writes / candidate.totals.baselineBilledInputTokens;
+}
+
+function lostSummary(candidate: Verdict['candidates'][number]): string[] {
+  const lines: string[] = [];
+  for (const kind of probeKinds) {
+    const lost = candidate.lost.filter((entry) => entry.probe.kind === kind);
+    if (lost.length === 0) continue;
+    const dropped = lost.filter((entry) => entry.reason === 'dropped').length;
+    const examples = lost
+      .slice(0, 3)
+      .map((entry) => `\`${entry.probe.text.slice(0, 70).replace(/`/g, "'")}\``)
+      .join(', ');
+    const shortened = lost.length - dropped;
+    const why =
+      shortened === 0
+        ? 'all with a dropped turn'
+        : dropped === 0
+          ? 'all in shortened results'
+          : `${dropped} with a dropped turn, ${shortened} in shortened results`;
+    lines.push(
+      `- ${kindLabels[kind]}: ${lost.length} of ${candidate.totals.byKind[kind].total} lost (${why}), e.g. ${examples}`,
+    );
+  }
+  return lines;
+}
+
+function renderMethod(report: EvaluationReport): string[] {
+  const prices = report.prices;
+  return [
+    '## Method',
+    '',
+    '**Transcripts.** Read by `loadTranscripts()` from `@compaction/testing/transcripts` (bash blocks and `<returncode>` outputs of mini-swe-agent become tool calls and results, and so on for each format), repaired as that function documents. Nothing in them was written for this evaluation.',
+    '',
+    '**Probes** are derived from each transcript without an LLM: the original task and the newest user request (their first 200 characters), every file path a tool call touched (path fields of the input, and the path-like words of a shell command outside quotes and here-documents), every shell command (its first line, first 100 characters), every error line of a tool result (a line starting with `SomeError:`, `error:`, `ERROR`, `fatal:` or `FAILED`, or a shell’s "No such file or directory"…, first 160 characters), and for tau-bench every argument value of the task’s expected actions of 3 characters or more (ids, names, dates, amounts). Probes the uncompacted transcript never contains (an expected action the agent never got to) are left out and counted per transcript. A probe is **kept** when its text (whitespace collapsed) is still in the final context: message text, reasoning, tool names and input values, tool outputs. The final context is the last compaction’s output followed by every message after it.',
+    '',
+    `**Cost simulation.** The CLI’s \`simulate\` engine replays each transcript as an agent loop: before every assistant message the model is called with the context, compacted first when the policy’s trigger fires. Billing follows prompt caching: the prefix of a request that repeats the previous request (the same messages in order) is a cache read, the rest a cache write. Prices per million tokens: input $${prices.inputPerMillion}, cache read $${prices.cacheReadPerMillion}, cache write $${prices.cacheWritePerMillion}, output $${prices.outputPerMillion} (the engine’s default, Anthropic list prices with the 5-minute cache). **Billed with caching** is the input cost over the input price (uncached + 0.1 × cache reads + 1.25 × cache writes, summarizer calls included); **input sent** is every input token (what is billed without caching). Tokens are counted with Compaction’s fast estimator. No compaction is run at every window even when its requests are over the limit (a provider would refuse them); those calls are counted.`,
+    '',
+    '**Windows.** 32k and 64k for every transcript; a transcript that does not exceed the 32k trigger also runs at its **scaled** window, 0.7 × its size rounded up to 500 tokens: with the default budget (a quarter of a small window reserved for output, 5% margin) the limit is then about half the transcript and compaction fires at about 40% of it.',
+    '',
+    '**Scripted summarizer.** Policies marked `*` summarize with `createMockProvider` from `@compaction/testing`, answering every request with one fixed structured text (the seven sections the summarization strategy requires) that holds no fact of the conversation. What they retain therefore comes from what they keep verbatim and from what they record without a model (the summarization strategy’s artifact trail); a real summarizer could only add to it. Their calls are billed through the engine’s metered provider.',
+    '',
+    '**Policies.** Compaction’s strategies run with their defaults and the default budget (trigger at 0.85 of the limit, compact to 0.6). The reference policies are implemented in `bench/src/evaluation/` as strategies plus trigger settings and run through the same engine:',
+    '',
+    table(
+      ['policy', 'id', 'kind', 'setup'],
+      report.policies.map((policy) => [policy.name, `\`${policy.id}\``, policy.kind, policy.description]),
+    ),
+    '',
+    'Emulation notes: the reference policies are not held to the limit by Compaction’s verification (their systems send what the policy produced), so their results are used even when over the limit, and calls over it are counted as for every policy. Anthropic context editing (`clear_tool_uses`) clears tool results once the input passes 100,000 tokens and keeps the 3 newest tool uses; at 32k and 64k the limit is under 100k, so the default never fires (same numbers as no compaction) and the scaled variant fires at half the window. Observation masking (a window of the 10 newest observations) and the 120-event condenser decide for themselves and are offered a compaction before every call; Compaction’s Compactor waits for 4 new messages after a compaction while the context is over its trigger, so they act at most every other call. The condenser counts one event per message, cuts at turn boundaries and keeps the newest user request, so that its result stays valid for a provider.',
+  ];
+}
+
+function renderSpeed(report: EvaluationReport): string[] {
+  const histories = [...new Set(report.speed.map((result) => result.history))];
+  const timed = report.policies.filter((policy) => report.speed.some((result) => result.policy === policy));
+  const rows = histories.map((history) => {
+    const results = report.speed.filter((result) => result.history === history);
+    const first = results[0]!;
+    return [
+      history,
+      integer(first.messages),
+      integer(first.tokens),
+      ...timed.map((policy) => {
+        const result = results.find((candidate) => candidate.policy === policy);
+        return result === undefined ? '–' : `${milliseconds(result.medianMs)}${result.failed ? ' †' : ''}`;
+      }),
+    ];
+  });
+  return [
+    '## Speed',
+    '',
+    `Median time of one compaction of the whole history (${report.speedRuns.generated} runs on the generated history, ${report.speedRuns.transcripts} on each transcript, after a warm-up run), the token counter warm as after the Compactor’s check, a fresh strategy per run. Budgets: each transcript at its scaled window, \`${report.generatedHistory.name}\` at a ${integer(report.generatedHistory.window)}-token window. \`†\`: the strategy threw (it could not reach the limit alone; in a pipeline or with a fallback the next stage takes over). Summarizing policies include the scripted summarizer’s (instant) answers. Peers (LangChain.js \`trimMessages\`, the AI SDK's \`pruneMessages\`) are timed side by side in [strategies.md](strategies.md).`,
+    '',
+    'Columns are the policy ids of the method’s table.',
+    '',
+    table(['history', 'messages', 'tokens', ...timed.map((policy) => policy.id)], rows),
+  ];
+}
+
+function renderTranscript(transcript: TranscriptSummary, report: EvaluationReport): string[] {
+  const rows = report.rows.filter(
+    (row) => row.transcript === transcript.name && transcript.windows.includes(row.window.label),
+  );
+  const probeCounts = probeKinds
+    .filter((kind) => transcript.probes[kind] > 0)
+    .map((kind) => `${transcript.probes[kind]} ${kindLabels[kind]}`)
+    .join(', ');
+  const body = rows.map((row) => {
+    const lostByKind = probeKinds
+      .map((kind) => {
+        const lost = row.lost.filter((entry) => entry.probe.kind === kind);
+        if (lost.length === 0) return '';
+        const dropped = lost.filter((entry) => entry.reason === 'dropped').length;
+        const parts = [
+          dropped > 0 ? `${dropped}d` : '',
+          lost.length - dropped > 0 ? `${lost.length - dropped}s` : '',
+        ]
+          .filter(Boolean)
+          .join('+');
+        return `${kindLabels[kind]} ${parts}`;
+      })
+      .filter(Boolean)
+      .join(', ');
+    return [
+      `${row.window.label} (${integer(row.window.contextWindow)})`,
+      row.policy.name,
+      `${row.overLimitSteps}/${row.steps}`,
+      String(row.compactions),
+      `${percent(row.retention.share)} (${row.retention.kept}/${row.retention.total})`,
+      lostByKind || '–',
+      `${integer(row.finalTokens)} (${percent(compressionOf(row), 0)})`,
+      integer(row.peakContextTokens),
+      ratio(inputRatioOf(row)),
+      ratio(billedRatioOf(row)),
+      dollars(row.cost),
+    ];
+  });
+  return [
+    `### ${transcript.name}`,
+    '',
+    `${transcript.source}, ${integer(transcript.messages)} messages, ${integer(transcript.tokens)} tokens; probes: ${probeCounts || 'none'}` +
+      (transcript.absentProbes > 0
+        ? ` (${transcript.absentProbes} expected-action values never appear in it and are not counted)`
+        : '') +
+      '.',
+    '',
+    table(
+      [
+        'window',
+        'policy',
+        'calls over limit',
+        'compactions',
+        'retention',
+        'lost',
+        'final tokens (compression)',
+        'peak',
+        'input ×none',
+        'billed ×none',
+        'cost',
+      ],
+      body,
+    ),
+    '',
+  ];
+}
