@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createCompactor, InMemoryCompactionStore } from '@compaction/core';
+import { type CompactionStrategy, createCompactor, InMemoryCompactionStore } from '@compaction/core';
 import { describeStoreConformance, sampleCompactionRecord } from '@compaction/testing/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteCompactionStore } from './sqlite-compaction-store.js';
@@ -79,16 +79,14 @@ describe('SqliteCompactionStore across processes', () => {
       { role: 'user' as const, content: [{ type: 'text' as const, text: 'task' }] },
       ...Array.from({ length: 6 }, (_, index) => ({
         role: 'assistant' as const,
-        content: [{ type: 'text' as const, text: `step ${index} ${'x'.repeat(400)}` }],
+        content: [{ type: 'text' as const, text: `step ${index}: ${'the agent reads src/index.ts and runs the tests again. '.repeat(12)}` }],
       })),
       { role: 'user' as const, content: [{ type: 'text' as const, text: 'latest' }] },
     ];
-    const keepEnds = {
-      specificationVersion: 'v1' as const,
+    const keepEnds: CompactionStrategy = {
+      specificationVersion: 'v1',
       name: 'keep-ends',
-      compact: async (input: { messages: readonly (typeof messages)[number][] }) => ({
-        messages: [input.messages[0]!, input.messages.at(-1)!],
-      }),
+      compact: async (input) => ({ messages: [input.messages[0]!, input.messages.at(-1)!] }),
     };
     const sqlite = createSqliteCompactionStore({ path: newPath() });
     const memory = new InMemoryCompactionStore();

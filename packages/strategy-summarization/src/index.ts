@@ -8,7 +8,7 @@ export {
   type FileRecord,
   mergeArtifactTrails,
 } from './artifact-trail.js';
-export { pathsOfCommand } from './command-paths.js';
+export { type CommandPath, pathsOfCommand } from './command-paths.js';
 export { createSummarization, type SummarizationSettings } from './create-summarization.js';
 export { SummarizationFailedError } from './errors/summarization-failed-error.js';
 export { type ExtractArtifactsSettings, extractArtifacts } from './extract-artifacts.js';

@@ -55,8 +55,17 @@ export interface PropertyOutcome {
   skipped?: string;
 }
 
-/** The default number of generated conversations per property. */
-export const defaultConformanceRuns = 1000;
+/**
+ * The default number of generated conversations per property: 1,000, or `$CONFORMANCE_RUNS` when set (the
+ * repository's Node 22 compatibility pass uses fewer, having run the full count on Node 20).
+ */
+export const defaultConformanceRuns = runsFromEnvironment() ?? 1000;
+
+function runsFromEnvironment(): number | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.CONFORMANCE_RUNS;
+  const runs = value === undefined ? Number.NaN : Number(value);
+  return Number.isInteger(runs) && runs > 0 ? runs : undefined;
+}
 
 interface Case {
   messages: Message[];

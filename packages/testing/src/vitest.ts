@@ -20,7 +20,7 @@ export function describeConformance(name: string, settings: ConformanceSettings)
   const numRuns = settings.numRuns ?? defaultConformanceRuns;
   describe(`${name} conformance (${numRuns} runs per property)`, () => {
     for (const [property, description] of Object.entries(conformanceProperties)) {
-      it(`${property}: ${description}`, { timeout: 120_000 }, async () => {
+      it(`${property}: ${description}`, { timeout: 600_000 }, async () => {
         const outcome = await checkConformanceProperty(property as ConformancePropertyName, settings);
         expect(outcome.failure, outcome.failure).toBeUndefined();
         expect(outcome.passed).toBe(true);

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Checks every published package: the parts each must have (CONTRIBUTING.md, "Layout of a package"),
+// the package.json fields ESM-only packages need, publint on what would be packed, and
+// @arethetypeswrong/cli on the packed tarball (types resolve for ESM consumers).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+
+const root = new URL('..', import.meta.url).pathname;
+const packagesDirectory = join(root, 'packages');
+const problems = [];
+
+for (const folder of readdirSync(packagesDirectory).sort()) {
+  const directory = join(packagesDirectory, folder);
+  if (!existsSync(join(directory, 'package.json'))) continue;
+  const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+  const report = (message) => problems.push(`${manifest.name ?? folder}: ${message}`);
+
+  checkParts(directory, report);
+  checkManifest(folder, manifest, report);
+
+  const { messages, pkg } = await publint({
+    pkgDir: directory,
+    level: 'suggestion',
+    strict: true,
+    pack: 'pnpm',
+  });
+  for (const message of messages) report(`publint: ${formatMessage(message, pkg) ?? message.code}`);
+
+  try {
+    execFileSync(
+      'pnpm',
+      [
+        'exec',
+        'attw',
+        '--pack',
+        directory,
+        '--profile',
+        'esm-only',
+        '--format',
+        'table-flipped',
+        '--no-color',
+      ],
+      {
+        cwd: root,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      },
+    );
+  } catch (error) {
+    report(`@arethetypeswrong/cli:\n${error.stdout || error.message}`);
+  }
+  console.log(`checked ${manifest.name}`);
+}
+
+if (problems.length > 0) {
+  console.error(`\n${problems.length} packaging problem(s):\n- ${problems.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('every package has its parts, packs cleanly and resolves its types');
+
+function checkParts(directory, report) {
+  for (const part of ['src/index.ts', 'README.md', 'CHANGELOG.md', 'tsconfig.build.json', 'tsconfig.json']) {
+    if (!existsSync(join(directory, part))) report(`missing ${part}`);
+  }
+  if (!listFiles(join(directory, 'src')).some((file) => file.endsWith('.test.ts')))
+    report('has no tests (src/**/*.test.ts)');
+  const buildConfig = existsSync(join(directory, 'tsconfig.build.json'))
+    ? JSON.parse(readFileSync(join(directory, 'tsconfig.build.json'), 'utf8'))
+    : {};
+  if (buildConfig.extends !== '../../config/tsconfig.package.json') {
+    report(
+      `tsconfig.build.json must extend the shared build preset (${relative(directory, join(root, 'config/tsconfig.package.json'))})`,
+    );
+  }
+}
+
+function checkManifest(folder, manifest, report) {
+  if (manifest.name !== `@compaction/${folder}`) report(`name should be @compaction/${folder}`);
+  if (manifest.type !== 'module') report('"type" must be "module" (ESM only)');
+  if (manifest.sideEffects !== false) report('"sideEffects" must be false');
+  if (!manifest.engines?.node) report('"engines.node" is missing');
+  if (!manifest.license) report('"license" is missing');
+  const main = manifest.exports?.['.'];
+  if (!main || !main.types || !main.import || !main.default)
+    report('exports["."] needs "types", "import" and "default"');
+  if (manifest.publishConfig?.access !== 'public') report('publishConfig.access must be "public"');
+  for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
+    if (name.startsWith('@compaction/') && range !== 'workspace:^')
+      report(`peer dependency ${name} should be "workspace:^"`);
+  }
+}
+
+function listFiles(directory) {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(directory, entry.name)) : [join(directory, entry.name)],
+  );
+}
