@@ -4,13 +4,13 @@ export { type CliIO, processIO } from './cli-io.js';
 export type { StageReport } from './compaction-stages.js';
 export { createCliRegistry, defaultStrategy } from './config/installed-strategies.js';
 export { type CompactionFlags, type CompactionSettings, resolveSettings } from './config/resolve-settings.js';
-export type { ProviderSettings } from './providers/create-provider.js';
 export { countTokens, type TokenBreakdown } from './count-tokens.js';
 export { CliError, type CliErrorKind } from './errors/cli-error.js';
 export type { Conversation, ConversationFormat, FormatName } from './formats/conversation-format.js';
 export { formatNames } from './formats/conversation-format.js';
 export { detectFormat } from './formats/detect-format.js';
 export { parseConversation, readConversation } from './formats/read-conversation.js';
+export type { ProviderSettings } from './providers/create-provider.js';
 export { type CompactionReport, type CompactMessagesOptions, compactMessages } from './run-compaction.js';
 export {
   type CompactionServerSettings,

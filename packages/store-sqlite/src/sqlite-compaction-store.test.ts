@@ -79,7 +79,12 @@ describe('SqliteCompactionStore across processes', () => {
       { role: 'user' as const, content: [{ type: 'text' as const, text: 'task' }] },
       ...Array.from({ length: 6 }, (_, index) => ({
         role: 'assistant' as const,
-        content: [{ type: 'text' as const, text: `step ${index}: ${'the agent reads src/index.ts and runs the tests again. '.repeat(12)}` }],
+        content: [
+          {
+            type: 'text' as const,
+            text: `step ${index}: ${'the agent reads src/index.ts and runs the tests again. '.repeat(12)}`,
+          },
+        ],
       })),
       { role: 'user' as const, content: [{ type: 'text' as const, text: 'latest' }] },
     ];

@@ -62,7 +62,8 @@ export interface PropertyOutcome {
 export const defaultConformanceRuns = runsFromEnvironment() ?? 1000;
 
 function runsFromEnvironment(): number | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.CONFORMANCE_RUNS;
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+    ?.CONFORMANCE_RUNS;
   const runs = value === undefined ? Number.NaN : Number(value);
   return Number.isInteger(runs) && runs > 0 ? runs : undefined;
 }
