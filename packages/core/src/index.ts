@@ -21,6 +21,7 @@ export {
   type CompactorSettings,
   createCompactor,
 } from './compactor/compactor.js';
+export { EventEmitter } from './compactor/event-emitter.js';
 export { BudgetUnreachableError } from './errors/budget-unreachable-error.js';
 export { CompactionAbortedError } from './errors/compaction-aborted-error.js';
 // Errors
@@ -139,6 +140,7 @@ export type { TokenEstimator, TokenEstimatorV1 } from './specs/token-estimator-v
 export type { CompactionRecord, CompactionStore } from './store/compaction-store.js';
 export { InMemoryCompactionStore, mergeMetadata } from './store/in-memory-compaction-store.js';
 export { createPipeline, type PipelineOptions, pipelineDefinition } from './strategies/pipeline.js';
+export { truncateText } from './text/truncate-text.js';
 export {
   type ApproximateEstimatorSettings,
   createApproximateEstimator,

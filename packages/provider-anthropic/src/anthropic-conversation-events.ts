@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { CompactionEvent, ContextOverflowError } from '@compaction/core';
+import { type CompactionEvent, type ContextOverflowError, EventEmitter } from '@compaction/core';
 
 /**
  * Events an {@link AnthropicConversation} emits, by name. `step` numbers the model calls of the
@@ -16,31 +16,5 @@ export interface AnthropicConversationEvents {
   response: { step: number; response: Anthropic.Message; inputTokens: number };
 }
 
-type Listener<Payload> = (payload: Payload) => void;
-
-/** A minimal typed emitter: listeners run synchronously, in the order they subscribed. */
-export class AnthropicConversationEmitter {
-  private readonly listeners = new Map<string, Set<Listener<never>>>();
-
-  on<Name extends keyof AnthropicConversationEvents>(
-    name: Name,
-    listener: Listener<AnthropicConversationEvents[Name]>,
-  ): () => void {
-    let set = this.listeners.get(name);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(name, set);
-    }
-    set.add(listener as Listener<never>);
-    return () => set.delete(listener as Listener<never>);
-  }
-
-  emit<Name extends keyof AnthropicConversationEvents>(
-    name: Name,
-    payload: AnthropicConversationEvents[Name],
-  ): void {
-    for (const listener of this.listeners.get(name) ?? []) {
-      (listener as Listener<AnthropicConversationEvents[Name]>)(payload);
-    }
-  }
-}
+/** The conversation's emitter: core's typed emitter over these events. */
+export class AnthropicConversationEmitter extends EventEmitter<AnthropicConversationEvents> {}

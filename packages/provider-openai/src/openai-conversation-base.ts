@@ -3,9 +3,10 @@ import {
   type CompactionResult,
   type Compactor,
   ContextOverflowError,
+  EventEmitter,
   type Message,
 } from '@compaction/core';
-import { OpenAIConversationEmitter, type OpenAIConversationEvents } from './openai-conversation-events.js';
+import type { OpenAIConversationEvents } from './openai-conversation-events.js';
 import {
   type OpenAIConversationCompactionSettings,
   resolveOpenAIConversationCompactor,
@@ -45,7 +46,7 @@ export interface OpenAIExchange<Item, Response> {
 export abstract class OpenAIConversationBase<Item extends object, Request extends object, Body, Response> {
   /** The compactor that decides and compacts; its counter is anchored on the reported usage. */
   readonly compactor: Compactor;
-  private readonly emitter = new OpenAIConversationEmitter<OpenAIConversationEvents<Body, Response>>();
+  private readonly emitter = new EventEmitter<OpenAIConversationEvents<Body, Response>>();
   private readonly sessionId: string | undefined;
   private readonly items: Item[] = [];
   private readonly fullCore: Message[] = [];

@@ -15,24 +15,3 @@ export interface OpenAIConversationEvents<Body, Response> {
   /** The API answered; the answer is already in the history. `inputTokens` is undefined without usage. */
   response: { step: number; response: Response; inputTokens: number | undefined };
 }
-
-type Listener<Payload> = (payload: Payload) => void;
-
-/** A minimal typed emitter: listeners run synchronously, in the order they subscribed. */
-export class OpenAIConversationEmitter<Events extends object> {
-  private readonly listeners = new Map<keyof Events, Set<Listener<never>>>();
-
-  on<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): () => void {
-    let set = this.listeners.get(name);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(name, set);
-    }
-    set.add(listener as Listener<never>);
-    return () => set.delete(listener as Listener<never>);
-  }
-
-  emit<Name extends keyof Events>(name: Name, payload: Events[Name]): void {
-    for (const listener of this.listeners.get(name) ?? []) (listener as Listener<Events[Name]>)(payload);
-  }
-}

@@ -4,9 +4,9 @@ import {
   type ToolMessage,
   type ToolResultPart,
   type Turn,
+  truncateText,
   withCompactionMetadata,
 } from '@compaction/core';
-import { truncateText } from './truncate-text.js';
 
 /** Tokens a truncation note adds to a result, allowed for when sharing out the room. */
 const noteAllowance = 16;

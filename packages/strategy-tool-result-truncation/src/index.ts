@@ -7,6 +7,5 @@ export {
   type ToolResultTruncationOptions,
   toolResultTruncationOptionsSchema,
 } from './tool-result-truncation-options.js';
-export { truncateText } from './truncate-text.js';
 
 export default toolResultTruncationDefinition;

@@ -1,5 +1,10 @@
-import type { JSONValue, Metadata, ToolCallPart, ToolResultPart } from '@compaction/core';
-import { truncateText } from './truncate-text.js';
+import {
+  type JSONValue,
+  type Metadata,
+  type ToolCallPart,
+  type ToolResultPart,
+  truncateText,
+} from '@compaction/core';
 
 /** Whether a part was already shortened by an earlier run. */
 export function wasShortened(part: { metadata?: Metadata }): boolean {
