@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+it('drives a session over HTTP: manual compaction with instructions, automatic compaction, the event list', () => {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    encoding: 'utf8',
+  });
+  expect(output).toMatch(
+    /^Serving on http:\/\/127\.0\.0\.1:\d+ \(strategy tool-result-truncation, sliding-window\)$/m,
+  );
+
+  /** The status and body printed under a request line. */
+  const answer = (label: string) => {
+    const lines = output.split('\n');
+    const line = lines[lines.indexOf(label) + 1]!;
+    const [, status, body] = /^ {2}(\d{3}) (.*)$/.exec(line)!;
+    return { status: Number(status), body: body! };
+  };
+  const created = answer('POST /v1/sessions (4 messages)');
+  expect(created.status).toBe(201);
+  expect(JSON.parse(created.body)).toMatchObject({ messages: 4, compactions: 0 });
+
+  const appended = answer('POST /v1/sessions/:id/messages (16 more)');
+  expect(JSON.parse(appended.body)).toMatchObject({ messages: 20, compacted: false });
+
+  const manual = JSON.parse(answer('POST /v1/sessions/:id/compact (with instructions)').body);
+  expect(manual).toMatchObject({ compacted: true, compactions: 1 });
+  expect(manual.event).toMatch(/^round 1 \(manual\)/);
+  expect(manual.tokens).toBeLessThanOrEqual(manual.budget.target);
+
+  const automatic = JSON.parse(answer('POST /v1/sessions/:id/messages (40 more)').body);
+  expect(automatic).toMatchObject({ compacted: true, compactions: 2 });
+  expect(automatic.event).toMatch(/^round 2 \(auto\) tool-result-truncation → sliding-window/);
+  expect(automatic.tokens).toBeLessThanOrEqual(automatic.budget.target);
+
+  expect(answer('GET /v1/sessions/:id/compactions')).toEqual({ status: 200, body: '2 compactions' });
+  expect(output).toContain(`    ${manual.event}\n    ${automatic.event}\n`);
+  expect(answer('DELETE /v1/sessions/:id').status).toBe(204);
+  expect(output.trimEnd().endsWith('Server stopped.')).toBe(true);
+});

@@ -1,0 +1,46 @@
+import type { CompactionEvent, Message } from '@compaction/core';
+import { generateCodingHistory } from '@compaction/testing';
+import { request } from './http.js';
+import { startServer } from './start-server.js';
+import { describeEvent, summarizeBody } from './summarize.js';
+
+const server = await startServer();
+console.log(`Serving on ${server.url} (strategy ${server.strategyNames.join(', ')})`);
+
+/** Prints one exchange: the request, the status and the answer. */
+function show(label: string, status: number, body: unknown): void {
+  console.log(`\n${label}\n  ${status} ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+}
+
+try {
+  // A coding-agent session, sent in parts as an agent would.
+  const history: Message[] = generateCodingHistory({ messages: 60, seed: 3 });
+  const created = await request(`${server.url}/v1/sessions`, 'POST', { messages: history.slice(0, 4) });
+  show('POST /v1/sessions (4 messages)', created.status, summarizeBody(created.body));
+  const session = `${server.url}/v1/sessions/${String(created.body?.id)}`;
+
+  // Still under the trigger: appended as is.
+  const appended = await request(`${session}/messages`, 'POST', { messages: history.slice(4, 20) });
+  show('POST /v1/sessions/:id/messages (16 more)', appended.status, summarizeBody(appended.body));
+
+  // A compaction asked for now, with instructions (a summarizing strategy follows them; these do not need to).
+  const compacted = await request(`${session}/compact`, 'POST', {
+    instructions: 'Keep the failing test output and the files that were edited.',
+  });
+  show('POST /v1/sessions/:id/compact (with instructions)', compacted.status, summarizeBody(compacted.body));
+
+  // This append crosses the trigger, so the session compacts on its own.
+  const crossed = await request(`${session}/messages`, 'POST', { messages: history.slice(20) });
+  show('POST /v1/sessions/:id/messages (40 more)', crossed.status, summarizeBody(crossed.body));
+
+  const listed = await request(`${session}/compactions`, 'GET');
+  const compactions = (listed.body?.compactions ?? []) as CompactionEvent[];
+  show('GET /v1/sessions/:id/compactions', listed.status, `${compactions.length} compactions`);
+  for (const event of compactions) console.log(`    ${describeEvent(event)}`);
+
+  const deleted = await request(session, 'DELETE');
+  show('DELETE /v1/sessions/:id', deleted.status, summarizeBody(deleted.body));
+} finally {
+  await server.close();
+  console.log('\nServer stopped.');
+}

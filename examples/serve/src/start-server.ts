@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { createCliRegistry, createCompactionServer, resolveSettings } from '@compaction/cli';
+
+/** A running server and how to stop it. */
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  strategyNames: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts what `compaction serve --port 0 --context-window 16k` starts, through the CLI's programmatic API:
+ * the installed strategies, the settings from the flags (and a `compaction.config.json`, if one is found from
+ * this folder upward), and the HTTP server on a free loopback port.
+ */
+export async function startServer(): Promise<RunningServer> {
+  const registry = await createCliRegistry();
+  const settings = resolveSettings(
+    registry,
+    { 'context-window': '16k' },
+    fileURLToPath(new URL('..', import.meta.url)),
+  );
+  const server = createCompactionServer({ settings, registry });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    strategyNames: settings.strategyNames,
+    close: () => {
+      // Open keep-alive connections would hold `close` until they time out.
+      server.closeAllConnections();
+      return new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}
