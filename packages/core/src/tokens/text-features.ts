@@ -190,7 +190,8 @@ export function measureText(
       } else if (
         digits > 0 &&
         runLetters > 0 &&
-        otherLetters === 0 &&
+        // A stray accented letter at the edge of a blob (text glued to it) must not turn the blob into words.
+        otherLetters * 8 <= runLength &&
         runLength >= blobMinimumLength &&
         // Random text switches between lowercase, uppercase and digits about every other character.
         (pieces + digitRuns) * 4 > runLength
