@@ -8,6 +8,7 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { startTestServer } from '@compaction/testing/loopback-server';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import {
@@ -15,7 +16,6 @@ import {
   readFileOutput,
   scriptAgent,
 } from './__fixtures__/anthropic-conversation-script.js';
-import { startTestServer } from './__fixtures__/test-server.js';
 import { createAnthropicConversation } from './index.js';
 
 const estimator = createFastEstimator({ profile: anthropicProfile });

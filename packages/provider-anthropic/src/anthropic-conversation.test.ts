@@ -12,6 +12,7 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   anthropicRequestProblems,
@@ -20,7 +21,6 @@ import {
   type ScriptedExchange,
   scriptAgent,
 } from './__fixtures__/anthropic-conversation-script.js';
-import { startTestServer, type TestServer } from './__fixtures__/test-server.js';
 import { type AnthropicConversationEvents, createAnthropicConversation } from './index.js';
 
 const estimator = createFastEstimator({ profile: anthropicProfile });

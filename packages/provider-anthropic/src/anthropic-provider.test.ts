@@ -11,8 +11,8 @@ import {
   ProviderError,
   resolveCompactionConfig,
 } from '@compaction/core';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './__fixtures__/test-server.js';
 import { longContextBeta } from './anthropic-model-limits.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 

@@ -6,6 +6,7 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { startTestServer } from '@compaction/testing/loopback-server';
 import fc from 'fast-check';
 import OpenAI from 'openai';
 import { expect, it } from 'vitest';
@@ -14,7 +15,6 @@ import {
   readFileOutput,
   scriptChatAgent,
 } from './__fixtures__/openai-conversation-script.js';
-import { startTestServer } from './__fixtures__/test-server.js';
 import { createOpenAIConversation } from './index.js';
 
 const estimator = createFastEstimator();

@@ -9,6 +9,7 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +19,6 @@ import {
   type ScriptedExchange,
   scriptResponsesAgent,
 } from './__fixtures__/openai-conversation-script.js';
-import { startTestServer, type TestServer } from './__fixtures__/test-server.js';
 import { createOpenAIResponsesConversation } from './index.js';
 
 const estimator = createFastEstimator();

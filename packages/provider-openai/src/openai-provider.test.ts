@@ -12,9 +12,9 @@ import {
   ProviderError,
   resolveCompactionConfig,
 } from '@compaction/core';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './__fixtures__/test-server.js';
 import { createOpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import { describeTranscriptTargets } from './__fixtures__/transcript-targets.js';
+import { describeTranscriptTargets } from '@compaction/testing/vitest';
 import { createPruning } from './pruning.js';
 
 describeTranscriptTargets('pruning', createPruning());

@@ -1,4 +1,4 @@
-import { describeTranscriptTargets } from './__fixtures__/transcript-targets.js';
+import { describeTranscriptTargets } from '@compaction/testing/vitest';
 import { createSlidingWindow } from './sliding-window.js';
 
 describeTranscriptTargets('sliding-window', createSlidingWindow());

@@ -34,3 +34,4 @@ export {
   type StoreConformanceSettings,
   sampleCompactionRecord,
 } from './store-suite.js';
+export { describeTranscriptTargets, requiredTokens, targetShares } from './transcript-targets.js';

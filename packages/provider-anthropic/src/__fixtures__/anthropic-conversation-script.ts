@@ -1,6 +1,6 @@
 import type { TokenEstimator } from '@compaction/core';
+import type { RecordedRequest, TestServer } from '@compaction/testing/loopback-server';
 import { fromAnthropicRequest } from '../from-anthropic-request.js';
-import type { RecordedRequest, TestServer } from './test-server.js';
 
 /** How the scripted model behaves. */
 export interface AgentScript {

@@ -1,7 +1,7 @@
 import type { Message, TokenEstimator } from '@compaction/core';
+import type { RecordedRequest, TestServer } from '@compaction/testing/loopback-server';
 import { fromOpenAIChatMessages } from '../from-openai-chat-messages.js';
 import { fromOpenAIResponsesInput } from '../from-openai-responses-input.js';
-import type { RecordedRequest, TestServer } from './test-server.js';
 
 /** How the scripted model behaves. */
 export interface AgentScript {

@@ -8,8 +8,8 @@ import {
   TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
-import { loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { describe, expect, it } from 'vitest';
+import { loadTranscripts, missingTranscriptsMessage } from './transcripts/index.js';
 
 /** Shares of each transcript's size the real-transcript tests compact to. */
 export const targetShares = [0.5, 0.25, 0.1] as const;
