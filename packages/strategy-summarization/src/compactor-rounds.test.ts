@@ -30,36 +30,45 @@ function step(index: number): Message[] {
 }
 
 describe('with the Compactor, over many rounds', () => {
-  it('merges one summary round after round, keeps every file and accounts for every command', async () => {
-    const provider = summarizingProvider();
-    const compactor = createCompactor({
-      strategy: createSummarization({ provider }),
-      budget: { contextWindow: 12_000, reservedOutputTokens: 1000 },
-    });
-    let history: Message[] = [
-      { role: 'system', content: [{ type: 'text', text: 'You are a coding agent.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Read every part and report the longest one.' }] },
-    ];
-    let rounds = 0;
-    for (let index = 0; index < 400; index++) {
-      history = [...history, ...step(index)];
-      const prepared = await compactor.prepare(history);
-      if (prepared.compacted) rounds++;
-      history = prepared.messages;
-    }
-    expect(rounds).toBeGreaterThan(10);
-    const summaries = history.filter(isSummary);
-    expect(summaries).toHaveLength(1);
-    const marks = compactionMetadataOf(summaries[0]!)!;
-    expect(marks.round).toBe(rounds);
-    // Every file survives all rounds; older commands are folded into a count, never silently lost.
-    const text = visibleText(history);
-    for (let index = 0; index < 400; index++) expect(text).toContain(`src/part_${index}.py`);
-    const trail = marks.artifactTrail as { commands: unknown[]; folded: { commands: number } };
-    const verbatimSteps = history.filter((message) => message.role === 'tool').length;
-    expect(trail.commands.length + trail.folded.commands).toBe(400 - verbatimSteps);
-    expect(text).toContain(`Older detail folded to save space: 0 files, ${trail.folded.commands} commands`);
-    expect(history[0]!.role).toBe('system');
-    expect(textOf(history[2]!)).toBe('Read every part and report the longest one.');
-  });
+  // At 12,000 tokens the whole trail fits; at 8,500 the older commands must be folded (their files stay).
+  it.each([
+    { contextWindow: 12_000, folds: false },
+    { contextWindow: 8_500, folds: true },
+  ])(
+    'merges one summary round after round, keeps every file and accounts for every command (window $contextWindow)',
+    async ({ contextWindow, folds }) => {
+      const provider = summarizingProvider();
+      const compactor = createCompactor({
+        strategy: createSummarization({ provider }),
+        budget: { contextWindow, reservedOutputTokens: 1000 },
+      });
+      let history: Message[] = [
+        { role: 'system', content: [{ type: 'text', text: 'You are a coding agent.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Read every part and report the longest one.' }] },
+      ];
+      let rounds = 0;
+      for (let index = 0; index < 400; index++) {
+        history = [...history, ...step(index)];
+        const prepared = await compactor.prepare(history);
+        if (prepared.compacted) rounds++;
+        history = prepared.messages;
+      }
+      expect(rounds).toBeGreaterThan(10);
+      const summaries = history.filter(isSummary);
+      expect(summaries).toHaveLength(1);
+      const marks = compactionMetadataOf(summaries[0]!)!;
+      expect(marks.round).toBe(rounds);
+      // Every file survives all rounds; older commands are folded into a count, never silently lost.
+      const text = visibleText(history);
+      for (let index = 0; index < 400; index++) expect(text).toContain(`src/part_${index}.py`);
+      const trail = marks.artifactTrail as { commands: { command: string }[]; folded: { commands: number } };
+      const verbatimSteps = history.filter((message) => message.role === 'tool').length;
+      expect(trail.commands.length + trail.folded.commands).toBe(400 - verbatimSteps);
+      for (const command of trail.commands) expect(text).toContain(command.command);
+      expect(trail.folded.commands > 0).toBe(folds);
+      if (folds) expect(text).toContain(`Oldest detail folded: ${trail.folded.commands} command`);
+      expect(history[0]!.role).toBe('system');
+      expect(textOf(history[2]!)).toBe('Read every part and report the longest one.');
+    },
+  );
 });

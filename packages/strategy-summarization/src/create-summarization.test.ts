@@ -154,7 +154,7 @@ describe('createSummarization', () => {
       const output = await strategy.compact(inputFor(messages, 0.3));
       const summary = output.messages.find(isSummary)!;
       for (const path of firstPaths) expect(textOf(summary)).toContain(path);
-      expect(textOf(summary)).toContain('[1] npm test -- --filter case_1');
+      expect(textOf(summary)).toContain('npm test -- --filter case_1 [exit 1]');
       expect(JSON.stringify(compactionMetadataOf(summary)!.artifactTrail)).toContain('src/module_0.ts');
       messages = [...output.messages.slice(0, -1), ...codingHistory(30).slice(2)].map((message, index) =>
         message.role === 'tool' ? message : { ...message, id: `r${round}-${index}` },
@@ -291,7 +291,7 @@ describe('failures and the fallback', () => {
       expect(output.messages.at(-1)).toBe(messages.at(-1));
       for (const step of [0, 3, 27]) expect(text).toContain(`src/module_${step}.ts`);
       for (const step of [2, 26]) expect(text).toContain(`src/edit_${step}.ts`);
-      expect(text).toContain('[1] npm test -- --filter case_1');
+      expect(text).toContain('npm test -- --filter case_1 [exit 1]');
       expect(text).not.toContain("I'm sorry");
     });
   }

@@ -11,6 +11,7 @@ import {
   type Provider,
   type Turn,
 } from '@compaction/core';
+import { allocateRoom } from './allocate-room.js';
 import { mergeArtifactTrails } from './artifact-trail.js';
 import { SummarizationFailedError } from './errors/summarization-failed-error.js';
 import { extractArtifacts } from './extract-artifacts.js';
@@ -18,6 +19,7 @@ import { extractiveDigest } from './extractive-digest.js';
 import { layoutHistory, selectRecentTurns } from './plan-eviction.js';
 import { readPreviousSummaries } from './previous-summary.js';
 import { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
+import { shortenMiddleToTokens } from './shorten-text.js';
 import {
   type ResolvedSummarizationOptions,
   resolveSummarizationOptions,
@@ -37,8 +39,18 @@ export interface SummarizationSettings extends SummarizationOptions {
   provider?: Provider;
 }
 
-/** Below this many tokens for the summary text, the LLM is not asked: the extractive digest is used. */
+/**
+ * Below this many tokens for the summary text, the LLM is not asked and no digest is written: so little text
+ * would say nothing the verbatim task and the trail do not already say.
+ */
 const minimumSummaryTokens = 48;
+/** What the blank lines between the header, the summary text and the trail may cost. */
+const separatorTokens = 2;
+/**
+ * How far (as a share of its room) a summary may overshoot and still be shortened rather than rejected:
+ * about what separates one tokenizer's count from another's.
+ */
+const shortenableOverflow = 0.25;
 
 /**
  * Creates the `summarization` strategy: keeps the system prompt, pinned messages, the original task, the
@@ -106,12 +118,15 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const previous = readPreviousSummaries(turnMessages(layout.summaries));
   const extractSettings = { commandCharacters: options.commandCharacters };
 
-  // Room for the summary message: its fixed parts, the summarizer's text and the trail.
+  const round = Math.max(input.round, previous.round + 1);
+  // Room for the summary message: its fixed parts (the header with the most messages it can count), the
+  // summarizer's text and the trail.
+  const mostSummarized = previous.summarizedMessages + turnMessages(layout.candidates).length;
   const overhead = counter.estimator.countMessage(
     summaryMessage({
       role: 'assistant',
-      text: `${summaryHeader('assistant', 999, 99_999)}\n\n\n\n`,
-      round: 1,
+      text: `${summaryHeader('assistant', round, mostSummarized)}\n\n\n\n`,
+      round,
       summaryText: '',
       artifactTrail: previous.trail,
       summarizedMessages: 0,
@@ -126,23 +141,22 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   }
   let room = budget.target - headTokens - overhead;
   if (room <= 0) room = budget.limit - headTokens - overhead;
-  const trailCap = Math.floor(options.trailShare * budget.target);
   const trailUpperBound = countText(
     renderArtifactTrail(
       mergeArtifactTrails(previous.trail, extractArtifacts(turnMessages(layout.candidates), extractSettings)),
     ),
   );
-  // The trail is reserved first: it is the part of the summary no model can get wrong.
-  const trailTokens = Math.max(0, Math.min(trailCap, trailUpperBound, room));
-  const summaryTokens = Math.max(
-    0,
-    Math.min(options.maxOutputTokens, Math.floor(options.summaryShare * budget.target), room - trailTokens),
-  );
+  const { trailTokens, summaryTokens, recentTokens } = allocateRoom({
+    room,
+    target: budget.target,
+    trailNeeds: trailUpperBound,
+    options,
+  });
   const recent = selectRecentTurns({
     messages,
     counter,
     candidates: layout.candidates,
-    preferred: Math.floor(options.recentShare * budget.target),
+    preferred: recentTokens,
     available: room - summaryTokens - trailTokens,
     minimumTurns: options.minimumRecentTurns,
   });
@@ -160,7 +174,6 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
 
   const evicted = turnMessages(evictedTurns);
   const trail = mergeArtifactTrails(previous.trail, extractArtifacts(evicted, extractSettings));
-  const round = Math.max(input.round, previous.round + 1);
   const instructions = [options.instructions, input.instructions]
     .filter((text): text is string => text !== undefined && text.trim().length > 0)
     .join('\n');
@@ -184,7 +197,12 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     const fitted = fitArtifactTrail(trail, trailBudget, countText);
     return { trail: fitted.trail, text: countText(fitted.text) <= trailBudget ? fitted.text : '' };
   };
-  const assemble = (body: string, fallback: boolean, fittedTrail = fitTrail(countText(body))) => {
+  const assemble = (
+    body: string,
+    fallback: boolean,
+    fittedTrail = fitTrail(countText(body)),
+    carriedText = body,
+  ) => {
     const placed = placeSummary(
       options.placement,
       kept,
@@ -195,7 +213,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
             .filter((part) => part.length > 0)
             .join('\n\n'),
           round,
-          summaryText: body,
+          summaryText: carriedText,
           artifactTrail: fittedTrail.trail,
           summarizedMessages,
           ...(fallback ? { fallback: 'extractive' as const } : {}),
@@ -210,6 +228,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   };
 
   let failure: SummaryFailure | undefined;
+  let shortened = false;
   let calls = 0;
   let chunks = 0;
   let largestRequest = 0;
@@ -240,8 +259,24 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     if (outcome.failure !== undefined) {
       failure = outcome.failure;
     } else {
-      result = assemble(outcome.text, false);
-      if (result.tokens > budget.limit) {
+      // The summarizer was asked for at most `summaryTokens`, but its tokenizer is not ours. The trail is
+      // never folded for the text: a text slightly over the room the trail leaves is shortened in the middle;
+      // one far over it ignored the limit, and fails as too long.
+      const answerTokens = countText(outcome.text);
+      const fittedTrail = fitTrail(answerTokens);
+      const bodyRoom = summaryRoom - countText(fittedTrail.text) - separatorTokens;
+      if (answerTokens <= bodyRoom) {
+        result = assemble(outcome.text, false, fittedTrail);
+      } else if (answerTokens <= bodyRoom * (1 + shortenableOverflow) && bodyRoom >= minimumSummaryTokens) {
+        shortened = true;
+        result = assemble(shortenMiddleToTokens(outcome.text, bodyRoom, countText), false, fittedTrail);
+      } else {
+        failure = {
+          reason: 'too-long',
+          message: `the summary has ${answerTokens} tokens; the trail leaves room for ${Math.max(0, bodyRoom)}`,
+        };
+      }
+      if (result !== undefined && result.tokens > budget.limit) {
         failure = {
           reason: 'too-long',
           message: `the summary brought the history to ${result.tokens} tokens, over the limit of ${budget.limit}`,
@@ -253,17 +288,26 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
 
   if (failure !== undefined) {
     if (options.fallback === 'error') throw new SummarizationFailedError(failure);
-    // Without the LLM, the trail comes first: the digest gets the room it leaves.
+    // Without the LLM, the trail comes first: the digest gets the room it leaves, if that can say anything.
     const fittedTrail = fitTrail(0);
-    const digest = extractiveDigest({
-      task: messages[layout.taskIndex],
-      latestRequest: messages[layout.latestIndex],
-      previousSummary: previous.text,
-      evicted,
-      tokens: Math.max(0, Math.min(summaryRoom - countText(fittedTrail.text) - 2, options.maxOutputTokens)),
-      countText,
-    });
-    result = assemble(digest, true, fittedTrail);
+    const digestTokens = Math.min(
+      summaryRoom - countText(fittedTrail.text) - separatorTokens,
+      options.maxOutputTokens,
+    );
+    const digest =
+      digestTokens < minimumSummaryTokens
+        ? ''
+        : extractiveDigest({
+            task: messages[layout.taskIndex],
+            latestRequest: messages[layout.latestIndex],
+            previousSummary: previous.text,
+            evicted,
+            tokens: digestTokens,
+            countText,
+          });
+    // With no room for a digest, the earlier summary's text still rides in the metadata, so a later round
+    // with more room merges it instead of losing it.
+    result = assemble(digest, true, fittedTrail, digest === '' ? (previous.text ?? '') : digest);
     if (result.tokens > budget.limit) {
       throw new BudgetUnreachableError({
         tokens: result.tokens,
@@ -291,6 +335,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
       errors: result!.trail.errors.length,
       folded: result!.trail.folded,
     },
+    ...(shortened ? { summaryShortened: true } : {}),
     ...(failure === undefined
       ? {}
       : { fallback: 'extractive', reason: failure.reason, failure: failure.message }),

@@ -40,6 +40,60 @@ const trailArbitrary: fc.Arbitrary<ArtifactTrail> = fc
     return trail;
   });
 
+describe('renderArtifactTrail', () => {
+  it('writes one short line per command and lists each path once', () => {
+    const trail = emptyArtifactTrail();
+    recordFile(trail, 'src/app.py', 'read');
+    recordFile(trail, 'notes.md', 'read');
+    recordFile(trail, 'src/app.py', 'modified');
+    recordFile(trail, 'build', 'touched');
+    recordFile(trail, 'repro.py', 'created');
+    recordFile(trail, 'repro.py', 'created');
+    recordCommand(trail, 'cat notes.md', 0);
+    recordCommand(trail, 'python repro.py', 1);
+    recordCommand(trail, 'python repro.py', 0);
+    recordCommand(trail, 'make -C build/', 'error');
+    recordCommand(trail, 'ls', 'unknown');
+    recordError(trail, 'TypeError: bad operand');
+    expect(renderArtifactTrail(trail)).toBe(
+      [
+        '## Artifact trail',
+        'Created: repro.py',
+        'Modified: src/app.py',
+        'Commands, oldest first (succeeded unless marked):',
+        'cat notes.md',
+        'python repro.py x2',
+        'make -C build/ [failed]',
+        'ls [exit ?]',
+        'Errors:',
+        '- TypeError: bad operand',
+      ].join('\n'),
+    );
+  });
+
+  it('shows every path and command it keeps, and counts what it folded', () => {
+    fc.assert(
+      fc.property(trailArbitrary, (trail) => {
+        const text = renderArtifactTrail(trail);
+        for (const command of trail.commands) expect(text).toContain(command.command);
+        for (const file of trail.files) expect(text).toContain(file.path);
+        for (const error of trail.errors) expect(text).toContain(error);
+        // A failed command carries its exit status on its own line.
+        for (const command of trail.commands) {
+          if (typeof command.status === 'number' && command.status !== 0) {
+            expect(text.split('\n')).toContain(
+              `${command.command} [exit ${command.status}]${command.runs > 1 ? ` x${command.runs}` : ''}`,
+            );
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    const folded = { ...emptyArtifactTrail(), folded: { files: 0, commands: 3, errors: 1 } };
+    expect(renderArtifactTrail(folded)).toContain('Oldest detail folded: 3 commands, 1 error.');
+  });
+});
+
 describe('fitArtifactTrail', () => {
   it('fits any budget that holds the bare headings, folding the oldest detail first', () => {
     fc.assert(

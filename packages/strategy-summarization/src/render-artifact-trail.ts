@@ -1,79 +1,129 @@
-import { type ArtifactTrail, type CommandRecord, cloneTrail } from './artifact-trail.js';
+import { type ArtifactTrail, type CommandRecord, cloneTrail, type FileAction } from './artifact-trail.js';
 
 /** The heading the artifact trail carries in summary texts. */
 export const artifactTrailHeading = '## Artifact trail';
 
-/** Renders a trail as Markdown: files grouped by what was done to them, commands with exit status, errors. */
+/** Stated once, so that a command that succeeded (most of them) costs no more than its own text. */
+const commandsLabel = 'Commands, oldest first (succeeded unless marked):';
+
+/** File groups in the order they are rendered; a file goes under the strongest thing done to it. */
+const fileGroups: ReadonlyArray<{ action: FileAction; label: string }> = [
+  { action: 'created', label: 'Created' },
+  { action: 'modified', label: 'Modified' },
+  { action: 'read', label: 'Read' },
+  { action: 'touched', label: 'Named' },
+];
+
+/**
+ * Renders a trail as dense Markdown, because at small targets every token of it competes with the paths and
+ * commands it exists to keep: one line per file group (`Created:`, `Modified:`, `Read:`, `Named:`, each file
+ * under the strongest thing done to it), then one line per command (its first line as recorded, marked only
+ * when it did not succeed, `xN` when it ran N times), then the errors, then the counts of what was folded
+ * (those not zero). A file only read or named whose path a listed command shows as a whole word is not
+ * listed again. Everything is oldest first.
+ */
 export function renderArtifactTrail(trail: ArtifactTrail): string {
-  const lines = [artifactTrailHeading, '(recorded from the tool calls, not written by the summarizer)'];
-  const groups = new Map<string, string[]>();
-  for (const file of trail.files) {
-    const key = file.actions.join(', ');
-    groups.set(key, [...(groups.get(key) ?? []), file.path]);
+  const lines = [artifactTrailHeading];
+  // Paths a listed command names as a whole word are not listed again.
+  const named = wordsOf(trail.commands.map((command) => command.command));
+  for (const group of fileGroups) {
+    const paths = trail.files
+      .filter((file) => strongestAction(file.actions) === group.action)
+      .map((file) => file.path)
+      .filter(
+        (path) =>
+          group.action === 'created' || group.action === 'modified' || !named.has(withoutTrailingSlash(path)),
+      );
+    if (paths.length > 0) lines.push(`${group.label}: ${paths.join(', ')}`);
   }
-  if (groups.size === 0) lines.push('Files: none');
-  for (const [actions, paths] of groups) lines.push(`Files ${actions}: ${paths.join(', ')}`);
-  lines.push(
-    trail.commands.length === 0 ? 'Commands: none' : 'Commands ([exit status] first line, oldest first):',
-  );
-  for (const command of trail.commands) lines.push(commandLine(command));
+  if (trail.commands.length > 0) {
+    lines.push(commandsLabel);
+    for (const command of trail.commands) lines.push(commandLine(command));
+  }
   if (trail.errors.length > 0) {
-    lines.push('Errors seen (oldest first):');
+    lines.push('Errors:');
     for (const error of trail.errors) lines.push(`- ${error}`);
   }
-  const { files, commands, errors } = trail.folded;
-  if (files + commands + errors > 0) {
-    lines.push(`Older detail folded to save space: ${files} files, ${commands} commands, ${errors} errors.`);
-  }
+  const folded = (['files', 'commands', 'errors'] as const)
+    .filter((key) => trail.folded[key] > 0)
+    .map((key) => `${trail.folded[key]} ${trail.folded[key] === 1 ? key.slice(0, -1) : key}`);
+  if (folded.length > 0) lines.push(`Oldest detail folded: ${folded.join(', ')}.`);
   return lines.join('\n');
 }
 
 /**
  * Folds a trail until its rendering fits `tokens`: older errors first, then older commands, then older
- * files, each counted in `folded`. Returns the folded trail (the input is unchanged) and its text.
+ * files, each counted in `folded`. Folds as little as possible: a binary search over how many items go, in
+ * that order, with one rendering per step. Returns the folded trail (the input is unchanged) and its text.
  */
 export function fitArtifactTrail(
   trail: ArtifactTrail,
   tokens: number,
   countText: (text: string) => number,
 ): { trail: ArtifactTrail; text: string } {
-  const fitted = cloneTrail(trail);
-  let text = renderArtifactTrail(fitted);
-  let total = countText(text);
-  if (total <= tokens) return { trail: fitted, text };
-  // Fold by estimated item costs first (one rendering per pass instead of one per item), then check.
-  while (total > tokens) {
-    let excess = total - tokens;
-    const lists = [
-      { items: fitted.errors, key: 'errors' as const, cost: (item: string) => countText(`- ${item}`) + 1 },
-      {
-        items: fitted.commands,
-        key: 'commands' as const,
-        cost: (item: CommandRecord) => countText(commandLine(item)) + 1,
-      },
-      {
-        items: fitted.files,
-        key: 'files' as const,
-        cost: (item: { path: string }) => countText(item.path) + 1,
-      },
-    ];
-    let folded = 0;
-    for (const list of lists) {
-      while (excess > 0 && list.items.length > 0) {
-        const item = list.items.shift()!;
-        excess -= (list.cost as (value: typeof item) => number)(item);
-        fitted.folded[list.key]++;
-        folded++;
-      }
+  const whole = cloneTrail(trail);
+  const wholeText = renderArtifactTrail(whole);
+  if (countText(wholeText) <= tokens) return { trail: whole, text: wholeText };
+  const total = trail.errors.length + trail.commands.length + trail.files.length;
+  // `fits` holds for `high` (or nothing fits at all) and never for `low`. Folding one more item almost
+  // always shortens the rendering; where it does not (the folded line appears, a file hidden behind a
+  // folded command is listed again) the search still ends on a count whose rendering was checked.
+  let low = 0;
+  let high = total;
+  let best = foldOldest(trail, total);
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    const candidate = foldOldest(trail, middle);
+    if (countText(candidate.text) <= tokens) {
+      high = middle;
+      best = candidate;
+    } else {
+      low = middle;
     }
-    text = renderArtifactTrail(fitted);
-    total = countText(text);
-    if (folded === 0) break;
   }
-  return { trail: fitted, text };
+  return best;
+}
+
+/** The trail with its `count` oldest items folded: errors first, then commands, then files. */
+function foldOldest(trail: ArtifactTrail, count: number): { trail: ArtifactTrail; text: string } {
+  const folded = cloneTrail(trail);
+  let left = count;
+  for (const key of ['errors', 'commands', 'files'] as const) {
+    const items = folded[key] as unknown[];
+    const removed = Math.min(left, items.length);
+    items.splice(0, removed);
+    folded.folded[key] += removed;
+    left -= removed;
+  }
+  return { trail: folded, text: renderArtifactTrail(folded) };
+}
+
+function strongestAction(actions: readonly FileAction[]): FileAction {
+  return fileGroups.find((group) => actions.includes(group.action))?.action ?? 'touched';
+}
+
+/** The words of the command lines, split where a path ends (space, quote, `=`, `:`, brackets, operators). */
+function wordsOf(commands: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const command of commands) {
+    for (const word of command.split(/[\s'"=:()<>|;&,]+/)) {
+      if (word.length > 0) words.add(withoutTrailingSlash(word));
+    }
+  }
+  return words;
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.replace(/(.)\/+$/, '$1');
+}
+
+/** How a command's line is marked: not at all when it succeeded (exit 0, or no failure reported). */
+function statusMark(status: CommandRecord['status']): string {
+  if (status === 0 || status === 'ok') return '';
+  if (typeof status === 'number') return ` [exit ${status}]`;
+  return status === 'unknown' ? ' [exit ?]' : ' [failed]';
 }
 
 function commandLine(command: CommandRecord): string {
-  const status = command.status === 'unknown' ? '?' : String(command.status);
-  return `[${status}] ${command.command}${command.runs > 1 ? ` (${command.runs} runs)` : ''}`;
+  return `${command.command}${statusMark(command.status)}${command.runs > 1 ? ` x${command.runs}` : ''}`;
 }

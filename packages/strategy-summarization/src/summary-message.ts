@@ -35,13 +35,16 @@ export function summaryMessage(input: SummaryMessageInput): Message {
   return withCompactionMetadata({ role: input.role, content: [{ type: 'text', text: input.text }] }, marks);
 }
 
-/** The first line of a summary, saying what it is and where the verbatim messages are. */
+/**
+ * The first line of a summary, saying what it is and where the verbatim messages are. Kept short: at small
+ * targets it competes with the artifact trail for the same few tokens.
+ */
 export function summaryHeader(role: 'user' | 'assistant', round: number, summarized: number): string {
   const where =
     role === 'user'
-      ? 'The original task and the most recent messages follow verbatim.'
-      : 'The original task is above and the most recent messages follow, verbatim.';
-  return `[Summary of ${summarized} earlier messages of this conversation, compaction round ${round}. ${where}]`;
+      ? 'the task and the latest messages follow verbatim'
+      : 'the task is above, the latest messages follow verbatim';
+  return `[Summary of ${summarized} earlier messages, compaction round ${round}; ${where}.]`;
 }
 
 /** Where the summary went, and as what. */

@@ -60,10 +60,13 @@ describe.skipIf(directory === undefined)('on the real coding transcripts', () =>
 
       const verbatim = verbatimTokens(messages, counter);
       if (verbatim > target) {
-        // The system prompt, task and newest request alone are over the target: a typed error, nothing lost.
+        // Unreachable by the rules, not a retention failure: the system prompt, the task and the newest
+        // request must stay verbatim, and they alone are over the target. The strategy throws a typed
+        // error and the caller keeps its history; nothing is lost.
         await expect(strategy.compact(input)).rejects.toSatisfy(BudgetUnreachableError.isInstance);
         console.info(
-          `${transcript.name} at ${share * 100}%: unreachable, ${verbatim} verbatim tokens > ${target}`,
+          `${transcript.name} at ${share * 100}%: unreachable by the rules (BudgetUnreachableError): the ` +
+            `verbatim system prompt, task and newest request alone take ${verbatim} tokens, over the target of ${target}`,
         );
         return;
       }
