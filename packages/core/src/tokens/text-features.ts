@@ -67,11 +67,8 @@ const symbol = 11;
 /** Past the end of the text. */
 const end = 12;
 
-let classTable: Uint8Array | undefined;
-
-/** The class of every UTF-16 code unit, built on first use (64 KB): one array read per character. */
-function classes(): Uint8Array {
-  if (classTable) return classTable;
+/** The class of every UTF-16 code unit (64 KB): one array read per character. */
+function buildClassTable(): Uint8Array {
   const table = new Uint8Array(0x10000).fill(symbol);
   table.fill(punctuation, 33, 127);
   table.fill(otherWhitespace, 0, 32);
@@ -93,9 +90,12 @@ function classes(): Uint8Array {
   table.fill(cjkCharacter, 0xf900, 0xfb00);
   table.fill(cjkCharacter, 0xff00, 0xfff0);
   table.fill(surrogate, 0xd800, 0xe000);
-  classTable = table;
   return table;
 }
+
+// A module constant rather than built on first use: the optimizing compiler then treats the table as fixed
+// instead of re-checking it at every character, which measured about 7% fewer instructions per character.
+const classTable = buildClassTable();
 
 /** Runs at least this long are tested for being a blob rather than words. */
 const blobMinimumLength = 16;
@@ -112,7 +112,7 @@ export function measureText(
   text: string,
   into: Float64Array = new Float64Array(textFeatureCount),
 ): Float64Array {
-  const table = classes();
+  const table = classTable;
   let letterPieces = 0;
   let attachedPieces = 0;
   let attachedLetters = 0;
@@ -166,8 +166,14 @@ export function measureText(
             index++;
             kind = index < length ? table[text.charCodeAt(index)]! : end;
           }
-          while (kind === lower || kind === otherLetter) {
-            if (kind === otherLetter) otherLetters++;
+          // Lowercase letters in their own tight loop; a letter of another alphabet continues the piece.
+          for (;;) {
+            while (kind === lower) {
+              index++;
+              kind = index < length ? table[text.charCodeAt(index)]! : end;
+            }
+            if (kind !== otherLetter) break;
+            otherLetters++;
             index++;
             kind = index < length ? table[text.charCodeAt(index)]! : end;
           }
@@ -210,6 +216,19 @@ export function measureText(
       }
       before = digit;
       continue;
+    }
+
+    if (kind === space) {
+      // The most common run by far: one space before a word or punctuation (it joins the next token, so it
+      // counts for nothing of its own). Handled without the general whitespace loop.
+      const next = index + 1 < length ? table[text.charCodeAt(index + 1)]! : end;
+      if (next < space || next > otherWhitespace) {
+        index++;
+        kind = next;
+        if (kind === digit) spacedNumbers++;
+        before = space;
+        continue;
+      }
     }
 
     if (kind <= otherWhitespace) {
