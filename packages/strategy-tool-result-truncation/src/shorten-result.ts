@@ -15,7 +15,11 @@ export function wasShortened(part: { metadata?: Metadata }): boolean {
 /** The part's metadata with the mark that makes a later round leave it alone. */
 function markedMetadata(metadata: Metadata | undefined): Metadata {
   const compaction = { kind: 'modified', strategy: 'tool-result-truncation' };
-  return metadata === undefined ? { compaction } : { ...metadata, compaction };
+  if (metadata === undefined) return { compaction };
+  // The key comes before the spread: adding a key after a spread is a slow path in V8.
+  const marked: Metadata = { compaction, ...metadata };
+  marked.compaction = compaction;
+  return marked;
 }
 
 /** A copy of a result with a new output, marked as shortened. */
@@ -39,14 +43,20 @@ export function resultCharacters(part: ToolResultPart): number {
   return characters;
 }
 
-/** The placeholder that replaces a masked result. */
+/**
+ * The placeholder that replaces a masked result: the tool and the size removed, in few tokens (a history
+ * masked in full carries one per old result).
+ */
 export function maskText(toolName: string, characters: number, tokens: number): string {
-  return `[Output of ${toolName} removed to save space: ${characters} characters, about ${Math.round(tokens)} tokens.]`;
+  return `[${toolName} output removed: ${characters} characters, ~${Math.round(tokens)} tokens]`;
 }
 
-/** A result replaced by {@link maskText}; whether it was an error is kept. */
-export function maskResult(part: ToolResultPart, tokens: number): ToolResultPart {
-  return withOutput(part, maskText(part.toolName, resultCharacters(part), tokens));
+/**
+ * A result of `characters` characters (see {@link resultCharacters}) and about `tokens` tokens replaced by
+ * {@link maskText}; whether it was an error is kept.
+ */
+export function maskResult(part: ToolResultPart, characters: number, tokens: number): ToolResultPart {
+  return withOutput(part, maskText(part.toolName, characters, tokens));
 }
 
 /** A result cut to about `keepCharacters` of text; images and files in it are replaced by a note. */

@@ -83,9 +83,28 @@ describe('createToolResultTruncation', () => {
 
   it('masks results with a placeholder naming the tool and the size removed', async () => {
     const { output } = await run(messages, { limit: total, target: 1 }, { mode: 'mask' });
-    expect(outputOf(output.messages[3])).toMatch(
-      /^\[Output of bash removed to save space: 4000 characters, about \d+ tokens\.\]$/,
-    );
+    expect(outputOf(output.messages[3])).toMatch(/^\[bash output removed: 4000 characters, ~\d+ tokens\]$/);
+    const counter = new TokenCounter();
+    expect(counter.countMessage(output.messages[3]!)).toBeLessThan(30);
+  });
+
+  it('keeps the newest results when they are split over several tool messages of one turn', async () => {
+    const [call, first] = toolTurn('a', 4000);
+    const [, second] = toolTurn('b', 4000);
+    const twoResults: AssistantMessage = {
+      ...call,
+      content: [
+        ...call.content,
+        { ...call.content[0]!, toolCallId: 'b' } as AssistantMessage['content'][number],
+      ],
+    };
+    const history: Message[] = [...messages.slice(0, -1), twoResults, first, second, user('next')];
+    const size = new TokenCounter().estimate(history);
+    const { output, violations } = await run(history, { limit: size, target: 1 }, { keepRecent: 1 });
+    expect(violations).toEqual([]);
+    const last = history.length - 2;
+    expect(output.messages[last]).toBe(second);
+    expect(compactionMetadataOf(output.messages[last - 1]!)?.kind).toBe('modified');
   });
 
   it('leaves exempt tools and pinned results alone', async () => {

@@ -4,7 +4,6 @@ import {
   BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
-  groupTurns,
   isPinned,
   type Message,
   type TokenCounter,
@@ -52,36 +51,39 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       const recent = newestResults(messages, validated.keepRecent);
       const result = [...messages];
       let tokens = tokensBefore;
-      let shortenedResults = 0;
+      const tally: Tally = { shortenedResults: 0 };
       let clearedInputs = 0;
-      // Oldest first, one turn at a time, stopping as soon as the target is met.
-      for (const turn of groupTurns(messages)) {
-        if (tokens <= budget.target || turn.start >= recent.messageIndex + 1) break;
-        if (turn.end - turn.start < 2) continue;
-        const changedCalls = new Set<string>();
-        for (let index = turn.start + 1; index < turn.end; index++) {
+      // Oldest first, one turn at a time, stopping as soon as the target is met. A turn is an assistant
+      // message and the tool messages after it: in a valid history only tool calls are answered there, so
+      // a flat walk finds the turns without grouping them first.
+      let index = 0;
+      while (index < messages.length && tokens > budget.target && index <= recent.messageIndex) {
+        const start = index++;
+        if (messages[start]!.role !== 'assistant') continue;
+        tally.changedCalls = validated.clearToolInputs ? new Set() : undefined;
+        for (; index < messages.length && messages[index]!.role === 'tool'; index++) {
           const message = messages[index] as ToolMessage;
-          if (isPinned(message)) continue;
-          const oldParts = index < recent.messageIndex ? message.content.length : recent.partIndex;
-          const shortened = shortenMessage(message, oldParts, counter, validated, exempt);
-          if (shortened === undefined) continue;
-          for (const id of shortened.toolCallIds) changedCalls.add(id);
-          shortenedResults += shortened.toolCallIds.length;
-          const replacement = withCompactionMetadata<ToolMessage>(shortened.message, marks);
-          tokens += counter.countMessage(replacement) - counter.countMessage(message);
+          const oldParts = oldResultsOf(message, index, recent);
+          if (oldParts <= 0 || isPinned(message)) continue;
+          const messageTokens = counter.countMessage(message);
+          const content = shortenResults(message, oldParts, messageTokens, validated, exempt, tally);
+          if (content === undefined) continue;
+          const replacement = withCompactionMetadata(message, marks, content);
+          tokens += counter.countMessage(replacement) - messageTokens;
           result[index] = replacement;
         }
-        const call = messages[turn.start] as AssistantMessage;
-        if (validated.clearToolInputs && changedCalls.size > 0 && !isPinned(call)) {
-          const cleared = clearInputs(call, changedCalls, counter, validated.maxResultTokens);
+        const call = messages[start] as AssistantMessage;
+        if (tally.changedCalls !== undefined && tally.changedCalls.size > 0 && !isPinned(call)) {
+          const cleared = clearInputs(call, tally.changedCalls, counter, validated.maxResultTokens);
           if (cleared !== undefined) {
             clearedInputs += cleared.count;
-            const replacement = withCompactionMetadata<AssistantMessage>(cleared.message, marks);
+            const replacement = withCompactionMetadata(call, marks, cleared.content);
             tokens += counter.countMessage(replacement) - counter.countMessage(call);
-            result[turn.start] = replacement;
+            result[start] = replacement;
           }
         }
       }
+      const shortenedResults = tally.shortenedResults;
       if (tokens > budget.limit) {
         throw new BudgetUnreachableError({
           tokens,
@@ -101,6 +103,13 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       };
     },
   };
+}
+
+/** What a run has shortened so far. */
+interface Tally {
+  shortenedResults: number;
+  /** Ids of the calls whose results were shortened in the current turn, when their inputs are cleared too. */
+  changedCalls?: Set<string> | undefined;
 }
 
 /**
@@ -123,35 +132,50 @@ function newestResults(
   return { messageIndex: -1, partIndex: 0 };
 }
 
-/** Shortens the old results (the first `oldParts`) of one tool message that are over the cap. */
-function shortenMessage(
+/** How many results of the tool message at `index` are old (the first ones); the rest are among the newest. */
+function oldResultsOf(
+  message: ToolMessage,
+  index: number,
+  recent: { messageIndex: number; partIndex: number },
+): number {
+  if (index < recent.messageIndex) return message.content.length;
+  return index === recent.messageIndex ? recent.partIndex : 0;
+}
+
+/**
+ * The content of one tool message with its old results (the first `oldParts`) that are over the cap
+ * shortened, or `undefined` when none is.
+ */
+function shortenResults(
   message: ToolMessage,
   oldParts: number,
-  counter: TokenCounter,
+  messageTokens: number,
   options: ValidatedOptions,
   exempt: ReadonlySet<string>,
-): { message: ToolMessage; toolCallIds: string[] } | undefined {
-  if (oldParts <= 0) return undefined;
-  const messageTokens = counter.countMessage(message);
+  tally: Tally,
+): ToolMessage['content'] | undefined {
+  const parts = message.content;
   let messageCharacters = 0;
-  for (const part of message.content) messageCharacters += resultCharacters(part);
+  for (const part of parts) messageCharacters += resultCharacters(part);
   if (messageCharacters === 0) return undefined;
   let content: ToolMessage['content'] | undefined;
-  const toolCallIds: string[] = [];
   for (let partIndex = 0; partIndex < oldParts; partIndex++) {
-    const part = message.content[partIndex]!;
+    const part = parts[partIndex]!;
     if (exempt.has(part.toolName) || wasShortened(part)) continue;
     // The counter measures whole messages (memoized); a result's share follows its share of the text.
     const characters = resultCharacters(part);
     const tokens = (messageTokens * characters) / messageCharacters;
     if (tokens <= options.maxResultTokens) continue;
-    const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
-    content ??= [...message.content];
-    content[partIndex] =
-      options.mode === 'mask' ? maskResult(part, tokens) : truncateResult(part, Math.floor(keepCharacters));
-    toolCallIds.push(part.toolCallId);
+    content ??= parts.slice();
+    if (options.mode === 'mask') content[partIndex] = maskResult(part, characters, tokens);
+    else {
+      const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
+      content[partIndex] = truncateResult(part, Math.floor(keepCharacters));
+    }
+    tally.shortenedResults++;
+    tally.changedCalls?.add(part.toolCallId);
   }
-  return content === undefined ? undefined : { message: { ...message, content }, toolCallIds };
+  return content;
 }
 
 /** Replaces the inputs of the given calls that are over the cap with a note. */
@@ -160,7 +184,7 @@ function clearInputs(
   toolCallIds: ReadonlySet<string>,
   counter: TokenCounter,
   maxTokens: number,
-): { message: AssistantMessage; count: number } | undefined {
+): { content: AssistantMessage['content']; count: number } | undefined {
   const inputs = message.content.map((part) =>
     part.type === 'tool-call' && toolCallIds.has(part.toolCallId) && !wasShortened(part)
       ? JSON.stringify(part.input).length
@@ -180,5 +204,5 @@ function clearInputs(
     count++;
     return clearInput(part as ToolCallPart, size);
   });
-  return count === 0 ? undefined : { message: { ...message, content }, count };
+  return count === 0 ? undefined : { content, count };
 }

@@ -31,7 +31,8 @@ export function findMessageIssues(messages: unknown): MessageIssue[] {
     return [{ index: -1, path: '', message: `expected an array of messages, got ${describe(messages)}` }];
   }
   const issues: MessageIssue[] = [];
-  for (const [index, message] of (messages as unknown[]).entries()) {
+  for (let index = 0; index < messages.length; index++) {
+    const message: unknown = messages[index];
     if (typeof message === 'object' && message !== null && wellFormed.has(message)) continue;
     const before = issues.length;
     checkMessage(message, (path, text) => {

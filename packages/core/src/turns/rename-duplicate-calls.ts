@@ -30,14 +30,14 @@ export function renameDuplicateCalls(messages: readonly Message[], repairs: Repa
         changed = true;
         return { ...part, toolCallId: alias };
       });
-      return changed ? withCompactionMetadata({ ...message, content }, { repair: 'edited' }) : message;
+      return changed ? withCompactionMetadata(message, { repair: 'edited' }, content) : message;
     }
     if (message.role === 'tool' && message.content.some((part) => aliases.has(part.toolCallId))) {
       const content = message.content.map((part) => {
         const alias = aliases.get(part.toolCallId);
         return alias === undefined ? part : { ...part, toolCallId: alias };
       });
-      return withCompactionMetadata({ ...message, content }, { repair: 'edited' });
+      return withCompactionMetadata(message, { repair: 'edited' }, content);
     }
     return message;
   });

@@ -46,6 +46,13 @@ describe('repairHistory', () => {
     expect(() => repairHistory(messages, { orphanedResults: 'error' })).toThrow(InvalidMessagesError);
   });
 
+  it('reports a result that came before its call when a later one answers the call', () => {
+    const messages = [user('u'), results('a'), calls('a'), results('a')];
+    const { messages: repaired, repairs } = repairHistory(messages);
+    expect(repairs).toEqual([{ kind: 'removed-duplicate-result', toolCallId: 'a', index: 1 }]);
+    expect(repaired).toEqual([messages[0], messages[2], messages[3]]);
+  });
+
   it('renames a reused tool call id with its results, and does not mutate its input', () => {
     const messages = Object.freeze([user('u'), calls('a'), results('a'), calls('a'), results('a')]);
     const { messages: repaired, repairs } = repairHistory(messages);

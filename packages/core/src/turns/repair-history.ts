@@ -3,6 +3,7 @@ import { withCompactionMetadata } from '../messages/compaction-metadata.js';
 import type { Message, ToolCallPart, ToolMessage, ToolResultPart } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message-content.js';
 import { validateMessages } from '../messages/validate-messages.js';
+import { needsNoRepair } from './needs-no-repair.js';
 import { renameDuplicateCalls } from './rename-duplicate-calls.js';
 
 /** What {@link repairHistory} does with damage it finds. */
@@ -136,12 +137,16 @@ export function repairHistory(input: readonly Message[], options: RepairOptions 
         // that call's turn closes.
         if (open === undefined || !open.calls.some((call) => call.toolCallId === part.toolCallId))
           return false;
+        // An earlier result for this call stood where no turn was waiting for it: it is dropped for this one.
+        const first = firstResult.get(part.toolCallId);
+        if (first !== undefined && first.part !== part) {
+          repairs.push({ kind: 'removed-duplicate-result', toolCallId: part.toolCallId, index: first.index });
+        }
         emitted.add(part.toolCallId);
         return true;
       });
       if (kept.length === message.content.length) output.push(message);
-      else if (kept.length > 0)
-        output.push(withCompactionMetadata({ ...message, content: kept }, { repair: 'edited' }));
+      else if (kept.length > 0) output.push(withCompactionMetadata(message, { repair: 'edited' }, kept));
       return;
     }
     closeTurn(false);
@@ -170,6 +175,10 @@ function placeholderResult(call: ToolCallPart): ToolResultPart {
  * for results). Strategies call it first so that malformed input gets a typed error, never a crash.
  */
 export function assertValidHistory(messages: readonly Message[]): void {
+  validateMessages(messages);
+  // The common case, a valid history, is confirmed in one pass; only damage pays for a full repair run
+  // that describes it.
+  if (needsNoRepair(messages)) return;
   const { repairs } = repairHistory(messages, { orphanedResults: 'error', missingResults: 'error' });
   if (repairs.length > 0) {
     throw new InvalidMessagesError({

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { compactionMetadataOf, withCompactionMetadata } from './compaction-metadata.js';
+import type { Message, ToolMessage } from './message.js';
+
+describe('withCompactionMetadata', () => {
+  const result = (output: string): ToolMessage['content'][number] => ({
+    type: 'tool-result',
+    toolCallId: 'a',
+    toolName: 'bash',
+    output,
+  });
+
+  it('returns a marked copy, keeping every other field and the content unless new content is given', () => {
+    const message = Object.freeze({
+      role: 'tool',
+      id: 'm1',
+      content: Object.freeze([result('long output')]),
+      metadata: Object.freeze({ provider: 'x', compaction: Object.freeze({ pinned: true }) }),
+    }) as unknown as ToolMessage;
+    const marked = withCompactionMetadata(message, { kind: 'modified', round: 2 });
+    expect(marked).toEqual({
+      role: 'tool',
+      id: 'm1',
+      content: message.content,
+      metadata: { provider: 'x', compaction: { pinned: true, kind: 'modified', round: 2 } },
+    });
+    expect(marked.content).toBe(message.content);
+    const content = [result('short')];
+    const changed = withCompactionMetadata(message, { kind: 'modified' }, content);
+    expect(changed.content).toBe(content);
+    expect(changed.id).toBe('m1');
+    expect(compactionMetadataOf(changed)).toEqual({ pinned: true, kind: 'modified' });
+    expect(compactionMetadataOf(message)).toEqual({ pinned: true });
+  });
+
+  it('marks a message without metadata, and keeps fields it does not know', () => {
+    const message = { role: 'user', content: [{ type: 'text', text: 'hi' }], extra: 1 } as Message;
+    const marked = withCompactionMetadata(message, { kind: 'marker', strategy: 's' });
+    expect(marked).toEqual({ ...message, metadata: { compaction: { kind: 'marker', strategy: 's' } } });
+    expect(message).not.toHaveProperty('metadata');
+  });
+});

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assistant, calls, conversation, results, user } from '../__fixtures__/messages.js';
+import { InvalidMessagesError } from '../errors/invalid-messages-error.js';
+import type { Message } from '../messages/message.js';
+import { needsNoRepair } from './needs-no-repair.js';
+import { assertValidHistory, repairHistory } from './repair-history.js';
+
+/** What the full repair says: nothing when it would change nothing and reports no damage. */
+function repairFinds(messages: readonly Message[]): 'nothing' | 'damage' {
+  try {
+    const { repairs } = repairHistory(messages, { orphanedResults: 'error', missingResults: 'error' });
+    return repairs.length === 0 ? 'nothing' : 'damage';
+  } catch (error) {
+    if (error instanceof InvalidMessagesError) return 'damage';
+    throw error;
+  }
+}
+
+// Few ids, so that reused calls, duplicate, early, late and orphaned results all come up often.
+const ids = fc
+  .subarray(['a', 'b', 'c'], { minLength: 0, maxLength: 3 })
+  .chain((chosen) => fc.shuffledSubarray(chosen));
+const message: fc.Arbitrary<Message> = fc.oneof(
+  fc.constant(user('u')),
+  fc.constant(assistant('ok')),
+  ids.map((chosen) => calls(...chosen)),
+  ids.map((chosen) => results(...chosen)),
+);
+// Turns that follow the pairing rules, so that the valid side is well covered too.
+const pairedTurn = fc
+  .uniqueArray(fc.string({ minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
+  .chain((turnIds) =>
+    fc
+      .integer({ min: 1, max: turnIds.length })
+      .map((split) => [
+        calls(...turnIds),
+        results(...turnIds.slice(0, split)),
+        ...(split < turnIds.length ? [results(...turnIds.slice(split))] : []),
+      ]),
+  );
+
+describe('needsNoRepair', () => {
+  it('accepts valid histories, including calls still waiting in the last turn and empty tool messages', () => {
+    expect(needsNoRepair(conversation(5))).toBe(true);
+    expect(needsNoRepair([user('u'), calls('a', 'b'), results('a')])).toBe(true);
+    expect(needsNoRepair([user('u'), calls('a', 'b'), results('b'), results('a'), user('next')])).toBe(true);
+    expect(needsNoRepair([user('u'), results(), assistant('ok')])).toBe(true);
+    expect(needsNoRepair([])).toBe(true);
+  });
+
+  it('rejects every kind of damage repairHistory repairs', () => {
+    expect(needsNoRepair([user('u'), calls('a'), user('x')])).toBe(false);
+    expect(needsNoRepair([user('u'), calls('a'), user('x'), results('a')])).toBe(false);
+    expect(needsNoRepair([user('u'), results('ghost')])).toBe(false);
+    expect(needsNoRepair([calls('a'), results('a'), results('a')])).toBe(false);
+    expect(needsNoRepair([calls('a'), results('a'), calls('a'), results('a')])).toBe(false);
+    expect(needsNoRepair([calls('a', 'a'), results('a', 'a')])).toBe(false);
+    expect(needsNoRepair([results('a'), calls('a')])).toBe(false);
+    expect(needsNoRepair([results('a'), calls('a'), results('a')])).toBe(false);
+  });
+
+  it('agrees with the full repair on random histories, valid and damaged', () => {
+    const history = fc.oneof(
+      fc.array(message, { maxLength: 8 }),
+      fc
+        .array(
+          fc.oneof(
+            pairedTurn,
+            message.map((single) => [single]),
+          ),
+          { maxLength: 6 },
+        )
+        .map((parts) => parts.flat()),
+    );
+    fc.assert(
+      fc.property(history, (messages) => {
+        const fast = needsNoRepair(messages);
+        expect(fast).toBe(repairFinds(messages) === 'nothing');
+        // A check leaves nothing behind: the same answer twice in a row.
+        expect(needsNoRepair(messages)).toBe(fast);
+        if (fast) expect(() => assertValidHistory(messages)).not.toThrow();
+        else expect(() => assertValidHistory(messages)).toThrow(InvalidMessagesError);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
