@@ -170,6 +170,13 @@ export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
 // Turns, repair, verification
 export { groupTurns, type Turn, turnMessages } from './turns/group-turns.js';
 export {
+  type AssembledHistory,
+  assembleKeptTurns,
+  type RemovalMarkerSettings,
+  removalMarker,
+  removalMarkerCost,
+} from './turns/kept-turns.js';
+export {
   assertValidHistory,
   missingResultText,
   type Repair,
@@ -177,6 +184,12 @@ export {
   type RepairResult,
   repairHistory,
 } from './turns/repair-history.js';
+export {
+  countTurn,
+  keepUserTurnFirst,
+  planTurns,
+  type TurnPlan,
+} from './turns/turn-plan.js';
 export { deepEqual } from './verify/deep-equal.js';
 export type { CompactionRule, RuleViolation } from './verify/rule-violation.js';
 export { type VerifyCompactionInput, verifyCompaction } from './verify/verify-compaction.js';

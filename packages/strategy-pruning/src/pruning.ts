@@ -1,14 +1,18 @@
 import {
+  assembleKeptTurns,
   assertValidHistory,
   BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
-  type Message,
+  countTurn,
+  keepUserTurnFirst,
+  planTurns,
+  type RemovalMarkerSettings,
+  removalMarkerCost,
   validateOptions,
 } from '@compaction/core';
+import { markerText } from './marker-text.js';
 import { type PruningOptions, pruningOptionsSchema } from './pruning-options.js';
-import { assembleKeptTurns, type MarkerSettings, markerCost } from './removal-markers.js';
-import { firstKeptConversationalTurn, planTurns, type TurnPlan } from './turn-plan.js';
 
 const strategyName = 'pruning';
 
@@ -29,19 +33,31 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
     name: strategyName,
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
       assertValidHistory(messages);
-      const plan = planTurns(messages, counter, keepOriginalTask);
-      if (plan.total <= budget.target) {
+      const plan = planTurns(messages, counter, { keepOriginalTask });
+      // Pruning weighs every turn, so the turns the plan left uncounted are counted here.
+      const turnTokens = plan.tokens.slice();
+      let total = 0;
+      plan.turns.forEach((turn, turnIndex) => {
+        if (plan.protectedTurns[turnIndex] === 0) turnTokens[turnIndex] = countTurn(messages, turn, counter);
+        total += turnTokens[turnIndex]!;
+      });
+      if (total <= budget.target) {
         return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
       }
-      const settings: MarkerSettings = { markers: marker, round, strategy: strategyName };
+      const settings: RemovalMarkerSettings = {
+        markers: marker,
+        text: markerText,
+        round,
+        strategy: strategyName,
+      };
       const turnCount = plan.turns.length;
       const kept = new Uint8Array(turnCount).fill(1);
       const recentStart = Math.max(0, turnCount - minRecentTurns);
-      const costOfMarker = markerCost(counter, settings);
-      let tokens = plan.total;
+      const costOfMarker = removalMarkerCost(counter, settings);
+      let tokens = total;
       const drop = (turnIndex: number) => {
         kept[turnIndex] = 0;
-        tokens -= plan.tokens[turnIndex]!;
+        tokens -= turnTokens[turnIndex]!;
         // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
         if (turnIndex === 0 || kept[turnIndex - 1] === 1) tokens += costOfMarker;
       };
@@ -52,7 +68,8 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
       for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
         if (plan.protectedTurns[turnIndex] === 0) drop(turnIndex);
       }
-      startWithUserTurn(messages, plan, kept, recentStart);
+      // The recent turns are not dropped for it.
+      keepUserTurnFirst(messages, plan, kept, recentStart);
 
       let assembled = assembleKeptTurns(messages, plan, kept, settings);
       let tokensAfter = counter.estimate(assembled.messages);
@@ -75,37 +92,10 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
           removedMessages: assembled.removedMessages,
           removedTurns: assembled.removedTurns,
           markers: assembled.markers,
-          tokensBefore: plan.total,
+          tokensBefore: total,
           tokensAfter,
         },
       };
     },
   };
-}
-
-/**
- * When the input starts with a user turn, the result must too. Without the original task, the oldest kept
- * turns that are not user messages are dropped as well (up to the recent turns); if a protected message
- * still stands first, the original task is kept after all.
- */
-function startWithUserTurn(
-  messages: readonly Message[],
-  plan: TurnPlan,
-  kept: Uint8Array,
-  recentStart: number,
-): void {
-  if (!plan.startsWithUser) return;
-  let first = firstKeptConversationalTurn(messages, plan, kept);
-  while (
-    first !== -1 &&
-    messages[plan.turns[first]!.start]!.role !== 'user' &&
-    first < recentStart &&
-    plan.protectedTurns[first] === 0
-  ) {
-    kept[first] = 0;
-    first = firstKeptConversationalTurn(messages, plan, kept, first + 1);
-  }
-  if (first !== -1 && messages[plan.turns[first]!.start]!.role !== 'user' && plan.taskTurn !== -1) {
-    kept[plan.taskTurn] = 1;
-  }
 }

@@ -1,6 +1,6 @@
 import { slidingWindowDefinition } from './sliding-window-definition.js';
 
-export { markerText } from './removal-markers.js';
+export { markerText } from './marker-text.js';
 export { createSlidingWindow } from './sliding-window.js';
 export { slidingWindowDefinition } from './sliding-window-definition.js';
 export { type SlidingWindowOptions, slidingWindowOptionsSchema } from './sliding-window-options.js';

@@ -1,16 +1,22 @@
 import {
+  assembleKeptTurns,
   assertValidHistory,
   BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
+  countTurn,
+  keepUserTurnFirst,
   type Message,
+  planTurns,
+  type RemovalMarkerSettings,
+  removalMarkerCost,
   type TokenCounter,
+  type TurnPlan,
   validateOptions,
 } from '@compaction/core';
-import { assembleKeptTurns, type MarkerSettings, markerCost } from './removal-markers.js';
+import { markerText } from './marker-text.js';
 import { shortenTurn } from './shorten-turn.js';
 import { type SlidingWindowOptions, slidingWindowOptionsSchema } from './sliding-window-options.js';
-import { countTurn, firstKeptConversationalTurn, planTurns, type TurnPlan } from './turn-plan.js';
 
 const strategyName = 'sliding-window';
 
@@ -34,7 +40,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
     name: strategyName,
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
       assertValidHistory(messages);
-      const plan = planTurns(messages, counter, keepOriginalTask);
+      const plan = planTurns(messages, counter, { keepOriginalTask });
       const turnCount = plan.turns.length;
       // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
       // becomes one marker) before each turn.
@@ -48,8 +54,13 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
         runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
       }
 
-      const settings: MarkerSettings = { markers: marker, round, strategy: strategyName };
-      const costOfMarker = markerCost(counter, settings);
+      const settings: RemovalMarkerSettings = {
+        markers: marker,
+        text: markerText,
+        round,
+        strategy: strategyName,
+      };
+      const costOfMarker = removalMarkerCost(counter, settings);
       const replacements = new Map<number, Message[]>();
       // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
       let windowStart = turnCount;
@@ -112,12 +123,14 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
       for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
         if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
       }
-      startWithUserTurn(messages, plan, kept, replacements);
-      let assembled = assembleKeptTurns(messages, plan, kept, replacements, settings);
+      // Without the original task, the window starts at its oldest user message instead.
+      keepUserTurnFirst(messages, plan, kept);
+      for (const turnIndex of replacements.keys()) if (kept[turnIndex] === 0) replacements.delete(turnIndex);
+      let assembled = assembleKeptTurns(messages, plan, kept, settings, replacements);
       let tokensAfter = counter.estimate(assembled.messages);
       if (tokensAfter > budget.limit && assembled.markers > 0) {
         // The markers are what tips it over: the limit comes first.
-        assembled = assembleKeptTurns(messages, plan, kept, replacements, { ...settings, markers: false });
+        assembled = assembleKeptTurns(messages, plan, kept, { ...settings, markers: false }, replacements);
         tokensAfter = counter.estimate(assembled.messages);
       }
       if (tokensAfter > budget.limit) {
@@ -171,31 +184,4 @@ function fitsWhole(
     if (tokens > budget.target || window > windowTokens) return false;
   }
   return true;
-}
-
-/**
- * When the input starts with a user turn, the result must too. Without the original task, the window
- * starts at its oldest user message instead (turns before it are skipped); if a protected message still
- * stands first, the original task is kept after all.
- */
-function startWithUserTurn(
-  messages: readonly Message[],
-  plan: TurnPlan,
-  kept: Uint8Array,
-  replacements: Map<number, Message[]>,
-): void {
-  if (!plan.startsWithUser) return;
-  let first = firstKeptConversationalTurn(messages, plan, kept);
-  while (
-    first !== -1 &&
-    messages[plan.turns[first]!.start]!.role !== 'user' &&
-    plan.protectedTurns[first] === 0
-  ) {
-    kept[first] = 0;
-    replacements.delete(first);
-    first = firstKeptConversationalTurn(messages, plan, kept, first + 1);
-  }
-  if (first !== -1 && messages[plan.turns[first]!.start]!.role !== 'user' && plan.taskTurn !== -1) {
-    kept[plan.taskTurn] = 1;
-  }
 }

@@ -1,0 +1,105 @@
+import { isPinned } from '../messages/compaction-metadata.js';
+import type { Message } from '../messages/message.js';
+import { firstUserMessageIndex, latestUserMessageIndex } from '../messages/message-content.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { groupTurns, type Turn } from './group-turns.js';
+
+/**
+ * A history seen as turns, for strategies that keep or drop whole turns: which turns must be kept and what
+ * they cost.
+ */
+export interface TurnPlan {
+  turns: Turn[];
+  /**
+   * Tokens of each protected turn, from the counter's memoized per-message counts; 0 for the others, which a
+   * strategy counts with {@link countTurn} only when it reaches them, so a cold counter never estimates turns
+   * that are dropped anyway.
+   */
+  tokens: Float64Array;
+  /** 1 for turns holding a system, pinned, original-task or newest-user message. */
+  protectedTurns: Uint8Array;
+  /** Index of the turn holding the original task (the first user message), or -1. */
+  taskTurn: number;
+  /** Whether the first non-system message is a user message; the result must then start the same way. */
+  startsWithUser: boolean;
+}
+
+/**
+ * Groups a history into turns and measures the protected ones, which are never dropped: system messages,
+ * pinned messages, the newest user request and, when `keepOriginalTask` is set, the first user message.
+ */
+export function planTurns(
+  messages: readonly Message[],
+  counter: TokenCounter,
+  settings: { keepOriginalTask: boolean },
+): TurnPlan {
+  const turns = groupTurns(messages);
+  const tokens = new Float64Array(turns.length);
+  const protectedTurns = new Uint8Array(turns.length);
+  const task = firstUserMessageIndex(messages);
+  const latest = latestUserMessageIndex(messages);
+  let taskTurn = -1;
+  turns.forEach((turn, turnIndex) => {
+    let isProtected = false;
+    for (let index = turn.start; index < turn.end; index++) {
+      const message = messages[index]!;
+      if (index === task) taskTurn = turnIndex;
+      if (
+        message.role === 'system' ||
+        index === latest ||
+        (settings.keepOriginalTask && index === task) ||
+        isPinned(message)
+      ) {
+        isProtected = true;
+      }
+    }
+    if (isProtected) {
+      protectedTurns[turnIndex] = 1;
+      tokens[turnIndex] = countTurn(messages, turn, counter);
+    }
+  });
+  const firstConversational = messages.find((message) => message.role !== 'system');
+  return { turns, tokens, protectedTurns, taskTurn, startsWithUser: firstConversational?.role === 'user' };
+}
+
+/** Tokens of one turn, from the counter's memoized per-message counts. */
+export function countTurn(messages: readonly Message[], turn: Turn, counter: TokenCounter): number {
+  let sum = 0;
+  for (let index = turn.start; index < turn.end; index++) sum += counter.countMessage(messages[index]!);
+  return sum;
+}
+
+/** Index of the first kept turn (`kept[turn] === 1`) from `from` on that is not a system message, or -1. */
+export function firstKeptConversationalTurn(
+  messages: readonly Message[],
+  plan: TurnPlan,
+  kept: Uint8Array,
+  from = 0,
+): number {
+  for (let turnIndex = from; turnIndex < plan.turns.length; turnIndex++) {
+    if (kept[turnIndex] === 1 && messages[plan.turns[turnIndex]!.start]!.role !== 'system') return turnIndex;
+  }
+  return -1;
+}
+
+/**
+ * When the history starts with a user turn, the result must too (providers reject a conversation that opens
+ * with the model). Drops the oldest kept turns that are neither user messages nor protected, up to (not
+ * including) turn `dropBefore`; if a protected message that is not a user message still stands first, the
+ * original task is kept after all. Changes `kept` in place.
+ */
+export function keepUserTurnFirst(
+  messages: readonly Message[],
+  plan: TurnPlan,
+  kept: Uint8Array,
+  dropBefore: number = plan.turns.length,
+): void {
+  if (!plan.startsWithUser) return;
+  const isUserTurn = (turnIndex: number) => messages[plan.turns[turnIndex]!.start]!.role === 'user';
+  let first = firstKeptConversationalTurn(messages, plan, kept);
+  while (first !== -1 && !isUserTurn(first) && first < dropBefore && plan.protectedTurns[first] === 0) {
+    kept[first] = 0;
+    first = firstKeptConversationalTurn(messages, plan, kept, first + 1);
+  }
+  if (first !== -1 && !isUserTurn(first) && plan.taskTurn !== -1) kept[plan.taskTurn] = 1;
+}
