@@ -49,6 +49,30 @@ describe('TokenCounter', () => {
     expect(counter.count(sent)).toBe(counter.estimate(sent));
   });
 
+  it('keeps the usage of each conversation it serves, the latest of each', () => {
+    const counter = new TokenCounter(
+      createMessageEstimator({ name: 'test', countText: (text) => text.length }),
+    );
+    const first = conversation(2);
+    const second = conversation(2);
+    counter.recordUsage({ messages: first, inputTokens: 1_000 });
+    counter.recordUsage({ messages: second, inputTokens: 2_000 });
+    const next = user('next');
+    expect(counter.count([...first, next])).toBe(1_000 + counter.countMessage(next));
+    expect(counter.count(second)).toBe(2_000);
+    // A later request of the first conversation replaces its earlier usage.
+    const longer = [...first, next];
+    counter.recordUsage({ messages: longer, inputTokens: 1_500 });
+    expect(counter.count(first)).toBe(counter.estimate(first));
+    expect(counter.count(longer)).toBe(1_500);
+    expect(counter.count(second)).toBe(2_000);
+    // The least recently recorded conversation is forgotten past sixteen.
+    for (let index = 0; index < 16; index++) {
+      counter.recordUsage({ messages: conversation(1), inputTokens: index });
+    }
+    expect(counter.count(second)).toBe(counter.estimate(second));
+  });
+
   it('ignores nonsensical usage', () => {
     const counter = new TokenCounter();
     const sent = conversation(1);

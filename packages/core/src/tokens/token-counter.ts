@@ -20,7 +20,8 @@ export interface ReportedUsage {
 export class TokenCounter {
   readonly estimator: TokenEstimator;
   private readonly perMessage = new WeakMap<Message, number>();
-  private anchor: { messages: readonly Message[]; inputTokens: number } | undefined;
+  /** Recorded usages, newest first: one per conversation this counter serves (see {@link recordUsage}). */
+  private anchors: Anchor[] = [];
 
   /** @param estimator How to count; defaults to {@link createFastEstimator} with the o200k profile. */
   constructor(estimator: TokenEstimator = createFastEstimator()) {
@@ -56,26 +57,44 @@ export class TokenCounter {
 
   /**
    * Records the input tokens a provider reported for a request, so later counts of lists that extend it
-   * are exact for that prefix. Call it after each provider call with the messages sent.
+   * are exact for that prefix. Call it after each provider call with the messages sent. One counter can
+   * serve several conversations: it keeps the latest usage of each (up to 16, the least
+   * recently recorded forgotten first), and a new usage replaces the one it extends.
    */
   recordUsage(usage: ReportedUsage): void {
-    if (!Number.isFinite(usage.inputTokens) || usage.inputTokens < 0) return;
-    this.anchor = { messages: [...usage.messages], inputTokens: usage.inputTokens };
+    if (!Number.isFinite(usage.inputTokens) || usage.inputTokens < 0 || usage.messages.length === 0) return;
+    const anchor: Anchor = { messages: [...usage.messages], inputTokens: usage.inputTokens };
+    const others = this.anchors.filter((existing) => !isPrefix(existing.messages, anchor.messages));
+    this.anchors = [anchor, ...others].slice(0, maximumAnchors);
   }
 
-  /** Forgets the recorded usage. */
+  /** Forgets every recorded usage. */
   clearUsage(): void {
-    this.anchor = undefined;
+    this.anchors = [];
   }
 
-  private anchoredPrefix(messages: readonly Message[]) {
-    const anchor = this.anchor;
-    if (anchor === undefined || anchor.messages.length === 0 || anchor.messages.length > messages.length) {
-      return undefined;
-    }
-    for (let index = anchor.messages.length - 1; index >= 0; index--) {
-      if (anchor.messages[index] !== messages[index]) return undefined;
-    }
-    return anchor;
+  /** The most recently recorded usage whose messages start `messages`, if any. */
+  private anchoredPrefix(messages: readonly Message[]): Anchor | undefined {
+    return this.anchors.find((anchor) => isPrefix(anchor.messages, messages));
   }
+}
+
+/** How many conversations' usages one counter keeps. */
+const maximumAnchors = 16;
+
+interface Anchor {
+  messages: readonly Message[];
+  inputTokens: number;
+}
+
+/**
+ * Whether `prefix` is the start of `messages`, by identity. The last message is compared first: for a list
+ * from another conversation that is where they differ, so a miss costs one comparison.
+ */
+function isPrefix(prefix: readonly Message[], messages: readonly Message[]): boolean {
+  if (prefix.length > messages.length) return false;
+  for (let index = prefix.length - 1; index >= 0; index--) {
+    if (prefix[index] !== messages[index]) return false;
+  }
+  return true;
 }
