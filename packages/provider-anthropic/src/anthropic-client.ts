@@ -1,4 +1,4 @@
-import type { JSONObject } from '@compaction/core';
+import { createSdkClient, type JSONObject, type SdkClientSettings } from '@compaction/core';
 import type { AnthropicMessagesRequest } from './anthropic-request.js';
 
 /** Per-request options the adapter passes to the SDK. */
@@ -77,33 +77,15 @@ export function callCountTokens(
 }
 
 /** How to build a client when none is injected. */
-export interface AnthropicClientSettings {
+export interface AnthropicClientSettings extends SdkClientSettings {
   /** Default: the SDK's own (`ANTHROPIC_API_KEY`). */
   apiKey?: string;
   /** Default: the SDK's own (`https://api.anthropic.com`). */
   baseURL?: string;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
-  /** Retries of failed requests (429, 5xx, timeouts), done by the SDK. Default: the SDK's (2). */
-  maxRetries?: number;
-  /** Request timeout in milliseconds. Default: the SDK's (10 minutes). */
-  timeout?: number;
 }
 
 /** Loads `@anthropic-ai/sdk` (a peer dependency) and builds a client from settings. */
-export async function createAnthropicClient(settings: AnthropicClientSettings): Promise<AnthropicClient> {
+export function createAnthropicClient(settings: AnthropicClientSettings): Promise<AnthropicClient> {
   const packageName = '@anthropic-ai/sdk';
-  let sdk: { default: new (options: Record<string, unknown>) => unknown };
-  try {
-    sdk = (await import(packageName)) as typeof sdk;
-  } catch (error) {
-    throw new Error(`${packageName} is not installed; install it or pass a client`, { cause: error });
-  }
-  const options: Record<string, unknown> = {};
-  if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
-  if (settings.baseURL !== undefined) options.baseURL = settings.baseURL;
-  if (settings.headers !== undefined) options.defaultHeaders = settings.headers;
-  if (settings.maxRetries !== undefined) options.maxRetries = settings.maxRetries;
-  if (settings.timeout !== undefined) options.timeout = settings.timeout;
-  return new sdk.default(options) as AnthropicClient;
+  return createSdkClient({ packageName, load: () => import(packageName), settings });
 }

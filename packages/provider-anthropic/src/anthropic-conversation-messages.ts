@@ -14,19 +14,6 @@ export interface AnthropicToolResult {
 /** What a user turn may be given as: text, content blocks, or a whole user message. */
 export type AnthropicUserInput = string | Anthropic.ContentBlockParam[] | Anthropic.MessageParam;
 
-/** A deep copy of a JSON value, frozen all the way down, so neither the caller nor the SDK can change it. */
-export function frozenCopy<Value>(value: Value): Value {
-  return deepFreeze(structuredClone(value));
-}
-
-function deepFreeze<Value>(value: Value): Value {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
 /** The user message a {@link AnthropicUserInput} stands for. */
 export function userMessageOf(input: AnthropicUserInput): Anthropic.MessageParam {
   if (typeof input === 'string' || Array.isArray(input)) return { role: 'user', content: input };

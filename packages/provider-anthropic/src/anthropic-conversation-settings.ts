@@ -1,12 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   anthropicProfile,
-  type BudgetOptions,
   type Compactor,
-  type CompactorSettings,
-  createCompactor,
+  type ConversationCompaction,
   createFastEstimator,
-  InvalidOptionsError,
+  resolveConversationCompactor,
 } from '@compaction/core';
 import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
 import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
@@ -31,9 +29,7 @@ export type AnthropicConversationRequest = Omit<
  * request's `max_tokens` is reserved for the answer; without a counter or estimator, tokens are estimated with
  * core's Anthropic profile.
  */
-export type AnthropicConversationCompaction = Omit<CompactorSettings, 'budget'> & {
-  budget?: Partial<BudgetOptions>;
-};
+export type AnthropicConversationCompaction = ConversationCompaction;
 
 /** Settings of {@link createAnthropicConversation}. */
 export interface AnthropicConversationSettings {
@@ -57,27 +53,12 @@ export interface AnthropicConversationSettings {
 
 /** The compactor of a conversation: the one given, or one created from `compaction`. */
 export function resolveAnthropicConversationCompactor(settings: AnthropicConversationSettings): Compactor {
-  const { compactor, compaction } = settings;
-  if ((compactor === undefined) === (compaction === undefined)) {
-    throw new InvalidOptionsError({
-      subject: 'Anthropic conversation',
-      issues: [{ path: 'compactor', message: 'give exactly one of `compactor` and `compaction`' }],
-    });
-  }
-  if (compactor !== undefined) return compactor;
-  const { budget, ...rest } = compaction!;
-  const model = findAnthropicModel(settings.request.model) ?? defaultAnthropicModelLimits;
-  const estimator =
-    rest.counter === undefined && rest.estimator === undefined
-      ? { estimator: createFastEstimator({ profile: anthropicProfile }) }
-      : {};
-  return createCompactor({
-    ...estimator,
-    ...rest,
-    budget: {
-      contextWindow: model.contextWindow,
-      reservedOutputTokens: settings.request.max_tokens,
-      ...budget,
-    },
+  return resolveConversationCompactor({
+    subject: 'Anthropic conversation',
+    compactor: settings.compactor,
+    compaction: settings.compaction,
+    contextWindow: (findAnthropicModel(settings.request.model) ?? defaultAnthropicModelLimits).contextWindow,
+    reservedOutputTokens: settings.request.max_tokens,
+    defaultEstimator: () => createFastEstimator({ profile: anthropicProfile }),
   });
 }

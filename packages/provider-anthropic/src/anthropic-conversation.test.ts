@@ -1,7 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
   anthropicProfile,
-  type CompactionEvent,
   ContextOverflowError,
   compactionMetadataOf,
   createFastEstimator,
@@ -12,16 +11,17 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { recordConversationEvents } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { describeConversationRecovery, expectCompactionSchedule } from '@compaction/testing/vitest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   anthropicRequestProblems,
   readFileOutput,
   requestTokens,
-  type ScriptedExchange,
   scriptAgent,
 } from './__fixtures__/anthropic-conversation-script.js';
-import { type AnthropicConversationEvents, createAnthropicConversation } from './index.js';
+import { createAnthropicConversation } from './index.js';
 
 const estimator = createFastEstimator({ profile: anthropicProfile });
 const contextWindow = 24_000;
@@ -56,17 +56,6 @@ function pathOf(call: { input: unknown }): string {
   return (call.input as { path: string }).path;
 }
 
-/** Records every event of a conversation. */
-function record(conversation: ReturnType<typeof createAnthropicConversation>) {
-  const compactions: Array<AnthropicConversationEvents['compaction']> = [];
-  const overflows: Array<AnthropicConversationEvents['overflow']> = [];
-  const requests: Array<AnthropicConversationEvents['request']> = [];
-  conversation.on('compaction', (event) => compactions.push(event));
-  conversation.on('overflow', (event) => overflows.push(event));
-  conversation.on('request', (event) => requests.push(event));
-  return { compactions, overflows, requests };
-}
-
 describe('an Anthropic conversation over the real SDK', () => {
   it('compacts a long tool loop at the right steps, recovers one overflow and sends only valid requests', async () => {
     const toolSteps = 16;
@@ -90,8 +79,7 @@ describe('an Anthropic conversation over the real SDK', () => {
       request: { model: 'claude-sonnet-5-5', max_tokens: 1_024, tools },
       compaction: await compaction(),
     });
-    const events = record(conversation);
-    const { trigger, target } = conversation.compactor.budget;
+    const events = recordConversationEvents(conversation);
 
     let response = await conversation.send();
     const outputs = new Map<string, string>();
@@ -107,42 +95,24 @@ describe('an Anthropic conversation over the real SDK', () => {
 
     // The loop ran to the end: one answer per step, one refused attempt.
     expect(response.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('ready') });
-    const answered = exchanges.filter((exchange) => !exchange.overflowed);
-    expect(answered).toHaveLength(toolSteps + 1);
-    expect(exchanges).toHaveLength(toolSteps + 2);
-
     // Every request sent is valid for the Messages API.
     for (const exchange of exchanges) expect(anthropicRequestProblems(exchange.request.body)).toEqual([]);
 
-    // The trigger was crossed several times; each time the next request shrank.
-    const auto = events.compactions.filter(({ event }) => event.trigger === 'auto');
-    expect(auto.length).toBeGreaterThanOrEqual(3);
-    const compactedSteps = new Set(auto.map(({ step }) => step));
-    const sentAt = (step: number): ScriptedExchange => answered[step - 1]!;
-    for (const { step, event } of auto) {
-      expect(event.tokensBefore).toBeGreaterThan(trigger!);
-      expect(event.tokensAfter).toBeLessThanOrEqual(target);
-      const firstAttempt = exchanges.find((exchange) => exchange.answer === step)!;
-      expect(firstAttempt.inputTokens).toBeLessThan(sentAt(step - 1).inputTokens);
-    }
-    // ...and no compaction happened while under the trigger: requests grew until they crossed it. The count
-    // is anchored on the reported usage (mostly cache reads), so it matches the server's count.
-    for (let step = 2; step <= toolSteps + 1; step++) {
-      if (compactedSteps.has(step) || step === 11) continue;
-      expect(sentAt(step).inputTokens).toBeGreaterThan(sentAt(step - 1).inputTokens);
-      expect(sentAt(step).inputTokens).toBeLessThanOrEqual(trigger! * 1.02);
-    }
-
-    // The overflow at answer 11 was recovered exactly once, with a smaller retry.
+    // The trigger was crossed several times; each time the next request shrank. No compaction happened
+    // while under the trigger: requests grew until they crossed it. The count is anchored on the reported
+    // usage (mostly cache reads), so it matches the server's count. The overflow at answer 11 was
+    // recovered exactly once, with a smaller retry.
+    const answered = expectCompactionSchedule({
+      exchanges,
+      compactions: events.compactions,
+      requests: events.requests,
+      budget: conversation.compactor.budget,
+      toolSteps,
+      overflowStep: 11,
+      minimumAutoCompactions: 3,
+    });
     expect(events.overflows).toHaveLength(1);
     expect(ContextOverflowError.isInstance(events.overflows[0]!.error)).toBe(true);
-    const overflowCompactions = events.compactions.filter(({ event }) => event.trigger === 'overflow');
-    expect(overflowCompactions.map(({ step }) => step)).toEqual([11]);
-    const [refused, retried] = exchanges.filter((exchange) => exchange.answer === 11);
-    expect(refused!.overflowed).toBe(true);
-    expect(retried!.overflowed).toBe(false);
-    expect(retried!.inputTokens).toBeLessThan(refused!.inputTokens);
-    expect(events.requests.filter((request) => request.attempt === 2).map(({ step }) => step)).toEqual([11]);
     expect(conversation.compactions).toEqual(events.compactions.map(({ event }) => event));
 
     // The caller's arrays are untouched.
@@ -191,49 +161,6 @@ describe('an Anthropic conversation over the real SDK', () => {
     for (const exchange of exchanges) expect(exchange.inputTokens).toBeLessThanOrEqual(trigger * 1.02);
   });
 
-  it('throws a ContextOverflowError when the retry is refused too, after exactly two requests', async () => {
-    server.handle('/v1/messages', () => ({
-      status: 400,
-      body: {
-        type: 'error',
-        error: { type: 'invalid_request_error', message: 'prompt is too long: 90000 tokens > 20000 maximum' },
-      },
-    }));
-    const initial = longToolHistory(4);
-    const conversation = createAnthropicConversation({
-      client,
-      messages: initial,
-      request: { model: 'claude-sonnet-5-5', max_tokens: 1_024 },
-      compaction: await compaction(),
-    });
-    const events = record(conversation);
-
-    const failure = await conversation.send('Summarize what you found.').catch((error: unknown) => error);
-    expect(ContextOverflowError.isInstance(failure)).toBe(true);
-    expect(failure).toMatchObject({ requestTokens: 90_000, maximumTokens: 20_000 });
-    expect(server.requests).toHaveLength(2);
-    expect(events.overflows).toHaveLength(1);
-    expect(events.compactions.map(({ event }) => event.trigger)).toEqual(['overflow']);
-    // The user turn stays in the history, without an answer; the caller's array is unchanged.
-    expect(conversation.history).toHaveLength(initial.length + 1);
-    expect(initial).toEqual(longToolHistory(4));
-  });
-
-  it('passes other SDK errors through unchanged, without compacting', async () => {
-    server.handle('/v1/messages', () => ({
-      status: 429,
-      body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
-    }));
-    const conversation = createAnthropicConversation({
-      client,
-      request: { model: 'claude-sonnet-5-5', max_tokens: 256 },
-      compaction: await compaction(),
-    });
-    await expect(conversation.send('Hello')).rejects.toBeInstanceOf(Anthropic.RateLimitError);
-    expect(server.requests).toHaveLength(1);
-    expect(conversation.compactions).toEqual([]);
-  });
-
   it('refuses turns that break tool pairing before sending anything', async () => {
     scriptAgent(server, { toolSteps: 3, estimator });
     const conversation = createAnthropicConversation({
@@ -279,28 +206,34 @@ describe('an Anthropic conversation over the real SDK', () => {
     ]);
   });
 
+  describeConversationRecovery({
+    server: () => server,
+    path: '/v1/messages',
+    refusal: {
+      status: 400,
+      body: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'prompt is too long: 90000 tokens > 20000 maximum' },
+      },
+    },
+    rateLimited: {
+      status: 429,
+      body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+    },
+    rateLimitError: Anthropic.RateLimitError,
+    longToolHistory,
+    create: async (messages) =>
+      createAnthropicConversation({
+        client,
+        ...(messages === undefined ? {} : { messages }),
+        request: { model: 'claude-sonnet-5-5', max_tokens: 1_024 },
+        compaction: await compaction(),
+      }),
+  });
+
   it('takes exactly one of compactor and compaction', () => {
     const request = { model: 'claude-sonnet-5-5', max_tokens: 256 };
     expect(() => createAnthropicConversation({ client, request })).toThrow(InvalidOptionsError);
-  });
-
-  it('compacts on demand with compact(), leaving the history whole', async () => {
-    const initial = longToolHistory(6);
-    const conversation = createAnthropicConversation({
-      client,
-      messages: initial,
-      request: { model: 'claude-sonnet-5-5', max_tokens: 1_024 },
-      compaction: await compaction(),
-    });
-    const seen: CompactionEvent[] = [];
-    conversation.on('compaction', ({ event }) => seen.push(event));
-    const result = await conversation.compact({ instructions: 'keep the file names' });
-    expect(result.compacted).toBe(true);
-    expect(seen.map((event) => event.trigger)).toEqual(['manual']);
-    expect(conversation.history).toEqual(initial);
-    expect(conversation.compactor.counter.count(conversation.coreContext)).toBeLessThan(
-      conversation.compactor.counter.count(conversation.coreHistory),
-    );
   });
 });
 

@@ -3,19 +3,16 @@ import {
   type CompactionEvent,
   type CompactionResult,
   type Compactor,
-  ContextOverflowError,
+  ConversationLoop,
+  frozenCopy,
   InvalidMessagesError,
   type Message,
 } from '@compaction/core';
-import {
-  AnthropicConversationEmitter,
-  type AnthropicConversationEvents,
-} from './anthropic-conversation-events.js';
+import type { AnthropicConversationEvents } from './anthropic-conversation-events.js';
 import {
   type AnthropicToolResult,
   type AnthropicUserInput,
   assertAnswersToolCalls,
-  frozenCopy,
   toolResultBlocks,
   toolUsesOf,
   userMessageOf,
@@ -66,31 +63,32 @@ export class AnthropicConversation {
   readonly compactor: Compactor;
   private readonly client: AnthropicConversationClient;
   private readonly defaults: AnthropicConversationRequest;
-  private readonly sessionId: string | undefined;
   private readonly converterOptions: ToAnthropicRequestOptions;
-  private readonly emitter = new AnthropicConversationEmitter();
+  private readonly loop: ConversationLoop<
+    Anthropic.MessageCreateParamsNonStreaming,
+    Anthropic.Message,
+    number
+  >;
   private readonly system: AnthropicMessagesRequest['system'];
   private readonly fullHistory: Anthropic.MessageParam[] = [];
-  /** The core messages each history message converted to, converted once, so their identity is stable. */
-  private readonly converted: Message[][] = [];
-  private readonly fullCore: Message[] = [];
-  private readonly toolNames = new Map<string, string>();
-  private working: Message[] = [];
-  private readonly events: CompactionEvent[] = [];
-  private steps = 0;
+  /** How many core messages the last history message converted to (the next conversion skips them). */
+  private lastConvertedLength = 0;
 
   constructor(settings: AnthropicConversationSettings) {
     this.compactor = resolveAnthropicConversationCompactor(settings);
+    this.loop = new ConversationLoop({
+      compactor: this.compactor,
+      sessionId: settings.sessionId,
+      parseContextOverflow: parseAnthropicContextOverflow,
+      toCompactionError: (error) => toAnthropicCompactionError(error),
+    });
     this.client = settings.client;
     this.defaults = frozenCopy(settings.request);
-    this.sessionId = settings.sessionId;
     this.converterOptions =
       settings.firstUserText === undefined ? {} : { firstUserText: settings.firstUserText };
     if (settings.system !== undefined) {
       this.system = frozenCopy(settings.system);
-      const systemMessages = fromAnthropicRequest({ system: this.system, messages: [] });
-      this.fullCore.push(...systemMessages);
-      this.working.push(...systemMessages);
+      this.loop.append(fromAnthropicRequest({ system: this.system, messages: [] }));
     }
     for (const message of settings.messages ?? []) this.append(message);
   }
@@ -102,7 +100,7 @@ export class AnthropicConversation {
 
   /** The full history as core messages (the system prompt first), for stores, reports and tests. */
   get coreHistory(): Message[] {
-    return [...this.fullCore];
+    return this.loop.history;
   }
 
   /**
@@ -110,17 +108,17 @@ export class AnthropicConversation {
    * (before any compaction that request triggers).
    */
   get context(): AnthropicMessagesRequest {
-    return toAnthropicRequest(this.working, this.converterOptions);
+    return toAnthropicRequest(this.loop.context, this.converterOptions);
   }
 
   /** The working context as core messages. */
   get coreContext(): Message[] {
-    return [...this.working];
+    return this.loop.context;
   }
 
   /** Every compaction of this conversation, oldest first. */
   get compactions(): CompactionEvent[] {
-    return [...this.events];
+    return this.loop.compactions;
   }
 
   /** The tool calls of the last answer that have no result yet (answer them with {@link addToolResults}). */
@@ -133,7 +131,7 @@ export class AnthropicConversation {
     name: Name,
     listener: (payload: AnthropicConversationEvents[Name]) => void,
   ): () => void {
-    return this.emitter.on(name, listener);
+    return this.loop.on(name, listener);
   }
 
   /** Appends a user turn without sending it. Throws `InvalidMessagesError` if tool calls are still pending. */
@@ -162,35 +160,27 @@ export class AnthropicConversation {
         issues: [{ index: -1, path: 'content', message: 'answer the pending tool calls before sending' }],
       });
     }
-    const step = ++this.steps;
-    const signal = options.signal;
-    this.adopt(await this.compactor.prepare(this.working, this.compactOptions(signal)), step);
-
-    let sent = this.working;
-    let response: Anthropic.Message;
-    try {
-      response = await this.call(sent, options, step, 1);
-    } catch (error) {
-      if (!isOverflow(error, signal)) throw error;
-      const overflow = this.overflowError(error);
-      this.emitter.emit('overflow', { step, error: overflow });
-      this.adopt(await this.compactor.recover(this.working, overflow, this.compactOptions(signal)), step);
-      sent = this.working;
-      try {
-        response = await this.call(sent, options, step, 2);
-      } catch (retryError) {
-        throw isOverflow(retryError, signal) ? toAnthropicCompactionError(retryError) : retryError;
-      }
-    }
-
-    const inputTokens =
-      response.usage.input_tokens +
-      (response.usage.cache_read_input_tokens ?? 0) +
-      (response.usage.cache_creation_input_tokens ?? 0);
-    this.compactor.recordUsage({ messages: sent, inputTokens });
-    this.append({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
-    this.emitter.emit('response', { step, response, inputTokens });
-    return response;
+    const exchange = await this.loop.exchange({
+      body: (messages) =>
+        ({
+          ...this.defaults,
+          ...options.request,
+          ...toAnthropicRequest(messages, this.converterOptions),
+        }) as Anthropic.MessageCreateParamsNonStreaming,
+      send: async (body, signal) => {
+        const response = await this.create(body, signal);
+        // Anthropic reports cached input apart; the total is what the context window held.
+        const inputTokens =
+          response.usage.input_tokens +
+          (response.usage.cache_read_input_tokens ?? 0) +
+          (response.usage.cache_creation_input_tokens ?? 0);
+        return { response, inputTokens };
+      },
+      accept: ({ response }) =>
+        this.append({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] }),
+      signal: options.signal,
+    });
+    return exchange.response;
   }
 
   /**
@@ -212,72 +202,19 @@ export class AnthropicConversation {
   }
 
   /** Compacts the working context now (trigger `manual`), with optional instructions for the strategy. */
-  async compact(options: { instructions?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
-    const result = await this.compactor.compact(this.working, {
-      ...this.compactOptions(options.signal),
-      trigger: 'manual',
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    });
-    this.adopt(result, this.steps);
-    return result;
+  compact(options: { instructions?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+    return this.loop.compact(options);
   }
 
-  private async call(
-    messages: Message[],
-    options: AnthropicSendOptions,
-    step: number,
-    attempt: number,
-  ): Promise<Anthropic.Message> {
-    const body = {
-      ...this.defaults,
-      ...options.request,
-      ...toAnthropicRequest(messages, this.converterOptions),
-    } as Anthropic.MessageCreateParamsNonStreaming;
-    this.emitter.emit('request', { step, attempt, body });
+  private create(
+    body: Anthropic.MessageCreateParamsNonStreaming,
+    signal: AbortSignal | undefined,
+  ): PromiseLike<Anthropic.Message> {
     const create = this.client.messages.create as unknown as (
       body: Anthropic.MessageCreateParamsNonStreaming,
       options?: { signal: AbortSignal },
     ) => PromiseLike<Anthropic.Message>;
-    return create.call(
-      this.client.messages,
-      body,
-      options.signal === undefined ? undefined : { signal: options.signal },
-    );
-  }
-
-  /**
-   * The refusal as a {@link ContextOverflowError}. A refusal that does not say how long the request was is
-   * taken to be one token over the window, or over the count when that is larger: the compactor then
-   * shrinks its limit and target by how far its count fell short.
-   */
-  private overflowError(error: unknown): ContextOverflowError {
-    const overflow = toAnthropicCompactionError(error) as ContextOverflowError;
-    if (overflow.requestTokens !== undefined) return overflow;
-    const counted = this.compactor.counter.count(this.working);
-    return new ContextOverflowError({
-      provider: overflow.provider,
-      message: overflow.message,
-      cause: error,
-      requestTokens: Math.max(this.compactor.budget.contextWindow, counted) + 1,
-      ...(overflow.maximumTokens === undefined ? {} : { maximumTokens: overflow.maximumTokens }),
-    });
-  }
-
-  private compactOptions(signal: AbortSignal | undefined) {
-    return {
-      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
-      ...(signal === undefined ? {} : { abortSignal: signal }),
-    };
-  }
-
-  /** Makes a compaction's result the working context. */
-  private adopt(result: CompactionResult, step: number): void {
-    if (!result.compacted) return;
-    this.working = result.messages;
-    if (result.event !== undefined) {
-      this.events.push(result.event);
-      this.emitter.emit('compaction', { step, event: result.event });
-    }
+    return create.call(this.client.messages, body, signal === undefined ? undefined : { signal });
   }
 
   /**
@@ -287,37 +224,18 @@ export class AnthropicConversation {
   private append(input: Anthropic.MessageParam): void {
     const message = frozenCopy(input);
     const previous = this.fullHistory.at(-1);
-    const skip = previous === undefined ? 0 : this.converted.at(-1)!.length;
-    const core = fromAnthropicRequest({ messages: previous === undefined ? [message] : [previous, message] })
-      .slice(skip)
-      .map((converted) => this.nameResults(converted));
-    for (const block of toolUsesOf(message)) this.toolNames.set(block.id, block.name);
+    const core = fromAnthropicRequest({
+      messages: previous === undefined ? [message] : [previous, message],
+    }).slice(previous === undefined ? 0 : this.lastConvertedLength);
     this.fullHistory.push(message);
-    this.converted.push(core);
-    this.fullCore.push(...core);
-    this.working = [...this.working, ...core];
-  }
-
-  /** Names tool results that answer a call older than the message before them. */
-  private nameResults(message: Message): Message {
-    if (message.role !== 'tool' || message.content.every((part) => part.toolName !== '')) return message;
-    return {
-      ...message,
-      content: message.content.map((part) =>
-        part.toolName === '' ? { ...part, toolName: this.toolNames.get(part.toolCallId) ?? '' } : part,
-      ),
-    };
+    this.lastConvertedLength = core.length;
+    this.loop.append(core);
   }
 }
 
 /** Creates an {@link AnthropicConversation}. Throws `InvalidOptionsError` for invalid compaction settings. */
 export function createAnthropicConversation(settings: AnthropicConversationSettings): AnthropicConversation {
   return new AnthropicConversation(settings);
-}
-
-/** Whether a failed call was refused as too long (and not aborted by the caller). */
-function isOverflow(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted !== true && parseAnthropicContextOverflow(error) !== undefined;
 }
 
 async function runOne(

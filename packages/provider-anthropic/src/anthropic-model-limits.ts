@@ -1,4 +1,4 @@
-import type { ModelLimits } from '@compaction/core';
+import { findModelEntry, type ModelLimits } from '@compaction/core';
 
 /**
  * Claude model ids with a known window. Any other string is accepted too (an open union), so new models
@@ -76,13 +76,7 @@ export function findAnthropicModel(
   modelId: string,
   table: Readonly<Record<string, AnthropicModelEntry>> = anthropicModelTable,
 ): AnthropicModelEntry | undefined {
-  const exact = table[modelId];
-  if (exact !== undefined) return exact;
-  let best: string | undefined;
-  for (const prefix of Object.keys(table)) {
-    if (modelId.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
-  }
-  return best === undefined ? undefined : table[best];
+  return findModelEntry(modelId, table);
 }
 
 /** Whether a model accepts the long-context beta. */

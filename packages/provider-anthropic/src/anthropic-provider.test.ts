@@ -1,39 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  CompactionAbortedError,
-  ContextOverflowError,
-  createProviderRegistry,
-  createStrategyRegistry,
-  defineStrategy,
-  InvalidOptionsError,
-  type Message,
-  type Provider,
-  ProviderError,
-  resolveCompactionConfig,
-} from '@compaction/core';
+import { ContextOverflowError, InvalidOptionsError, type Message, ProviderError } from '@compaction/core';
+import { resolveProviderConfig } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { describeProviderTransport } from '@compaction/testing/vitest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { longContextBeta } from './anthropic-model-limits.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
 let server: TestServer;
 
-/** A strategy that records the provider it was built with. */
-const strategyProviders: Array<Provider | undefined> = [];
-const recordingStrategy = defineStrategy<Record<string, never>>({
-  specificationVersion: 'v1',
-  name: 'recording',
-  description: 'Keeps everything; records its provider.',
-  optionsSchema: { type: 'object', additionalProperties: false },
-  create: (_options, context) => {
-    strategyProviders.push(context.provider);
-    return {
-      specificationVersion: 'v1',
-      name: 'recording',
-      compact: async (input) => ({ messages: [...input.messages] }),
-    };
-  },
-});
 beforeAll(async () => {
   server = await startTestServer();
 });
@@ -170,17 +145,6 @@ describe('createAnthropicProvider over HTTP', () => {
     expect(error).toMatchObject({ provider: 'anthropic', requestTokens: 208310, maximumTokens: 200000 });
   });
 
-  it('retries a 429 after retry-after and succeeds', async () => {
-    server.enqueue('/v1/messages', {
-      status: 429,
-      headers: { 'retry-after-ms': '10', 'retry-after': '0' },
-      body: { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } },
-    });
-    const result = await provider({ maxRetries: 1 }).generate({ messages: conversation });
-    expect(result.text).toContain('Summary');
-    expect(server.requests).toHaveLength(2);
-  });
-
   it('reports a 429 as a retryable ProviderError once retries are spent', async () => {
     server.enqueue('/v1/messages', {
       status: 429,
@@ -222,62 +186,28 @@ describe('createAnthropicProvider over HTTP', () => {
     ]);
   });
 
-  it('reports a timeout as a retryable ProviderError', async () => {
-    server.enqueue('/v1/messages', { delayMs: 2000, body: messageResponse('late') });
-    const error = await provider({ timeout: 100 })
-      .generate({ messages: conversation })
-      .catch((caught: unknown) => caught);
-    expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ retryable: true, status: undefined });
-  });
-
-  it('reports a malformed JSON response as a ProviderError that is not retryable', async () => {
-    server.enqueue('/v1/messages', { raw: '{"id": "msg_1", "content": [' });
-    const error = await provider()
-      .generate({ messages: conversation })
-      .catch((caught: unknown) => caught);
-    expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ retryable: false });
-  });
-
-  it('honours the abort signal', async () => {
-    server.enqueue('/v1/messages', { delayMs: 2000, body: messageResponse('late') });
-    const controller = new AbortController();
-    const pending = provider().generate({ messages: conversation, abortSignal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    const error = await pending.catch((caught: unknown) => caught);
-    expect(CompactionAbortedError.isInstance(error)).toBe(true);
-    const sent = server.requests.length;
-    const already = await provider()
-      .generate({ messages: conversation, abortSignal: AbortSignal.abort() })
-      .catch((caught: unknown) => caught);
-    expect(CompactionAbortedError.isInstance(already)).toBe(true);
-    expect(server.requests).toHaveLength(sent);
+  describeProviderTransport({
+    server: () => server,
+    path: '/v1/messages',
+    answer: () => messageResponse('## Summary\nThe agent fixed the test.'),
+    rateLimited: { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } },
+    malformed: '{"id": "msg_1", "content": [',
+    provider,
+    messages: conversation,
   });
 
   it("is resolved by name from a config, through core's provider registry", async () => {
-    const loaded: string[] = [];
-    const providers = createProviderRegistry({
-      loadPackage: async (packageName) => {
-        loaded.push(packageName);
-        return import('./index.js');
+    const resolved = await resolveProviderConfig({
+      provider: {
+        name: 'anthropic',
+        model: 'claude-opus-5-5',
+        apiKey: 'config-key',
+        baseURL: server.url,
+        maxRetries: 0,
       },
+      load: () => import('./index.js'),
     });
-    const strategies = createStrategyRegistry({ definitions: [recordingStrategy] });
-    const resolved = await resolveCompactionConfig(
-      {
-        strategy: 'recording',
-        provider: {
-          name: 'anthropic',
-          model: 'claude-opus-5-5',
-          apiKey: 'config-key',
-          baseURL: server.url,
-          maxRetries: 0,
-        },
-      },
-      strategies,
-      { providers },
-    );
+    const { loaded, strategyProviders, providers } = resolved;
     expect(loaded).toEqual(['@compaction/provider-anthropic']);
     expect(resolved.provider).toMatchObject({ name: 'anthropic', modelId: 'claude-opus-5-5' });
     expect(strategyProviders).toEqual([resolved.provider]);

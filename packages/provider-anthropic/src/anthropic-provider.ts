@@ -1,12 +1,13 @@
 import {
-  CompactionAbortedError,
   type CountTokensRequest,
+  createModelLimitsResolver,
   type GenerateRequest,
   type GenerateResult,
   type JSONObject,
+  lazyClient,
   type ModelLimits,
   type Provider,
-  ProviderError,
+  resolveGenerateRequest,
   type TokenCount,
 } from '@compaction/core';
 import {
@@ -58,7 +59,6 @@ export interface AnthropicProvider extends Provider {
 }
 
 const defaultModel = 'claude-sonnet-5-5';
-const defaultMaxOutputTokens = 4096;
 
 /**
  * Creates the Anthropic provider: `generate` through `messages.create` (no tools), exact `countTokens`
@@ -67,59 +67,40 @@ const defaultMaxOutputTokens = 4096;
  */
 export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
   const modelId = settings.model ?? defaultModel;
-  const warn = settings.warn ?? ((message: string) => console.warn(message));
-  const warned = new Set<string>();
-  let client: Promise<AnthropicClient> | undefined =
-    settings.client === undefined ? undefined : Promise.resolve(settings.client);
-  const getClient = () => {
-    client ??= createAnthropicClient(settings).catch((error: unknown) => {
-      client = undefined;
-      throw new ProviderError({ provider: 'anthropic', message: (error as Error).message, cause: error });
-    });
-    return client;
-  };
+  const getClient = lazyClient({
+    provider: 'anthropic',
+    client: settings.client,
+    create: () => createAnthropicClient(settings),
+  });
   const headers = settings.longContext === true ? { 'anthropic-beta': longContextBeta } : undefined;
   const requestOptions = (signal: AbortSignal | undefined) => ({
     ...(signal === undefined ? {} : { signal }),
     ...(headers === undefined ? {} : { headers }),
   });
 
-  const modelLimits = (id: string = modelId): ModelLimits => {
-    const entry = findAnthropicModel(id);
-    const override = settings.modelLimits?.[id];
-    if (
-      entry === undefined &&
-      (override?.contextWindow === undefined || override.maxOutputTokens === undefined)
-    ) {
-      if (!warned.has(id)) {
-        warned.add(id);
-        warn(
-          `@compaction/provider-anthropic: unknown model "${id}"; assuming a ${defaultAnthropicModelLimits.contextWindow}-token window and ${defaultAnthropicModelLimits.maxOutputTokens} output tokens. Set modelLimits to override.`,
-        );
-      }
-    }
-    const base = entry ?? defaultAnthropicModelLimits;
-    const contextWindow =
-      settings.longContext === true && entry?.longContextWindow !== undefined
-        ? entry.longContextWindow
-        : base.contextWindow;
-    return { contextWindow, maxOutputTokens: base.maxOutputTokens, ...override };
-  };
+  const modelLimits = createModelLimitsResolver({
+    source: '@compaction/provider-anthropic',
+    defaultModelId: modelId,
+    find: (id) => findAnthropicModel(id),
+    fallback: defaultAnthropicModelLimits,
+    longContext: settings.longContext,
+    overrides: settings.modelLimits,
+    warn: settings.warn,
+  });
 
   return {
     specificationVersion: 'v1',
     name: 'anthropic',
     modelId,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
-      if (request.abortSignal?.aborted === true)
-        throw new CompactionAbortedError({ cause: request.abortSignal.reason });
-      const model = request.modelId ?? modelId;
-      const maxTokens =
-        request.maxOutputTokens ??
-        Math.min(settings.maxOutputTokens ?? defaultMaxOutputTokens, modelLimits(model).maxOutputTokens);
+      const { modelId: model, maxOutputTokens } = resolveGenerateRequest(request, {
+        modelId,
+        maxOutputTokens: settings.maxOutputTokens,
+        modelLimits,
+      });
       const body = {
         model,
-        max_tokens: maxTokens,
+        max_tokens: maxOutputTokens,
         ...toAnthropicRequest(request.messages),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       };

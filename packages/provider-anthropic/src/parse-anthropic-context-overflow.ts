@@ -1,4 +1,4 @@
-import { type ContextOverflow, ContextOverflowError } from '@compaction/core';
+import { type ContextOverflow, contextOverflowOfError } from '@compaction/core';
 
 const promptTooLong = /prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)\s*maximum/i;
 const inputAndOutputTooLong =
@@ -10,19 +10,14 @@ const inputAndOutputTooLong =
  * - 400 `invalid_request_error` "prompt is too long: 208310 tokens > 200000 maximum";
  * - 400 `invalid_request_error` "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000"
  *   (the input fits, but not with the requested output; `requestTokens` is then input plus output);
- * - a {@link ContextOverflowError} thrown by this adapter.
+ * - a `ContextOverflowError` thrown by this adapter.
  *
  * Accepts SDK errors (`APIError` with `status` and the JSON body in `error`), the JSON body itself, or its
  * inner `error` object. Returns `undefined` for anything else.
  */
 export function parseAnthropicContextOverflow(error: unknown): ContextOverflow | undefined {
-  if (ContextOverflowError.isInstance(error)) {
-    return {
-      message: error.message,
-      ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
-      ...(error.maximumTokens === undefined ? {} : { maximumTokens: error.maximumTokens }),
-    };
-  }
+  const own = contextOverflowOfError(error);
+  if (own !== undefined) return own;
   const details = errorDetails(error);
   if (details === undefined) return undefined;
   if (details.status !== undefined && details.status !== 400 && details.status !== 413) return undefined;

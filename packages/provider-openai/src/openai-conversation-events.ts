@@ -1,17 +1,8 @@
-import type { CompactionEvent, ContextOverflowError } from '@compaction/core';
+import type { ConversationLoopEvents } from '@compaction/core';
 
 /**
  * Events an OpenAI conversation emits, by name, for a request body type and a response type. `step` numbers
  * the model calls of the conversation (1 for the first `send`); a retry after an overflow keeps its step and
- * has `attempt: 2`.
+ * has `attempt: 2`. `response.inputTokens` is undefined when the API reported no usage.
  */
-export interface OpenAIConversationEvents<Body, Response> {
-  /** The history was compacted: proactively before a request (`auto`), after an overflow, or by `compact()`. */
-  compaction: { step: number; event: CompactionEvent };
-  /** A request is about to be sent, with its body as the SDK receives it. */
-  request: { step: number; attempt: number; body: Body };
-  /** The API refused a request as too long; the conversation compacts and retries once. */
-  overflow: { step: number; error: ContextOverflowError };
-  /** The API answered; the answer is already in the history. `inputTokens` is undefined without usage. */
-  response: { step: number; response: Response; inputTokens: number | undefined };
-}
+export type OpenAIConversationEvents<Body, Response> = ConversationLoopEvents<Body, Response>;

@@ -9,14 +9,15 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { recordConversationEvents } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { expectCompactionSchedule } from '@compaction/testing/vitest';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   readFileOutput,
   responsesOverflowMessage,
   responsesRequestProblems,
-  type ScriptedExchange,
   scriptResponsesAgent,
 } from './__fixtures__/openai-conversation-script.js';
 import { createOpenAIResponsesConversation } from './index.js';
@@ -67,11 +68,7 @@ describe('an OpenAI Responses conversation over the real SDK', () => {
       request: { model, max_output_tokens: 1_024, store: false },
       compaction: await compaction(),
     });
-    const steps: Array<{ step: number; trigger: string }> = [];
-    let overflows = 0;
-    conversation.on('compaction', ({ step, event }) => steps.push({ step, trigger: event.trigger }));
-    conversation.on('overflow', () => overflows++);
-    const { trigger } = conversation.compactor.budget;
+    const events = recordConversationEvents(conversation);
 
     const outputs = new Map<string, string>();
     const response = await conversation.run(undefined, {
@@ -84,33 +81,20 @@ describe('an OpenAI Responses conversation over the real SDK', () => {
     });
     expect(response.output_text).toContain('ready');
 
-    const answered = exchanges.filter((exchange) => !exchange.overflowed);
-    expect(answered).toHaveLength(toolSteps + 1);
     for (const exchange of exchanges) {
       expect(responsesRequestProblems(exchange.request.body)).toEqual([]);
       expect((exchange.request.body as { input: unknown[] }).input[0]).toEqual(initial[0]);
     }
-    const auto = steps.filter((entry) => entry.trigger === 'auto');
-    expect(auto.length).toBeGreaterThanOrEqual(3);
-    const sentAt = (step: number): ScriptedExchange => answered[step - 1]!;
-    for (const { step } of auto) {
-      const firstAttempt = exchanges.find((exchange) => exchange.answer === step)!;
-      expect(firstAttempt.inputTokens).toBeLessThan(sentAt(step - 1).inputTokens);
-    }
-    for (let step = 2; step <= toolSteps + 1; step++) {
-      if (steps.some((entry) => entry.step === step)) continue;
-      expect(sentAt(step).inputTokens).toBeGreaterThan(sentAt(step - 1).inputTokens);
-      expect(sentAt(step).inputTokens).toBeLessThanOrEqual(trigger! * 1.02);
-    }
-
     // The refusal has no numbers; the retry is still compacted below what was refused.
-    expect(overflows).toBe(1);
-    expect(steps.filter((entry) => entry.trigger === 'overflow')).toEqual([
-      { step: 11, trigger: 'overflow' },
-    ]);
-    const [refused, retried] = exchanges.filter((exchange) => exchange.answer === 11);
-    expect(refused!.overflowed).toBe(true);
-    expect(retried!.inputTokens).toBeLessThan(refused!.inputTokens);
+    const answered = expectCompactionSchedule({
+      exchanges,
+      compactions: events.compactions,
+      budget: conversation.compactor.budget,
+      toolSteps,
+      overflowStep: 11,
+      minimumAutoCompactions: 3,
+    });
+    expect(events.overflows).toHaveLength(1);
 
     expect(initial).toEqual(snapshot);
     const history = conversation.history;

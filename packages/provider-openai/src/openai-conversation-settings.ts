@@ -1,11 +1,9 @@
 import {
-  type BudgetOptions,
   type Compactor,
-  type CompactorSettings,
+  type ConversationCompaction,
   cl100kProfile,
-  createCompactor,
   createFastEstimator,
-  InvalidOptionsError,
+  resolveConversationCompactor,
 } from '@compaction/core';
 import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './openai-model-limits.js';
 
@@ -15,9 +13,7 @@ import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './o
  * request's output limit, when it sets one, is reserved for the answer; without a counter or estimator,
  * tokens are estimated with core's profile of the model's tokenizer (`o200k_base` or `cl100k_base`).
  */
-export type OpenAIConversationCompaction = Omit<CompactorSettings, 'budget'> & {
-  budget?: Partial<BudgetOptions>;
-};
+export type OpenAIConversationCompaction = ConversationCompaction;
 
 /** How a conversation gets its compactor: one given, or settings to create one. */
 export interface OpenAIConversationCompactionSettings {
@@ -33,27 +29,14 @@ export function resolveOpenAIConversationCompactor(
   model: string,
   maxOutputTokens: number | undefined,
 ): Compactor {
-  const { compactor, compaction } = settings;
-  if ((compactor === undefined) === (compaction === undefined)) {
-    throw new InvalidOptionsError({
-      subject: 'OpenAI conversation',
-      issues: [{ path: 'compactor', message: 'give exactly one of `compactor` and `compaction`' }],
-    });
-  }
-  if (compactor !== undefined) return compactor;
-  const { budget, ...rest } = compaction!;
-  const limits = findOpenAIModel(model) ?? defaultOpenAIModelLimits;
-  const estimator =
-    rest.counter === undefined && rest.estimator === undefined && encodingForModel(model) === 'cl100k_base'
-      ? { estimator: createFastEstimator({ profile: cl100kProfile }) }
-      : {};
-  return createCompactor({
-    ...estimator,
-    ...rest,
-    budget: {
-      contextWindow: limits.contextWindow,
-      ...(maxOutputTokens === undefined ? {} : { reservedOutputTokens: maxOutputTokens }),
-      ...budget,
-    },
+  return resolveConversationCompactor({
+    subject: 'OpenAI conversation',
+    compactor: settings.compactor,
+    compaction: settings.compaction,
+    contextWindow: (findOpenAIModel(model) ?? defaultOpenAIModelLimits).contextWindow,
+    reservedOutputTokens: maxOutputTokens,
+    // o200k_base is createCompactor's default profile; only older models need another.
+    defaultEstimator: () =>
+      encodingForModel(model) === 'cl100k_base' ? createFastEstimator({ profile: cl100kProfile }) : undefined,
   });
 }

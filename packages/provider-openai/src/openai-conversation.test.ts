@@ -1,6 +1,4 @@
 import {
-  type CompactionEvent,
-  ContextOverflowError,
   compactionMetadataOf,
   createFastEstimator,
   createStrategyRegistry,
@@ -10,17 +8,18 @@ import {
 } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { recordConversationEvents } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { describeConversationRecovery, expectCompactionSchedule } from '@compaction/testing/vitest';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   chatRequestProblems,
   chatRequestTokens,
   readFileOutput,
-  type ScriptedExchange,
   scriptChatAgent,
 } from './__fixtures__/openai-conversation-script.js';
-import { createOpenAIConversation, type OpenAIConversation } from './index.js';
+import { createOpenAIConversation } from './index.js';
 
 const estimator = createFastEstimator();
 const contextWindow = 16_000;
@@ -59,16 +58,6 @@ function pathOf(call: OpenAI.Chat.ChatCompletionMessageFunctionToolCall): string
   return (JSON.parse(call.function.arguments) as { path: string }).path;
 }
 
-function record(conversation: OpenAIConversation) {
-  const compactions: Array<{ step: number; event: CompactionEvent }> = [];
-  const overflows: Array<{ step: number; error: ContextOverflowError }> = [];
-  const attempts: Array<{ step: number; attempt: number }> = [];
-  conversation.on('compaction', (event) => compactions.push(event));
-  conversation.on('overflow', (event) => overflows.push(event));
-  conversation.on('request', ({ step, attempt }) => attempts.push({ step, attempt }));
-  return { compactions, overflows, attempts };
-}
-
 describe('an OpenAI Chat Completions conversation over the real SDK', () => {
   it('compacts a long tool loop at the right steps, recovers one overflow and sends only valid requests', async () => {
     const toolSteps = 16;
@@ -91,8 +80,7 @@ describe('an OpenAI Chat Completions conversation over the real SDK', () => {
       request: { model, max_completion_tokens: 1_024, tools },
       compaction: await compaction(),
     });
-    const events = record(conversation);
-    const { trigger, target } = conversation.compactor.budget;
+    const events = recordConversationEvents(conversation);
 
     let completion = await conversation.send();
     const outputs = new Map<string, string>();
@@ -107,40 +95,23 @@ describe('an OpenAI Chat Completions conversation over the real SDK', () => {
     }
 
     expect(completion.choices[0]!.message.content).toContain('ready');
-    const answered = exchanges.filter((exchange) => !exchange.overflowed);
-    expect(answered).toHaveLength(toolSteps + 1);
-    expect(exchanges).toHaveLength(toolSteps + 2);
-
     // Every request sent is valid for Chat Completions, and keeps the developer message first.
     for (const exchange of exchanges) {
       expect(chatRequestProblems(exchange.request.body)).toEqual([]);
       expect((exchange.request.body as { messages: unknown[] }).messages[0]).toEqual(initial[0]);
     }
 
-    const auto = events.compactions.filter(({ event }) => event.trigger === 'auto');
-    expect(auto.length).toBeGreaterThanOrEqual(3);
-    const compactedSteps = new Set(auto.map(({ step }) => step));
-    const sentAt = (step: number): ScriptedExchange => answered[step - 1]!;
-    for (const { step, event } of auto) {
-      expect(event.tokensBefore).toBeGreaterThan(trigger!);
-      expect(event.tokensAfter).toBeLessThanOrEqual(target);
-      const firstAttempt = exchanges.find((exchange) => exchange.answer === step)!;
-      expect(firstAttempt.inputTokens).toBeLessThan(sentAt(step - 1).inputTokens);
-    }
-    for (let step = 2; step <= toolSteps + 1; step++) {
-      if (compactedSteps.has(step) || step === 11) continue;
-      expect(sentAt(step).inputTokens).toBeGreaterThan(sentAt(step - 1).inputTokens);
-      expect(sentAt(step).inputTokens).toBeLessThanOrEqual(trigger! * 1.02);
-    }
-
+    const answered = expectCompactionSchedule({
+      exchanges,
+      compactions: events.compactions,
+      requests: events.requests,
+      budget: conversation.compactor.budget,
+      toolSteps,
+      overflowStep: 11,
+      minimumAutoCompactions: 3,
+    });
     expect(events.overflows).toHaveLength(1);
     expect(events.overflows[0]!.error).toMatchObject({ maximumTokens: contextWindow });
-    const overflowCompactions = events.compactions.filter(({ event }) => event.trigger === 'overflow');
-    expect(overflowCompactions.map(({ step }) => step)).toEqual([11]);
-    const [refused, retried] = exchanges.filter((exchange) => exchange.answer === 11);
-    expect(refused!.overflowed).toBe(true);
-    expect(retried!.inputTokens).toBeLessThan(refused!.inputTokens);
-    expect(events.attempts.filter(({ attempt }) => attempt === 2).map(({ step }) => step)).toEqual([11]);
 
     expect({ initial, tools }).toEqual(snapshot);
     expect(Object.isFrozen(initial[0])).toBe(false);
@@ -177,51 +148,6 @@ describe('an OpenAI Chat Completions conversation over the real SDK', () => {
     // Counted from estimates alone, requests would reach 1.3 times the trigger before compacting.
     const trigger = conversation.compactor.budget.trigger!;
     for (const exchange of exchanges) expect(exchange.inputTokens).toBeLessThanOrEqual(trigger * 1.1);
-  });
-
-  it('throws a ContextOverflowError when the retry is refused too, after exactly two requests', async () => {
-    server.handle('/v1/chat/completions', () => ({
-      status: 400,
-      body: {
-        error: {
-          message:
-            "This model's maximum context length is 20000 tokens. However, your messages resulted in 90000 tokens.",
-          type: 'invalid_request_error',
-          param: 'messages',
-          code: 'context_length_exceeded',
-        },
-      },
-    }));
-    const initial = longToolHistory(4);
-    const conversation = createOpenAIConversation({
-      client,
-      messages: initial,
-      request: { model, max_completion_tokens: 1_024 },
-      compaction: await compaction(),
-    });
-    const events = record(conversation);
-    const failure = await conversation.send('Summarize what you found.').catch((error: unknown) => error);
-    expect(ContextOverflowError.isInstance(failure)).toBe(true);
-    expect(failure).toMatchObject({ requestTokens: 90_000, maximumTokens: 20_000 });
-    expect(server.requests).toHaveLength(2);
-    expect(events.compactions.map(({ event }) => event.trigger)).toEqual(['overflow']);
-    expect(conversation.history).toHaveLength(initial.length + 1);
-    expect(initial).toEqual(longToolHistory(4));
-  });
-
-  it('passes other SDK errors through unchanged, without compacting', async () => {
-    server.handle('/v1/chat/completions', () => ({
-      status: 429,
-      body: { error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } },
-    }));
-    const conversation = createOpenAIConversation({
-      client,
-      request: { model },
-      compaction: await compaction(),
-    });
-    await expect(conversation.send('Hello')).rejects.toBeInstanceOf(OpenAI.RateLimitError);
-    expect(server.requests).toHaveLength(1);
-    expect(conversation.compactions).toEqual([]);
   });
 
   it('refuses turns that break tool pairing before sending anything', async () => {
@@ -272,25 +198,38 @@ describe('an OpenAI Chat Completions conversation over the real SDK', () => {
     });
   });
 
-  it('takes exactly one of compactor and compaction', () => {
-    expect(() => createOpenAIConversation({ client, request: { model } })).toThrow(InvalidOptionsError);
+  describeConversationRecovery({
+    server: () => server,
+    path: '/v1/chat/completions',
+    refusal: {
+      status: 400,
+      body: {
+        error: {
+          message:
+            "This model's maximum context length is 20000 tokens. However, your messages resulted in 90000 tokens.",
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      },
+    },
+    rateLimited: {
+      status: 429,
+      body: { error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } },
+    },
+    rateLimitError: OpenAI.RateLimitError,
+    longToolHistory,
+    create: async (messages) =>
+      createOpenAIConversation({
+        client,
+        ...(messages === undefined ? {} : { messages }),
+        request: { model, max_completion_tokens: 1_024 },
+        compaction: await compaction(),
+      }),
   });
 
-  it('compacts on demand with compact(), leaving the history whole', async () => {
-    const initial = longToolHistory(6);
-    const conversation = createOpenAIConversation({
-      client,
-      messages: initial,
-      request: { model },
-      compaction: await compaction(),
-    });
-    const result = await conversation.compact();
-    expect(result.compacted).toBe(true);
-    expect(conversation.compactions.map((event) => event.trigger)).toEqual(['manual']);
-    expect(conversation.history).toEqual(initial);
-    expect(conversation.compactor.counter.count(conversation.coreContext)).toBeLessThan(
-      conversation.compactor.counter.count(conversation.coreHistory),
-    );
+  it('takes exactly one of compactor and compaction', () => {
+    expect(() => createOpenAIConversation({ client, request: { model } })).toThrow(InvalidOptionsError);
   });
 });
 

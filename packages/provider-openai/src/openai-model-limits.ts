@@ -1,4 +1,4 @@
-import type { ModelLimits } from '@compaction/core';
+import { findModelEntry, type ModelLimits } from '@compaction/core';
 
 /** OpenAI model ids with a known window; any other string is accepted too (an open union). */
 export type OpenAIModelId =
@@ -74,13 +74,7 @@ export function findOpenAIModel(
   modelId: string,
   table: Readonly<Record<string, OpenAIModelEntry>> = openaiModelTable,
 ): OpenAIModelEntry | undefined {
-  const exact = table[modelId];
-  if (exact !== undefined) return exact;
-  let best: string | undefined;
-  for (const prefix of Object.keys(table)) {
-    if (modelId.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
-  }
-  return best === undefined ? undefined : table[best];
+  return findModelEntry(modelId, table);
 }
 
 /** The tiktoken encoding of a model: `cl100k_base` for GPT-4 (not 4o or 4.1) and GPT-3.5, `o200k_base` otherwise. */

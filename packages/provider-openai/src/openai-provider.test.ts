@@ -1,40 +1,20 @@
 import {
-  CompactionAbortedError,
   ContextOverflowError,
   createApproximateEstimator,
-  createProviderRegistry,
-  createStrategyRegistry,
-  defineStrategy,
   InvalidMessagesError,
   InvalidOptionsError,
   type Message,
-  type Provider,
   ProviderError,
-  resolveCompactionConfig,
 } from '@compaction/core';
+import { resolveProviderConfig } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { describeProviderTransport } from '@compaction/testing/vitest';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
 
 let server: TestServer;
 
-/** A strategy that records the provider it was built with. */
-const strategyProviders: Array<Provider | undefined> = [];
-const recordingStrategy = defineStrategy<Record<string, never>>({
-  specificationVersion: 'v1',
-  name: 'recording',
-  description: 'Keeps everything; records its provider.',
-  optionsSchema: { type: 'object', additionalProperties: false },
-  create: (_options, context) => {
-    strategyProviders.push(context.provider);
-    return {
-      specificationVersion: 'v1',
-      name: 'recording',
-      compact: async (input) => ({ messages: [...input.messages] }),
-    };
-  },
-});
 beforeAll(async () => {
   server = await startTestServer();
 });
@@ -224,18 +204,6 @@ describe('createOpenAIProvider over HTTP', () => {
     }
   });
 
-  it('retries a 429 after retry-after and succeeds', async () => {
-    server.enqueue('/v1/chat/completions', {
-      status: 429,
-      headers: { 'retry-after-ms': '10' },
-      body: failure({ message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }),
-    });
-    expect((await provider({ maxRetries: 1 }).generate({ messages: conversation })).text).toContain(
-      'Summary',
-    );
-    expect(server.requests).toHaveLength(2);
-  });
-
   it('reports 429 and 500 as retryable, insufficient_quota and 401 as not', async () => {
     server.enqueue(
       '/v1/chat/completions',
@@ -277,36 +245,14 @@ describe('createOpenAIProvider over HTTP', () => {
     ]);
   });
 
-  it('reports a timeout as a retryable ProviderError', async () => {
-    server.enqueue('/v1/chat/completions', { delayMs: 2000, body: chatResponse('late') });
-    const error = await provider({ timeout: 100 })
-      .generate({ messages: conversation })
-      .catch((caught: unknown) => caught);
-    expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ retryable: true, status: undefined });
-  });
-
-  it('reports a malformed JSON response as a ProviderError that is not retryable', async () => {
-    server.enqueue('/v1/chat/completions', { raw: '{"choices": [' });
-    const error = await provider()
-      .generate({ messages: conversation })
-      .catch((caught: unknown) => caught);
-    expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ retryable: false });
-  });
-
-  it('honours the abort signal', async () => {
-    server.enqueue('/v1/chat/completions', { delayMs: 2000, body: chatResponse('late') });
-    const controller = new AbortController();
-    const pending = provider().generate({ messages: conversation, abortSignal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    expect(CompactionAbortedError.isInstance(await pending.catch((caught: unknown) => caught))).toBe(true);
-    const sent = server.requests.length;
-    const already = await provider()
-      .generate({ messages: conversation, abortSignal: AbortSignal.abort() })
-      .catch((caught: unknown) => caught);
-    expect(CompactionAbortedError.isInstance(already)).toBe(true);
-    expect(server.requests).toHaveLength(sent);
+  describeProviderTransport({
+    server: () => server,
+    path: '/v1/chat/completions',
+    answer: () => chatResponse('## Summary\nTests fixed.'),
+    rateLimited: failure({ message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }),
+    malformed: '{"choices": [',
+    provider,
+    messages: conversation,
   });
 
   it('lets converter errors through as typed errors without calling the API', async () => {
@@ -322,28 +268,17 @@ describe('createOpenAIProvider over HTTP', () => {
   });
 
   it("is resolved by name from a config, through core's provider registry", async () => {
-    const loaded: string[] = [];
-    const providers = createProviderRegistry({
-      loadPackage: async (packageName) => {
-        loaded.push(packageName);
-        return import('./index.js');
+    const resolved = await resolveProviderConfig({
+      provider: {
+        name: 'openai',
+        model: 'gpt-4.1',
+        apiKey: 'config-key',
+        baseURL: `${server.url}/v1`,
+        maxRetries: 0,
       },
+      load: () => import('./index.js'),
     });
-    const strategies = createStrategyRegistry({ definitions: [recordingStrategy] });
-    const resolved = await resolveCompactionConfig(
-      {
-        strategy: 'recording',
-        provider: {
-          name: 'openai',
-          model: 'gpt-4.1',
-          apiKey: 'config-key',
-          baseURL: `${server.url}/v1`,
-          maxRetries: 0,
-        },
-      },
-      strategies,
-      { providers },
-    );
+    const { loaded, strategyProviders, providers } = resolved;
     expect(loaded).toEqual(['@compaction/provider-openai']);
     expect(resolved.provider).toMatchObject({ name: 'openai', modelId: 'gpt-4.1' });
     expect(strategyProviders).toEqual([resolved.provider]);

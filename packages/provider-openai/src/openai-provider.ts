@@ -1,12 +1,14 @@
 import {
-  CompactionAbortedError,
   CompactionError,
   type CountTokensRequest,
+  createModelLimitsResolver,
   type GenerateRequest,
   type GenerateResult,
+  lazyClient,
   type ModelLimits,
   type Provider,
   ProviderError,
+  resolveGenerateRequest,
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
@@ -54,7 +56,6 @@ export interface OpenAIProvider extends Provider {
 }
 
 const defaultModel = 'gpt-5.4';
-const defaultMaxOutputTokens = 4096;
 
 /**
  * Creates the OpenAI provider: `generate` through Chat Completions or the Responses API (no tools),
@@ -64,17 +65,11 @@ const defaultMaxOutputTokens = 4096;
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): OpenAIProvider {
   const modelId = settings.model ?? defaultModel;
-  const warn = settings.warn ?? ((message: string) => console.warn(message));
-  const warned = new Set<string>();
-  let client: Promise<OpenAIClient> | undefined =
-    settings.client === undefined ? undefined : Promise.resolve(settings.client);
-  const getClient = () => {
-    client ??= createOpenAIClient(settings).catch((error: unknown) => {
-      client = undefined;
-      throw new ProviderError({ provider: 'openai', message: (error as Error).message, cause: error });
-    });
-    return client;
-  };
+  const getClient = lazyClient({
+    provider: 'openai',
+    client: settings.client,
+    create: () => createOpenAIClient(settings),
+  });
   const estimators = new Map<string, Promise<TokenEstimator>>();
   const estimatorFor = (model: string): Promise<TokenEstimator> => {
     if (settings.estimator !== undefined) return Promise.resolve(settings.estimator);
@@ -90,39 +85,26 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
     return estimator;
   };
 
-  const modelLimits = (id: string = modelId): ModelLimits => {
-    const entry = findOpenAIModel(id);
-    const override = settings.modelLimits?.[id];
-    if (
-      entry === undefined &&
-      (override?.contextWindow === undefined || override.maxOutputTokens === undefined)
-    ) {
-      if (!warned.has(id)) {
-        warned.add(id);
-        warn(
-          `@compaction/provider-openai: unknown model "${id}"; assuming a ${defaultOpenAIModelLimits.contextWindow}-token window and ${defaultOpenAIModelLimits.maxOutputTokens} output tokens. Set modelLimits to override.`,
-        );
-      }
-    }
-    const base = entry ?? defaultOpenAIModelLimits;
-    const contextWindow =
-      settings.longContext === true && entry?.longContextWindow !== undefined
-        ? entry.longContextWindow
-        : base.contextWindow;
-    return { contextWindow, maxOutputTokens: base.maxOutputTokens, ...override };
-  };
+  const modelLimits = createModelLimitsResolver({
+    source: '@compaction/provider-openai',
+    defaultModelId: modelId,
+    find: (id) => findOpenAIModel(id),
+    fallback: defaultOpenAIModelLimits,
+    longContext: settings.longContext,
+    overrides: settings.modelLimits,
+    warn: settings.warn,
+  });
 
   return {
     specificationVersion: 'v1',
     name: 'openai',
     modelId,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
-      if (request.abortSignal?.aborted === true)
-        throw new CompactionAbortedError({ cause: request.abortSignal.reason });
-      const model = request.modelId ?? modelId;
-      const maxTokens =
-        request.maxOutputTokens ??
-        Math.min(settings.maxOutputTokens ?? defaultMaxOutputTokens, modelLimits(model).maxOutputTokens);
+      const { modelId: model, maxOutputTokens: maxTokens } = resolveGenerateRequest(request, {
+        modelId,
+        maxOutputTokens: settings.maxOutputTokens,
+        modelLimits,
+      });
       const temperature = request.temperature === undefined ? {} : { temperature: request.temperature };
       const options = request.abortSignal === undefined ? {} : { signal: request.abortSignal };
       const systemRole = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };

@@ -1,4 +1,4 @@
-import { type ContextOverflow, ContextOverflowError } from '@compaction/core';
+import { type ContextOverflow, contextOverflowOfError } from '@compaction/core';
 
 const maximumPattern = /maximum context length is\s*(\d+)\s*tokens/i;
 const requestPatterns = [
@@ -13,16 +13,11 @@ const requestPatterns = [
  * and on the Responses API (a 400, or a failed response whose `error.code` says so; its message, "Your input
  * exceeds the context window of this model", has no numbers). Numbers are extracted when the message has
  * them. Accepts SDK errors (`APIError` with `code` and `error`), response bodies, failed responses and a
- * {@link ContextOverflowError}; returns `undefined` for anything else.
+ * `ContextOverflowError`; returns `undefined` for anything else.
  */
 export function parseOpenAIContextOverflow(error: unknown): ContextOverflow | undefined {
-  if (ContextOverflowError.isInstance(error)) {
-    return {
-      message: error.message,
-      ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
-      ...(error.maximumTokens === undefined ? {} : { maximumTokens: error.maximumTokens }),
-    };
-  }
+  const own = contextOverflowOfError(error);
+  if (own !== undefined) return own;
   const found = findOverflow(error, 0);
   if (found === undefined) return undefined;
   const maximum = maximumPattern.exec(found);

@@ -1,3 +1,11 @@
+export {
+  assistantMessage,
+  codingConversation,
+  systemMessage,
+  testRunnerLog,
+  toolTurn,
+  userMessage,
+} from './coding-conversation.js';
 export { type CodingHistorySettings, generateCodingHistory } from './coding-history.js';
 export {
   type ConformancePropertyName,
@@ -15,6 +23,11 @@ export {
   malformedConversationArbitrary,
   textArbitrary,
 } from './conversation-arbitrary.js';
+export {
+  type ConversationEventSource,
+  type RecordedConversationEvents,
+  recordConversationEvents,
+} from './conversation-events-recorder.js';
 export { deepFreeze } from './deep-freeze.js';
 export {
   createMockProvider,
@@ -22,3 +35,4 @@ export {
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
+export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';

@@ -83,3 +83,13 @@ function write(response: ServerResponse, reply: Reply): void {
   response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
   response.end(body);
 }
+
+export {
+  type AgentScript,
+  countMessages,
+  readFileOutput,
+  type ScriptedAgentWire,
+  type ScriptedAnswer,
+  type ScriptedExchange,
+  scriptAgentAnswers,
+} from './scripted-agent.js';

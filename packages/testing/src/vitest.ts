@@ -29,6 +29,18 @@ export function describeConformance(name: string, settings: ConformanceSettings)
   });
 }
 
+export { type CompactionScheduleRun, expectCompactionSchedule } from './compaction-schedule.js';
+export {
+  type ConversationRecoverySettings,
+  describeConversationRecovery,
+  type RecoverableConversation,
+} from './conversation-recovery-suite.js';
+export { describeProviderTransport, type ProviderTransportSettings } from './provider-transport-suite.js';
+export {
+  checkScriptedConversationProperty,
+  type ScriptedConversation,
+  type ScriptedConversationPropertySettings,
+} from './scripted-conversation-property.js';
 export {
   describeStoreConformance,
   type StoreConformanceSettings,

@@ -1,123 +1,27 @@
-import type { Message, TokenEstimator } from '@compaction/core';
-import type { RecordedRequest, TestServer } from '@compaction/testing/loopback-server';
+import type { TokenEstimator } from '@compaction/core';
+import {
+  type AgentScript,
+  countMessages,
+  type ScriptedExchange,
+  scriptAgentAnswers,
+  type TestServer,
+} from '@compaction/testing/loopback-server';
 import { fromOpenAIChatMessages } from '../from-openai-chat-messages.js';
 import { fromOpenAIResponsesInput } from '../from-openai-responses-input.js';
 
-/** How the scripted model behaves. */
-export interface AgentScript {
-  /** Model answers before the final text answer; each calls tools. */
-  toolSteps: number;
-  /** Answers (1-based) whose first attempt is refused as too long. */
-  overflowAt?: number[];
-  /**
-   * The context window the refusal names. The refusal says the request counted 1.6 times what the server
-   * counted (at least one token over the window), as when a real tokenizer counts more than the estimate.
-   */
-  contextWindow?: number;
-  /** Answers that make two tool calls at once. */
-  parallelEvery?: number;
-  /** How many tool calls each answer makes (index 0 is answer 1); overrides `parallelEvery`. */
-  calls?: number[];
-  /** Counts the prompt tokens the server reports (as the model's tokenizer would). */
-  estimator: TokenEstimator;
-  /** Reported tokens are the estimate times this, as when the real tokenizer counts more. Default 1. */
-  usageScale?: number;
-}
-
-/** What the server saw: each request with the answer it gave. */
-export interface ScriptedExchange {
-  request: RecordedRequest;
-  /** The scripted answer number (1-based); a retry repeats the number of the refused attempt. */
-  answer: number;
-  overflowed: boolean;
-  /** Prompt tokens the server counted for the request. */
-  inputTokens: number;
-}
-
-/** The output of the scripted `read_file` tool: a large, deterministic file listing. */
-export function readFileOutput(path: string, lineCount = 60): string {
-  const lines: string[] = [];
-  for (let line = 1; line <= lineCount; line++) {
-    lines.push(`${path}:${line}: export const value${line} = computeValue(${line * 7}, "${path}-${line}");`);
-  }
-  return lines.join('\n');
-}
-
-/** Tokens of core messages, as the server counts them. */
-export function countMessages(messages: readonly Message[], estimator: TokenEstimator): number {
-  return messages.reduce((total, message) => total + estimator.countMessage(message), 0);
-}
+export { readFileOutput } from '@compaction/testing/loopback-server';
 
 /** Prompt tokens the server reports for a Chat Completions body. */
 export function chatRequestTokens(body: unknown, estimator: TokenEstimator): number {
   return countMessages(fromOpenAIChatMessages((body as { messages: [] }).messages), estimator);
 }
 
-/** A scripted answer: its number, whether it is the last, and the calls it makes. */
-export interface ScriptedAnswer {
-  answer: number;
-  done: boolean;
-  calls: Array<{ id: string; path: string }>;
-}
-
-/**
- * Drives a scripted tool-using model on one path: answers 1..toolSteps call `read_file` (two calls at once
- * every `parallelEvery` answers), the next answer is plain text. `overflowAt` answers are refused once with
- * `refusal(tokens, maximum)`.
- */
-export function scriptAnswers(
-  server: TestServer,
-  path: string,
-  script: AgentScript,
-  count: (body: unknown) => number,
-  reply: (answer: ScriptedAnswer, inputTokens: number) => unknown,
-  refusal: (tokens: number, maximum: number, answer: number) => { status: number; body: unknown },
-): ScriptedExchange[] {
-  const exchanges: ScriptedExchange[] = [];
-  const overflowAt = new Set(script.overflowAt ?? []);
-  let answer = 0;
-  let refused = false;
-  server.handle(path, (request) => {
-    const inputTokens = Math.round(count(request.body) * (script.usageScale ?? 1));
-    if (!refused) answer++;
-    if (overflowAt.has(answer) && !refused) {
-      refused = true;
-      exchanges.push({ request, answer, overflowed: true, inputTokens });
-      const maximum = script.contextWindow ?? inputTokens;
-      return refusal(Math.max(maximum + 1, Math.ceil(inputTokens * 1.6)), maximum, answer);
-    }
-    refused = false;
-    exchanges.push({ request, answer, overflowed: false, inputTokens });
-    const done = answer > script.toolSteps;
-    const calls = done
-      ? 0
-      : (script.calls?.[answer - 1] ??
-        (script.parallelEvery !== undefined && answer % script.parallelEvery === 0 ? 2 : 1));
-    return {
-      body: reply(
-        {
-          answer,
-          done,
-          calls: Array.from({ length: calls }, (_, index) => ({
-            id: `call_${answer}_${index}`,
-            path: `src/module-${answer}-${index}.ts`,
-          })),
-        },
-        inputTokens,
-      ),
-    };
-  });
-  return exchanges;
-}
-
 /** Scripts the agent on `/v1/chat/completions`. Cached prompt tokens are reported as part of `prompt_tokens`. */
 export function scriptChatAgent(server: TestServer, script: AgentScript): ScriptedExchange[] {
-  return scriptAnswers(
-    server,
-    '/v1/chat/completions',
-    script,
-    (body) => chatRequestTokens(body, script.estimator),
-    ({ answer, done, calls }, inputTokens) => ({
+  return scriptAgentAnswers(server, script, {
+    path: '/v1/chat/completions',
+    count: (body) => chatRequestTokens(body, script.estimator),
+    reply: ({ answer, done, calls }, inputTokens) => ({
       id: `chatcmpl-${answer}`,
       object: 'chat.completion',
       created: 1_800_000_000,
@@ -151,7 +55,7 @@ export function scriptChatAgent(server: TestServer, script: AgentScript): Script
         prompt_tokens_details: { cached_tokens: Math.floor(inputTokens * 0.8) },
       },
     }),
-    (tokens, maximum) => ({
+    refusal: (tokens, maximum) => ({
       status: 400,
       body: {
         error: {
@@ -162,7 +66,7 @@ export function scriptChatAgent(server: TestServer, script: AgentScript): Script
         },
       },
     }),
-  );
+  });
 }
 
 /** The Responses API's overflow message: it has no numbers. */
@@ -191,12 +95,10 @@ export function scriptResponsesAgent(server: TestServer, script: AgentScript): S
     incomplete_details: null,
     ...fields,
   });
-  return scriptAnswers(
-    server,
-    '/v1/responses',
-    script,
-    (body) => responsesRequestTokens(body, script.estimator),
-    ({ answer, done, calls }, inputTokens) =>
+  return scriptAgentAnswers(server, script, {
+    path: '/v1/responses',
+    count: (body) => responsesRequestTokens(body, script.estimator),
+    reply: ({ answer, done, calls }, inputTokens) =>
       response(answer, {
         status: 'completed',
         output: [
@@ -230,7 +132,7 @@ export function scriptResponsesAgent(server: TestServer, script: AgentScript): S
           total_tokens: inputTokens + 40,
         },
       }),
-    (_tokens, _maximum, answer) => ({
+    refusal: (_tokens, _maximum, answer) => ({
       status: 200,
       body: response(answer, {
         status: 'failed',
@@ -238,7 +140,7 @@ export function scriptResponsesAgent(server: TestServer, script: AgentScript): S
         error: { code: 'context_length_exceeded', message: responsesOverflowMessage },
       }),
     }),
-  );
+  });
 }
 
 /**

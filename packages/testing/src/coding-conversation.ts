@@ -1,17 +1,25 @@
 import type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from '@compaction/core';
 
-export const system = (text: string): SystemMessage => ({
+/** A system message with one text part. */
+export const systemMessage = (text: string): SystemMessage => ({
   role: 'system',
   content: [{ type: 'text', text }],
 });
-export const user = (text: string): UserMessage => ({ role: 'user', content: [{ type: 'text', text }] });
-export const assistant = (text: string): AssistantMessage => ({
+
+/** A user message with one text part. */
+export const userMessage = (text: string): UserMessage => ({
+  role: 'user',
+  content: [{ type: 'text', text }],
+});
+
+/** An assistant message with one text part. */
+export const assistantMessage = (text: string): AssistantMessage => ({
   role: 'assistant',
   content: [{ type: 'text', text }],
 });
 
 /** About `size` characters of test-runner output, starting with `label`. */
-export function testLog(label: string, size: number): string {
+export function testRunnerLog(label: string, size: number): string {
   const lines = [`${label}:`];
   let length = lines[0]!.length;
   for (let line = 1; length < size; line++) {
@@ -31,18 +39,21 @@ export function toolTurn(id: string, size: number): [AssistantMessage, ToolMessa
     },
     {
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: id, toolName: 'bash', output: testLog(id, size) }],
+      content: [{ type: 'tool-result', toolCallId: id, toolName: 'bash', output: testRunnerLog(id, size) }],
     },
   ];
 }
 
-/** A system prompt, a task, `steps` tool turns with results of `size` characters, and a new request. */
+/**
+ * A small coding-agent conversation for strategy tests: a system prompt, a task, `steps` tool turns with
+ * results of `size` characters, and a new request.
+ */
 export function codingConversation(steps: number, size = 400): Message[] {
   const messages: Message[] = [
-    system('You are a coding agent.'),
-    user('Fix the failing test in src/cache.ts.'),
+    systemMessage('You are a coding agent.'),
+    userMessage('Fix the failing test in src/cache.ts.'),
   ];
   for (let index = 0; index < steps; index++) messages.push(...toolTurn(`call_${index}`, size));
-  messages.push(user('Now explain what you changed.'));
+  messages.push(userMessage('Now explain what you changed.'));
   return messages;
 }
