@@ -11,8 +11,15 @@ import {
   textOf,
   verifyCompaction,
 } from '@compaction/core';
+import {
+  assistantMessage,
+  codingConversation,
+  systemMessage,
+  toolTurn,
+  userMessage,
+} from '@compaction/testing';
+
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { assistant, codingConversation, system, toolTurn, user } from './__fixtures__/messages.js';
 import pruningDefinition, { createPruning, markerText, type PruningOptions } from './index.js';
 
 async function run(messages: Message[], budget: { limit: number; target: number }, options = {}) {
@@ -97,7 +104,7 @@ describe('createPruning', () => {
   });
 
   it('keeps pinned messages wherever they stand', async () => {
-    const pinned = pinMessage(assistant('Decision: keep the LRU cache size at 128.'));
+    const pinned = pinMessage(assistantMessage('Decision: keep the LRU cache size at 128.'));
     const withPin = [...messages.slice(0, 6), pinned, ...messages.slice(6)];
     const { output, violations } = await run(withPin, { limit: total, target: Math.floor(total / 3) });
     expect(violations).toEqual([]);
@@ -106,13 +113,13 @@ describe('createPruning', () => {
 
   it('starts with a user turn without the original task by dropping up to the next user message', async () => {
     const history = [
-      system('agent'),
-      user('first task'),
+      systemMessage('agent'),
+      userMessage('first task'),
       ...toolTurn('a', 800),
-      user('second request'),
+      userMessage('second request'),
       ...toolTurn('b', 800),
       ...toolTurn('c', 800),
-      user('latest request'),
+      userMessage('latest request'),
     ];
     const size = new TokenCounter().estimate(history);
     const { output, violations } = await run(
@@ -126,7 +133,12 @@ describe('createPruning', () => {
 
   it('throws BudgetUnreachableError when the protected messages alone are over the limit', async () => {
     const counter = new TokenCounter();
-    const history = [system('x'.repeat(4000)), user('task'), ...toolTurn('a', 100), user('now')];
+    const history = [
+      systemMessage('x'.repeat(4000)),
+      userMessage('task'),
+      ...toolTurn('a', 100),
+      userMessage('now'),
+    ];
     await expect(
       createPruning().compact({
         messages: history,
@@ -140,7 +152,7 @@ describe('createPruning', () => {
 
   it('rejects a malformed history with a typed error', async () => {
     const [, orphanedResult] = toolTurn('nowhere', 10);
-    const history = [user('task'), orphanedResult, user('now')];
+    const history = [userMessage('task'), orphanedResult, userMessage('now')];
     await expect(run(history, { limit: 10, target: 5 })).rejects.toBeInstanceOf(InvalidMessagesError);
   });
 

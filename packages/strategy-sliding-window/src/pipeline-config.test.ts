@@ -7,8 +7,8 @@ import {
   verifyCompaction,
 } from '@compaction/core';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { codingConversation } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
-import { codingConversation } from './__fixtures__/messages.js';
 import slidingWindow from './index.js';
 
 describe('tool-result-truncation then sliding-window from a plain JSON config', () => {

@@ -10,8 +10,9 @@ import {
   textOf,
   verifyCompaction,
 } from '@compaction/core';
+import { codingConversation, systemMessage, toolTurn, userMessage } from '@compaction/testing';
+
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { codingConversation, system, toolTurn, user } from './__fixtures__/messages.js';
 import slidingWindowDefinition, {
   createSlidingWindow,
   markerText,
@@ -69,7 +70,12 @@ describe('createSlidingWindow', () => {
   });
 
   it('shortens the tool results of a newest turn that alone exceeds the window, keeping it whole', async () => {
-    const history = [system('agent'), user('task'), ...toolTurn('a', 800), ...toolTurn('big', 40_000)];
+    const history = [
+      systemMessage('agent'),
+      userMessage('task'),
+      ...toolTurn('a', 800),
+      ...toolTurn('big', 40_000),
+    ];
     const size = new TokenCounter().estimate(history);
     const target = Math.floor(size / 4);
     const { output, violations, tokens } = await run(history, { limit: target, target });
@@ -86,13 +92,13 @@ describe('createSlidingWindow', () => {
 
   it('starts at a user message when the original task is not kept', async () => {
     const history = [
-      system('agent'),
-      user('first task'),
+      systemMessage('agent'),
+      userMessage('first task'),
       ...toolTurn('a', 800),
-      user('second request'),
+      userMessage('second request'),
       ...toolTurn('b', 800),
       ...toolTurn('c', 800),
-      user('latest request'),
+      userMessage('latest request'),
     ];
     const size = new TokenCounter().estimate(history);
     const { output, violations } = await run(
@@ -111,14 +117,19 @@ describe('createSlidingWindow', () => {
   });
 
   it('throws BudgetUnreachableError when the head alone is over the limit', async () => {
-    const history = [system('x'.repeat(4000)), user('task'), ...toolTurn('a', 100), user('now')];
+    const history = [
+      systemMessage('x'.repeat(4000)),
+      userMessage('task'),
+      ...toolTurn('a', 100),
+      userMessage('now'),
+    ];
     await expect(run(history, { limit: 100, target: 50 })).rejects.toBeInstanceOf(BudgetUnreachableError);
   });
 
   it('rejects a malformed history with a typed error', async () => {
     const [, orphanedResult] = toolTurn('nowhere', 10);
     await expect(
-      run([user('task'), orphanedResult, user('now')], { limit: 10, target: 5 }),
+      run([userMessage('task'), orphanedResult, userMessage('now')], { limit: 10, target: 5 }),
     ).rejects.toBeInstanceOf(InvalidMessagesError);
   });
 

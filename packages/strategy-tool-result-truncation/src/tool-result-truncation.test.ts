@@ -12,8 +12,9 @@ import {
   type ToolMessage,
   verifyCompaction,
 } from '@compaction/core';
+import { codingConversation, testRunnerLog, toolTurn, userMessage } from '@compaction/testing';
+
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { codingConversation, testLog, toolTurn, user } from './__fixtures__/messages.js';
 import toolResultTruncation, {
   createToolResultTruncation,
   type ToolResultTruncationOptions,
@@ -98,7 +99,7 @@ describe('createToolResultTruncation', () => {
         { ...call.content[0]!, toolCallId: 'b' } as AssistantMessage['content'][number],
       ],
     };
-    const history: Message[] = [...messages.slice(0, -1), twoResults, first, second, user('next')];
+    const history: Message[] = [...messages.slice(0, -1), twoResults, first, second, userMessage('next')];
     const size = new TokenCounter().estimate(history);
     const { output, violations } = await run(history, { limit: size, target: 1 }, { keepRecent: 1 });
     expect(violations).toEqual([]);
@@ -119,7 +120,7 @@ describe('createToolResultTruncation', () => {
     };
     const [pinnedCall, pinnedResult] = toolTurn('pinned', 4000);
     const history = [
-      user('task'),
+      userMessage('task'),
       readCall,
       readResult,
       pinnedCall,
@@ -137,7 +138,7 @@ describe('createToolResultTruncation', () => {
   });
 
   it('clears large inputs of old calls when asked', async () => {
-    const history: Message[] = [user('task')];
+    const history: Message[] = [userMessage('task')];
     for (let index = 0; index < 6; index++) {
       const id = `edit_${index}`;
       history.push(
@@ -148,14 +149,14 @@ describe('createToolResultTruncation', () => {
               type: 'tool-call',
               toolCallId: id,
               toolName: 'write_file',
-              input: { content: testLog('y', 3000) },
+              input: { content: testRunnerLog('y', 3000) },
             },
           ],
         },
         {
           role: 'tool',
           content: [
-            { type: 'tool-result', toolCallId: id, toolName: 'write_file', output: testLog('z', 3000) },
+            { type: 'tool-result', toolCallId: id, toolName: 'write_file', output: testRunnerLog('z', 3000) },
           ],
         },
       );
@@ -168,7 +169,7 @@ describe('createToolResultTruncation', () => {
       type: 'tool-call',
       toolCallId: 'edit_0',
       input: {
-        omitted: `${JSON.stringify({ content: testLog('y', 3000) }).length} characters of input removed to save space`,
+        omitted: `${JSON.stringify({ content: testRunnerLog('y', 3000) }).length} characters of input removed to save space`,
       },
     });
     expect(output.details?.clearedInputs).toBe(3);
@@ -197,7 +198,7 @@ describe('createToolResultTruncation', () => {
   it('rejects a malformed history with a typed error', async () => {
     const [, orphanedResult] = toolTurn('nowhere', 10);
     await expect(
-      run([user('task'), orphanedResult, user('now')], { limit: 10, target: 5 }),
+      run([userMessage('task'), orphanedResult, userMessage('now')], { limit: 10, target: 5 }),
     ).rejects.toBeInstanceOf(InvalidMessagesError);
   });
 
