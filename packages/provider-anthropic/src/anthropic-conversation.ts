@@ -54,7 +54,7 @@ export interface AnthropicRunOptions extends AnthropicSendOptions {
  * context when the compactor's trigger fires; it sends the request with the real SDK client, appends the
  * answer, and records the reported input tokens (cache reads and writes included) so the next count is exact
  * for what was sent. When the API refuses a request as too long, it compacts with the `overflow` trigger and
- * retries once; a second refusal throws {@link ContextOverflowError}. Other SDK errors are thrown unchanged.
+ * retries once; a second refusal throws `ContextOverflowError`. Other SDK errors are thrown unchanged.
  *
  * Messages given to it are copied, never changed; the messages it holds are frozen.
  */
