@@ -84,7 +84,7 @@ function checkManifest(folder, manifest, report) {
   if (!manifest.engines?.node) report('"engines.node" is missing');
   if (!manifest.license) report('"license" is missing');
   const main = manifest.exports?.['.'];
-  if (!main || !main.types || !main.import || !main.default)
+  if (!main?.types || !main.import || !main.default)
     report('exports["."] needs "types", "import" and "default"');
   if (manifest.publishConfig?.access !== 'public') report('publishConfig.access must be "public"');
   for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
