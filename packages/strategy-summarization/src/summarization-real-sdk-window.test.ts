@@ -1,14 +1,14 @@
 import { isSummary, type Message, TokenCounter, textOf, verifyCompaction } from '@compaction/core';
 import { deepFreeze, generateCodingHistory } from '@compaction/testing';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LoopbackServer, startLoopbackServer } from './__fixtures__/loopback-server.js';
 import { sdkHarnesses } from './__fixtures__/sdk-harnesses.js';
 import { wellFormedSummary } from './__fixtures__/summaries.js';
 import { createSummarization } from './create-summarization.js';
 
-let server: LoopbackServer;
+let server: TestServer;
 beforeAll(async () => {
-  server = await startLoopbackServer();
+  server = await startTestServer();
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());

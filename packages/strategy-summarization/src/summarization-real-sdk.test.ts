@@ -9,19 +9,19 @@ import {
   verifyCompaction,
 } from '@compaction/core';
 import { deepFreeze } from '@compaction/testing';
+import { type Reply, startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agentSession, agentSteps, userMessage } from './__fixtures__/agent-session.js';
 import { artifactsOfSpan, visibleText } from './__fixtures__/artifacts-of-span.js';
-import { type LoopbackServer, type Reply, startLoopbackServer } from './__fixtures__/loopback-server.js';
 import { type HarnessProviderSettings, type SdkHarness, sdkHarnesses } from './__fixtures__/sdk-harnesses.js';
 import { wellFormedSummary } from './__fixtures__/summaries.js';
 import { createSummarization, type SummarizationSettings } from './create-summarization.js';
 import { summarizerSystemPrompt } from './summarize-span.js';
 import { defaultSummarySections } from './summary-template.js';
 
-let server: LoopbackServer;
+let server: TestServer;
 beforeAll(async () => {
-  server = await startLoopbackServer();
+  server = await startTestServer();
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());

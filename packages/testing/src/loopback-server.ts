@@ -1,12 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A request the server received. */
+/** A request the server received, with its JSON body parsed. */
 export interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** `performance.now()` when the request arrived, to check how long a client waited before retrying. */
+  receivedAt: number;
 }
 
 /** What the server answers: a JSON body, or raw text (for malformed responses), after an optional delay. */
@@ -27,6 +29,8 @@ export interface TestServer {
   enqueue(path: string, ...replies: Reply[]): void;
   /** The reply for a path once its queue is empty. */
   handle(path: string, handler: (request: RecordedRequest) => Reply): void;
+  /** Forgets recorded requests, queued replies and handlers, so one server can serve many tests. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,7 @@ export async function startTestServer(): Promise<TestServer> {
         path,
         headers: incoming.headers,
         body: text === '' ? undefined : JSON.parse(text),
+        receivedAt: performance.now(),
       };
       requests.push(request);
       const reply = queues.get(path)?.shift() ??
@@ -68,6 +73,11 @@ export async function startTestServer(): Promise<TestServer> {
     },
     handle(path, handler) {
       handlers.set(path, handler);
+    },
+    reset() {
+      requests.length = 0;
+      queues.clear();
+      handlers.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 import type { Message, ModelLimits, Provider } from '@compaction/core';
 import { createAnthropicProvider, fromAnthropicRequest } from '@compaction/provider-anthropic';
 import { createOpenAIProvider, fromOpenAIChatMessages } from '@compaction/provider-openai';
-import type { LoopbackServer, Reply } from './loopback-server.js';
+import type { Reply, TestServer } from '@compaction/testing/loopback-server';
 
 /** How a test builds a provider pointed at the loopback server. */
 export interface HarnessProviderSettings {
@@ -32,7 +32,7 @@ export interface SdkHarness {
   model: string;
   /** The path the adapter posts summaries to. */
   path: string;
-  createProvider(server: LoopbackServer, settings: HarnessProviderSettings): Provider;
+  createProvider(server: TestServer, settings: HarnessProviderSettings): Provider;
   /** A successful answer with this text. */
   success(text: string): Reply;
   /** A successful answer with no text at all. */
