@@ -74,8 +74,8 @@ export {
 export { findMessageIssues, validateMessages } from './messages/validate-messages.js';
 // Registry, options, configs
 export { type OptionsSchema, validateOptions } from './options/options-schema.js';
-export { contextOverflowOfError } from './provider-support/context-overflow-of-error.js';
 // Provider support: shared pieces of provider adapters
+export { contextOverflowOfError } from './provider-support/context-overflow-of-error.js';
 export {
   type ConversationCall,
   type ConversationExchange,

@@ -1,5 +1,4 @@
 import {
-  CompactionError,
   type CountTokensRequest,
   createModelLimitsResolver,
   type GenerateRequest,
@@ -131,7 +130,6 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
         };
         return chatResult(await callMethod<ChatResponse>(resolved.chat.completions, body, options));
       } catch (error) {
-        if (CompactionError.isInstance(error)) throw error;
         throw toOpenAICompactionError(error, request.abortSignal);
       }
     },

@@ -31,10 +31,11 @@ export interface RoomAllocation {
 
 /**
  * Divides the room, trail first: it is the part of the summary no model can get wrong, and at small targets
- * the only part that fits. The trail is held to `trailShare` of the target only while the summary text and
- * the recent turns could fill the rest at their own shares; when the room is too small for all three, the
- * trail gets all it needs (up to the whole room), the summary text gets what is left, and the recent turns
- * (the `minimumRecentTurns` included) only what the two leave.
+ * the only part that fits. The trail may take what it needs up to the larger of `trailShare` of the target
+ * and what the room holds beyond the summary text's and the recent turns' own shares (so when the room is
+ * smaller than those shares together, the trail still gets its `trailShare`, or all the room if that is
+ * less). The summary text gets what the trail leaves, up to its share and `maxOutputTokens`, and the recent
+ * turns (the `minimumRecentTurns` included) only what the two leave.
  */
 export function allocateRoom(input: RoomInput): RoomAllocation {
   const { room, target, options } = input;

@@ -121,7 +121,8 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const round = Math.max(input.round, previous.round + 1);
   // Room for the summary message: its fixed parts (the header with the most messages it can count), the
   // summarizer's text and the trail.
-  const mostSummarized = previous.summarizedMessages + turnMessages(layout.candidates).length;
+  const mostSummarized =
+    previous.summarizedMessages + layout.candidates.reduce((sum, turn) => sum + turn.end - turn.start, 0);
   const overhead = counter.estimator.countMessage(
     summaryMessage({
       role: 'assistant',
@@ -193,7 +194,8 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const summaryRoom = room - recent.tokens;
   // The trail keeps its reserved share; beyond it, it may use any room the summary text leaves.
   const fitTrail = (bodyTokens: number) => {
-    const trailBudget = Math.max(trailTokens, summaryRoom - bodyTokens);
+    // The blank lines between the text and the trail count too, or a text within its limit would not fit.
+    const trailBudget = Math.max(trailTokens, summaryRoom - bodyTokens - separatorTokens);
     const fitted = fitArtifactTrail(trail, trailBudget, countText);
     return { trail: fitted.trail, text: countText(fitted.text) <= trailBudget ? fitted.text : '' };
   };

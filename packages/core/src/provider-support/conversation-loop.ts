@@ -169,7 +169,7 @@ export class ConversationLoop<Body, Response, InputTokens extends number | undef
    * shrinks its limit and target by how far its count fell short.
    */
   private overflowError(error: unknown): ContextOverflowError {
-    const overflow = this.settings.toCompactionError(error) as ContextOverflowError;
+    const overflow = this.typedOverflow(error);
     if (overflow.requestTokens !== undefined) return overflow;
     const counted = this.compactor.counter.count(this.working);
     return new ContextOverflowError({
@@ -178,6 +178,23 @@ export class ConversationLoop<Body, Response, InputTokens extends number | undef
       cause: error,
       requestTokens: Math.max(this.compactor.budget.contextWindow, counted) + 1,
       ...(overflow.maximumTokens === undefined ? {} : { maximumTokens: overflow.maximumTokens }),
+    });
+  }
+
+  /**
+   * The adapter's mapping of a refusal, which should be a {@link ContextOverflowError}; one that maps it to
+   * another error still yields one, built from the refusal's own numbers.
+   */
+  private typedOverflow(error: unknown): ContextOverflowError {
+    const mapped = this.settings.toCompactionError(error);
+    if (ContextOverflowError.isInstance(mapped)) return mapped;
+    const parsed = this.settings.parseContextOverflow(error);
+    return new ContextOverflowError({
+      provider: 'unknown',
+      message: parsed?.message ?? mapped.message,
+      cause: error,
+      ...(parsed?.requestTokens === undefined ? {} : { requestTokens: parsed.requestTokens }),
+      ...(parsed?.maximumTokens === undefined ? {} : { maximumTokens: parsed.maximumTokens }),
     });
   }
 

@@ -1,4 +1,5 @@
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
+import { CompactionError } from '../errors/compaction-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { ContextOverflow } from '../specs/provider-v1.js';
@@ -17,7 +18,8 @@ export interface ProviderErrorMapping {
 }
 
 /**
- * Maps a failure of an SDK call to a Compaction error: an abort through the caller's signal to
+ * Maps a failure of an SDK call to a Compaction error (one that already is a `CompactionError` is returned
+ * unchanged): an abort through the caller's signal to
  * {@link CompactionAbortedError}; an overflow refusal to {@link ContextOverflowError} with the numbers the
  * provider gave; anything else to {@link ProviderError} with the HTTP `status` when there is one, retryable for
  * 408, 409, 429, 5xx, and for timeouts and connection failures (errors without a status whose name or class
@@ -28,6 +30,8 @@ export function toProviderCompactionError(
   mapping: ProviderErrorMapping,
   abortSignal?: AbortSignal,
 ): Error {
+  // Already typed (a lazily built client that failed, a nested adapter call): passed on as it is.
+  if (CompactionError.isInstance(error)) return error;
   const { provider } = mapping;
   if (abortSignal?.aborted === true) return new CompactionAbortedError({ cause: error });
   const overflow = mapping.parseContextOverflow(error);

@@ -66,6 +66,12 @@ describe('TokenCounter', () => {
     expect(counter.count(first)).toBe(counter.estimate(first));
     expect(counter.count(longer)).toBe(1_500);
     expect(counter.count(second)).toBe(2_000);
+    // After a compaction the history diverges but keeps its first two messages: its usage replaces the old one.
+    const compacted = [longer[0]!, longer[1]!, user('summary of the rest'), next];
+    counter.recordUsage({ messages: compacted, inputTokens: 600 });
+    expect(counter.count(longer)).toBe(counter.estimate(longer));
+    expect(counter.count(compacted)).toBe(600);
+    expect(counter.count(second)).toBe(2_000);
     // The least recently recorded conversation is forgotten past sixteen.
     for (let index = 0; index < 16; index++) {
       counter.recordUsage({ messages: conversation(1), inputTokens: index });

@@ -59,12 +59,19 @@ export class TokenCounter {
    * Records the input tokens a provider reported for a request, so later counts of lists that extend it
    * are exact for that prefix. Call it after each provider call with the messages sent. One counter can
    * serve several conversations: it keeps the latest usage of each (up to 16, the least
-   * recently recorded forgotten first), and a new usage replaces the one it extends.
+   * recently recorded forgotten first), and a new usage replaces the earlier ones of its conversation: those it
+   * extends, and those starting with the same two messages (as a history does before and after a compaction).
    */
   recordUsage(usage: ReportedUsage): void {
     if (!Number.isFinite(usage.inputTokens) || usage.inputTokens < 0 || usage.messages.length === 0) return;
     const anchor: Anchor = { messages: [...usage.messages], inputTokens: usage.inputTokens };
-    const others = this.anchors.filter((existing) => !isPrefix(existing.messages, anchor.messages));
+    // The usage replaces earlier ones of the same conversation: those it extends, and those it shares its
+    // first two messages with (the system prompt and task a compaction keeps), which a compaction made
+    // diverge and which would otherwise hold on to the history the compaction let go.
+    const others = this.anchors.filter(
+      (existing) =>
+        !isPrefix(existing.messages, anchor.messages) && !sameStart(existing.messages, anchor.messages),
+    );
     this.anchors = [anchor, ...others].slice(0, maximumAnchors);
   }
 
@@ -85,6 +92,11 @@ const maximumAnchors = 16;
 interface Anchor {
   messages: readonly Message[];
   inputTokens: number;
+}
+
+/** Whether two lists start with the same two message objects (one conversation, before and after a change). */
+function sameStart(left: readonly Message[], right: readonly Message[]): boolean {
+  return left.length >= 2 && right.length >= 2 && left[0] === right[0] && left[1] === right[1];
 }
 
 /**
