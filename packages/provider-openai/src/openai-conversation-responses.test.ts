@@ -1,18 +1,13 @@
 import {
   ContextOverflowError,
   compactionMetadataOf,
-  createFastEstimator,
-  createStrategyRegistry,
   InvalidMessagesError,
   ProviderError,
-  resolveCompactionConfig,
 } from '@compaction/core';
-import slidingWindow from '@compaction/strategy-sliding-window';
-import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
 import { recordConversationEvents } from '@compaction/testing';
-import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import type { TestServer } from '@compaction/testing/loopback-server';
 import { expectCompactionSchedule } from '@compaction/testing/vitest';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   readFileOutput,
@@ -20,29 +15,21 @@ import {
   responsesRequestProblems,
   scriptResponsesAgent,
 } from './__fixtures__/openai-conversation-script.js';
+import {
+  compaction,
+  estimator,
+  model,
+  startLoopbackOpenAI,
+} from './__fixtures__/openai-conversation-setup.js';
 import { createOpenAIResponsesConversation } from './index.js';
-
-const estimator = createFastEstimator();
-const contextWindow = 16_000;
-const model = 'gpt-5.4';
 
 let server: TestServer;
 let client: OpenAI;
 
 beforeEach(async () => {
-  server = await startTestServer();
-  client = new OpenAI({ apiKey: 'test-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
+  ({ server, client } = await startLoopbackOpenAI());
 });
 afterEach(() => server.close());
-
-async function compaction() {
-  const registry = createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] });
-  const resolved = await resolveCompactionConfig(
-    { strategy: ['tool-result-truncation', 'sliding-window'] },
-    registry,
-  );
-  return { ...resolved, estimator, budget: { contextWindow } };
-}
 
 function pathOf(call: OpenAI.Responses.ResponseFunctionToolCall): string {
   return (JSON.parse(call.arguments) as { path: string }).path;

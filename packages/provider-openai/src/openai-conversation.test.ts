@@ -1,15 +1,6 @@
-import {
-  compactionMetadataOf,
-  createFastEstimator,
-  createStrategyRegistry,
-  InvalidMessagesError,
-  InvalidOptionsError,
-  resolveCompactionConfig,
-} from '@compaction/core';
-import slidingWindow from '@compaction/strategy-sliding-window';
-import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { compactionMetadataOf, InvalidMessagesError, InvalidOptionsError } from '@compaction/core';
 import { recordConversationEvents } from '@compaction/testing';
-import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import type { TestServer } from '@compaction/testing/loopback-server';
 import { describeConversationRecovery, expectCompactionSchedule } from '@compaction/testing/vitest';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,29 +10,22 @@ import {
   readFileOutput,
   scriptChatAgent,
 } from './__fixtures__/openai-conversation-script.js';
+import {
+  compaction,
+  contextWindow,
+  estimator,
+  model,
+  startLoopbackOpenAI,
+} from './__fixtures__/openai-conversation-setup.js';
 import { createOpenAIConversation } from './index.js';
-
-const estimator = createFastEstimator();
-const contextWindow = 16_000;
-const model = 'gpt-5.4';
 
 let server: TestServer;
 let client: OpenAI;
 
 beforeEach(async () => {
-  server = await startTestServer();
-  client = new OpenAI({ apiKey: 'test-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
+  ({ server, client } = await startLoopbackOpenAI());
 });
 afterEach(() => server.close());
-
-async function compaction() {
-  const registry = createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] });
-  const resolved = await resolveCompactionConfig(
-    { strategy: ['tool-result-truncation', 'sliding-window'] },
-    registry,
-  );
-  return { ...resolved, estimator, budget: { contextWindow } };
-}
 
 const tools: OpenAI.Chat.ChatCompletionTool[] = [
   {
