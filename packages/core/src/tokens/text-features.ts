@@ -1,3 +1,5 @@
+import { measureWithScanner } from './text-scanner.js';
+
 /**
  * The classes of text the fast estimator counts, in a fixed order. Each is a count that real BPE tokenizers
  * (o200k, cl100k, Claude's) turn into tokens at a roughly constant rate, so a token count is well
@@ -95,7 +97,7 @@ function buildClassTable(): Uint8Array {
 
 // A module constant rather than built on first use: the optimizing compiler then treats the table as fixed
 // instead of re-checking it at every character, which measured about 7% fewer instructions per character.
-const classTable = buildClassTable();
+export const classTable = buildClassTable();
 
 /** Runs at least this long are tested for being a blob rather than words. */
 const blobMinimumLength = 16;
@@ -103,12 +105,28 @@ const hexMinimumLength = 8;
 /** Letters of a piece before the extra ones count in `longPieceLetters`. */
 const longPieceLength = 8;
 
+/** Texts shorter than this are measured in JavaScript: copying them into WebAssembly costs more than it saves. */
+const scannerMinimumLength = 128;
+
 /**
  * Counts the {@link TextFeature}s of a text in one pass over its UTF-16 units, writing them into `into`
  * (in the order of {@link textFeatureNames}) and returning it. Never throws: any string, lone surrogates
  * and special-token strings such as `<|endoftext|>` included, is ordinary text.
+ *
+ * Longer texts are scanned by a small embedded WebAssembly module where the runtime allows it (Node.js,
+ * Bun); elsewhere, and when WebAssembly cannot be compiled (as on runtimes that forbid code generation), by
+ * the same scanner in JavaScript. Both count the same features on every string.
  */
 export function measureText(
+  text: string,
+  into: Float64Array = new Float64Array(textFeatureCount),
+): Float64Array {
+  if (text.length >= scannerMinimumLength && measureWithScanner(text, into, classTable)) return into;
+  return measureTextInJavaScript(text, into);
+}
+
+/** {@link measureText} in JavaScript: the reference the WebAssembly scanner is held to, and its fallback. */
+export function measureTextInJavaScript(
   text: string,
   into: Float64Array = new Float64Array(textFeatureCount),
 ): Float64Array {

@@ -1,0 +1,98 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { classTable, measureText, measureTextInJavaScript, textFeatureCount } from './text-features.js';
+import { measureWithScanner } from './text-scanner.js';
+
+/** Pieces that drive every branch of the scanners: case splits, digits, blobs, whitespace, non-ASCII. */
+const piece = fc.constantFrom(
+  'word',
+  ' ',
+  'getUserName',
+  'HTTPServer',
+  'internationalization',
+  '1234567',
+  'v2',
+  ' 42',
+  '3f2a9c1d8e7b6a5f',
+  '3F2A9C1D8E7B6A5F',
+  'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A',
+  '\n',
+  '\n    ',
+  '\t',
+  '  ',
+  '\u00a0',
+  '(',
+  '});',
+  '<|endoftext|>',
+  '-thai',
+  'café',
+  'Привет',
+  '上下文',
+  '😀',
+  '\ud800',
+  '\udfff',
+  '→',
+  '\uffff',
+  '\u0000',
+);
+
+/** Texts mixing the pieces above with arbitrary UTF-16 units. */
+const longText = fc
+  .tuple(fc.array(piece, { minLength: 20, maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 300 }))
+  .map(([pieces, noise]) => {
+    const text = pieces.join('');
+    const at = text.length === 0 ? 0 : noise.length % text.length;
+    return text.slice(0, at) + noise + text.slice(at);
+  });
+
+function bothScanners(text: string): { scanned: number[]; reference: number[] } {
+  const into = new Float64Array(textFeatureCount);
+  // Called directly, not through `measureText`, which leaves short texts to JavaScript.
+  expect(measureWithScanner(text, into, classTable)).toBe(true);
+  return { scanned: [...into], reference: [...measureTextInJavaScript(text)] };
+}
+
+describe('the WebAssembly text scanner', () => {
+  it('counts the same features as the JavaScript scanner on any text', () => {
+    fc.assert(
+      fc.property(longText, (text) => {
+        const { scanned, reference } = bothScanners(text);
+        expect(scanned).toEqual(reference);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 2000 }), (text) => {
+        const { scanned, reference } = bothScanners(text);
+        expect(scanned).toEqual(reference);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('grows its memory for long texts and keeps counting shorter ones after', () => {
+    const long = 'const value = computeTheAnswer(42); // 3f2a9c1d8e7b6a5f\n'.repeat(20_000);
+    const { scanned, reference } = bothScanners(long);
+    expect(scanned).toEqual(reference);
+    expect(scanned[0]).toBeGreaterThan(0);
+    const after = bothScanners(
+      'a shorter text after the long one, still long enough to be scanned. '.repeat(3),
+    );
+    expect(after.scanned).toEqual(after.reference);
+  });
+
+  it('is what measureText uses for long texts', () => {
+    const text = 'A long enough text: getUserName(42), 上下文 and 😀.\n'.repeat(10);
+    expect([...measureText(text)]).toEqual(bothScanners(text).scanned);
+  });
+
+  it('is the build of its committed source', () => {
+    const script = fileURLToPath(new URL('../../scripts/build-text-scanner.js', import.meta.url));
+    // Throws (with the script's message) when src/tokens/text-scanner-binary.ts is stale.
+    const output = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(output).toMatch(/up to date/);
+    // Loading the compiler (Binaryen) takes a few seconds.
+  }, 60_000);
+});
