@@ -45,18 +45,15 @@ export function resultCharacters(part: ToolResultPart): number {
 
 /**
  * The placeholder that replaces a masked result: the tool and the size removed, in few tokens (a history
- * masked in full carries one per old result).
+ * masked in full carries one per old result, and every one is counted).
  */
-export function maskText(toolName: string, characters: number, tokens: number): string {
-  return `[${toolName} output removed: ${characters} characters, ~${Math.round(tokens)} tokens]`;
+export function maskText(toolName: string, characters: number): string {
+  return `[${toolName} output removed: ${characters} characters]`;
 }
 
-/**
- * A result of `characters` characters (see {@link resultCharacters}) and about `tokens` tokens replaced by
- * {@link maskText}; whether it was an error is kept.
- */
-export function maskResult(part: ToolResultPart, characters: number, tokens: number): ToolResultPart {
-  return withOutput(part, maskText(part.toolName, characters, tokens));
+/** A result of `characters` characters (see {@link resultCharacters}) replaced by {@link maskText}; whether it was an error is kept. */
+export function maskResult(part: ToolResultPart, characters: number): ToolResultPart {
+  return withOutput(part, maskText(part.toolName, characters));
 }
 
 /** A result cut to about `keepCharacters` of text; images and files in it are replaced by a note. */

@@ -43,7 +43,14 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
     name: strategyName,
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
       assertValidHistory(messages);
-      const tokensBefore = counter.estimate(messages);
+      // Each message's count, kept for the walk below (the counter memoizes too, but a lookup per message
+      // is a measurable share of a run that masks a thousand results).
+      const counts = new Float64Array(messages.length);
+      let tokensBefore = 0;
+      for (let index = 0; index < messages.length; index++) {
+        counts[index] = counter.countMessage(messages[index]!);
+        tokensBefore += counts[index]!;
+      }
       if (tokensBefore <= budget.target) {
         return { messages: [...messages], details: { shortenedResults: 0, clearedInputs: 0 } };
       }
@@ -65,7 +72,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
           const message = messages[index] as ToolMessage;
           const oldParts = oldResultsOf(message, index, recent);
           if (oldParts <= 0 || isPinned(message)) continue;
-          const messageTokens = counter.countMessage(message);
+          const messageTokens = counts[index]!;
           const content = shortenResults(message, oldParts, messageTokens, validated, exempt, tally);
           if (content === undefined) continue;
           const replacement = withCompactionMetadata(message, marks, content);
@@ -78,7 +85,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
           if (cleared !== undefined) {
             clearedInputs += cleared.count;
             const replacement = withCompactionMetadata(call, marks, cleared.content);
-            tokens += counter.countMessage(replacement) - counter.countMessage(call);
+            tokens += counter.countMessage(replacement) - counts[start]!;
             result[start] = replacement;
           }
         }
@@ -167,7 +174,7 @@ function shortenResults(
     const tokens = (messageTokens * characters) / messageCharacters;
     if (tokens <= options.maxResultTokens) continue;
     content ??= parts.slice();
-    if (options.mode === 'mask') content[partIndex] = maskResult(part, characters, tokens);
+    if (options.mode === 'mask') content[partIndex] = maskResult(part, characters);
     else {
       const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
       content[partIndex] = truncateResult(part, Math.floor(keepCharacters));
