@@ -1,9 +1,10 @@
 /**
  * The peers, fed the same histories converted once (untimed) to their own message types: LangChain.js
  * `trimMessages` (strategy `last`) with the same memoized token counter as its `tokenCounter`, and the AI
- * SDK's `pruneMessages`, which removes old tool calls and results without a token budget.
+ * SDK's `pruneMessages`, which removes old tool calls and results without a token budget, alone and followed
+ * by counting what it kept.
  */
-import type { Message, TokenCounter, ToolResultPart } from '@compaction/core';
+import type { Message, TokenCounter, TokenEstimator, ToolResultPart } from '@compaction/core';
 import {
   AIMessage,
   type BaseMessage,
@@ -12,7 +13,7 @@ import {
   ToolMessage,
   trimMessages,
 } from '@langchain/core/messages';
-import { type ModelMessage, pruneMessages } from 'ai';
+import { type ModelMessage, type ToolResultPart as ModelToolResultPart, pruneMessages } from 'ai';
 
 /** A history in LangChain's types, with the core message each LangChain message came from. */
 export interface LangChainHistory {
@@ -136,4 +137,50 @@ function textOfOutput(output: ToolResultPart['output']): string {
 /** `pruneMessages` removing tool calls and results older than the last `keepMessages` messages. */
 export function pruneWithAiSdk(messages: ModelMessage[], keepMessages: number): ModelMessage[] {
   return pruneMessages({ messages, toolCalls: `before-last-${keepMessages}-messages` });
+}
+
+/**
+ * Tokens of the texts of AI SDK messages, as the core estimator counts a message's parts without its fixed
+ * overheads: text, reasoning, tool names and JSON inputs, tool outputs. Our strategies count their output so
+ * they can stop at a target; this puts the same kind of work after `pruneMessages`, which counts nothing.
+ */
+export function countModelMessageTexts(messages: readonly ModelMessage[], estimator: TokenEstimator): number {
+  let tokens = 0;
+  for (const message of messages) {
+    if (typeof message.content === 'string') {
+      tokens += estimator.countText(message.content);
+      continue;
+    }
+    for (const part of message.content) {
+      switch (part.type) {
+        case 'text':
+        case 'reasoning':
+          tokens += estimator.countText(part.text);
+          break;
+        case 'tool-call':
+          tokens +=
+            estimator.countText(part.toolName) + estimator.countText(JSON.stringify(part.input) ?? '');
+          break;
+        case 'tool-result':
+          tokens += estimator.countText(textOfModelOutput(part.output));
+          break;
+      }
+    }
+  }
+  return tokens;
+}
+
+function textOfModelOutput(output: ModelToolResultPart['output']): string {
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return output.value;
+    case 'json':
+    case 'error-json':
+      return JSON.stringify(output.value) ?? '';
+    case 'execution-denied':
+      return output.reason ?? '';
+    case 'content':
+      return output.value.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
+  }
 }

@@ -1,32 +1,67 @@
-/** Timing helpers for the strategy benchmark: medians of runs after a few untimed warm-up runs. */
+/**
+ * Timing helpers for the strategy benchmark: medians of runs of several contenders timed in turns, after the
+ * same untimed warm-up for each, so that a ratio compares code measured in the same heap and JIT state.
+ */
 
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Untimed runs first, so the timed ones measure compiled code rather than the first, interpreted calls. */
-const warmUpRuns = 3;
+/**
+ * One contender: called untimed before each run (for example, to make a fresh token counter for a cold run),
+ * it returns the work to time.
+ */
+export type Contender = () => () => unknown;
 
 /**
- * Median milliseconds of `work` over `runs` runs, after {@link warmUpRuns} untimed ones. `prepare` runs
- * before each run, untimed (for example, to make a fresh token counter for a cold run). No forced garbage
- * collection between runs: a collection that shrinks the heap makes the next run pay for regrowing it, which
- * an agent loop does not.
+ * Untimed rounds first, so the timed ones measure optimized code rather than the first, interpreted calls:
+ * at least this many rounds, and more until {@link warmUpMilliseconds} have passed. Three or ten were not
+ * enough: on the generated history `pruneMessages` takes about 3.3 ms for its first ~35 calls and 1.1 ms after,
+ * so with 10 rounds the bench caught it at 3.7 ms beside warm masking and at 1.3 ms beside cold masking, the
+ * very same work. With 40 rounds and 200 ms, every ratio matched a warm-up of 80 rounds and 400 ms within
+ * run-to-run noise, and `pruneMessages`' warm and cold medians agree, so more warm-up would only lengthen the
+ * bench.
  */
-export async function medianMilliseconds<T>(
+export const warmUpRounds = 40;
+
+/**
+ * A round count alone does not settle contenders that take microseconds: on the transcripts, after 10 rounds
+ * `pruneMessages` was still two to five times slower than after 30 (django: 0.23 to 0.44 ms against 0.065 ms;
+ * it re-optimizes for message shapes it has not seen), and with 100 ms the first transcript still was.
+ */
+export const warmUpMilliseconds = 200;
+
+/**
+ * Median milliseconds of each contender over `runs` rounds, after the untimed warm-up (see
+ * {@link warmUpRounds}). Every round runs each contender once, in the order given (ours, peer, ours,
+ * peer...), so both see the same heap, JIT and machine load; timing one after the other instead left a peer in
+ * a different state from ours and skewed the ratio several times over. The warm-up rounds are interleaved the
+ * same way. No forced garbage collection between runs: a collection that shrinks the heap makes the next run
+ * pay for regrowing it, which an agent loop does not.
+ */
+export async function interleavedMedians<Name extends string>(
+  contenders: Record<Name, Contender>,
   runs: number,
-  prepare: () => T,
-  work: (prepared: T) => unknown,
-): Promise<number> {
-  for (let run = 0; run < warmUpRuns; run++) await work(prepare());
-  const samples: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const prepared = prepare();
-    const start = performance.now();
-    await work(prepared);
-    samples.push(performance.now() - start);
+): Promise<Record<Name, number>> {
+  const entries = Object.entries(contenders) as Array<[Name, Contender]>;
+  const warmUpStart = performance.now();
+  for (let round = 0; round < warmUpRounds || performance.now() - warmUpStart < warmUpMilliseconds; round++) {
+    for (const [, prepare] of entries) await prepare()();
   }
-  return median(samples);
+  const samples = new Map<Name, number[]>(entries.map(([name]) => [name, []]));
+  for (let round = 0; round < runs; round++) {
+    for (const [name, prepare] of entries) {
+      const work = prepare();
+      const start = performance.now();
+      await work();
+      samples.get(name)!.push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(entries.map(([name]) => [name, median(samples.get(name)!)])) as Record<
+    Name,
+    number
+  >;
 }
