@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classTable, measureText, measureTextInJavaScript, textFeatureCount } from './text-features.js';
 import { measureWithScanner } from './text-scanner.js';
 
@@ -95,4 +95,49 @@ describe('the WebAssembly text scanner', () => {
     expect(output).toMatch(/up to date/);
     // Loading the compiler (Binaryen) takes a few seconds.
   }, 60_000);
+
+  describe('where it cannot run', () => {
+    const text = 'const value = computeTheAnswer(42); // 3f2a9c1d8e7b6a5f\n'.repeat(10);
+    const reference = [...measureTextInJavaScript(text)];
+
+    afterEach(() => {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    });
+
+    /** A fresh copy of the modules, so the scanner is set up again under the stubbed globals. */
+    async function freshModules() {
+      vi.resetModules();
+      const features = await import('./text-features.js');
+      const scanner = await import('./text-scanner.js');
+      return { features, scanner };
+    }
+
+    it('leaves texts to JavaScript on runtimes without Buffer', async () => {
+      vi.stubGlobal('Buffer', undefined);
+      const { features, scanner } = await freshModules();
+      const into = new Float64Array(textFeatureCount);
+      expect(scanner.measureWithScanner(text, into, features.classTable)).toBe(false);
+      expect([...features.measureText(text)]).toEqual(reference);
+    });
+
+    it('leaves texts to JavaScript when WebAssembly may not be compiled', async () => {
+      // Core's type settings leave out the WebAssembly declarations; the runtime has them.
+      const real = (globalThis as unknown as { WebAssembly: { Memory: unknown; Instance: unknown } })
+        .WebAssembly;
+      vi.stubGlobal('WebAssembly', {
+        Memory: real.Memory,
+        Instance: real.Instance,
+        Module: class {
+          constructor() {
+            throw new Error('Wasm code generation disallowed by embedder');
+          }
+        },
+      });
+      const { features, scanner } = await freshModules();
+      const into = new Float64Array(textFeatureCount);
+      expect(scanner.measureWithScanner(text, into, features.classTable)).toBe(false);
+      expect([...features.measureText(text)]).toEqual(reference);
+    });
+  });
 });
