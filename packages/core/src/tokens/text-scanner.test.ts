@@ -97,6 +97,19 @@ describe('the WebAssembly text scanner', () => {
   }, 60_000);
 
   describe('where it cannot run', () => {
+    /** Core's type settings leave out the WebAssembly declarations; the runtime has them. */
+    interface WebAssemblyLike {
+      Memory: unknown;
+      Instance: unknown;
+      Module: unknown;
+    }
+    /** The namespace's members are not enumerable, so they are copied by name. */
+    const pick = (api: WebAssemblyLike): WebAssemblyLike => ({
+      Memory: api.Memory,
+      Instance: api.Instance,
+      Module: api.Module,
+    });
+
     const text = 'const value = computeTheAnswer(42); // 3f2a9c1d8e7b6a5f\n'.repeat(10);
     const reference = [...measureTextInJavaScript(text)];
 
@@ -121,13 +134,37 @@ describe('the WebAssembly text scanner', () => {
       expect([...features.measureText(text)]).toEqual(reference);
     });
 
-    it('leaves texts to JavaScript when WebAssembly may not be compiled', async () => {
-      // Core's type settings leave out the WebAssembly declarations; the runtime has them.
-      const real = (globalThis as unknown as { WebAssembly: { Memory: unknown; Instance: unknown } })
-        .WebAssembly;
+    it('leaves texts of more than 4 million characters to JavaScript', () => {
+      const long = 'getUserName(42) '.repeat(270_000);
+      const into = new Float64Array(textFeatureCount);
+      expect(measureWithScanner(long, into, classTable)).toBe(false);
+      expect([...measureText(long)]).toEqual([...measureTextInJavaScript(long)]);
+    });
+
+    it('leaves texts to JavaScript when its memory cannot grow', async () => {
+      const real = (globalThis as unknown as { WebAssembly: WebAssemblyLike }).WebAssembly;
       vi.stubGlobal('WebAssembly', {
-        Memory: real.Memory,
-        Instance: real.Instance,
+        ...pick(real),
+        Memory: class extends (real.Memory as new (descriptor: { initial: number }) => object) {
+          grow(): number {
+            throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+          }
+        },
+      });
+      const { features, scanner } = await freshModules();
+      const long = text.repeat(200);
+      const into = new Float64Array(textFeatureCount);
+      expect(scanner.measureWithScanner(long, into, features.classTable)).toBe(false);
+      expect([...features.measureText(long)]).toEqual([...measureTextInJavaScript(long)]);
+      // Texts that fit the memory as it is are still scanned.
+      expect(scanner.measureWithScanner(text, into, features.classTable)).toBe(true);
+      expect([...into]).toEqual(reference);
+    });
+
+    it('leaves texts to JavaScript when WebAssembly may not be compiled', async () => {
+      const real = (globalThis as unknown as { WebAssembly: WebAssemblyLike }).WebAssembly;
+      vi.stubGlobal('WebAssembly', {
+        ...pick(real),
         Module: class {
           constructor() {
             throw new Error('Wasm code generation disallowed by embedder');
