@@ -140,8 +140,8 @@ print(
     '`Compactor.check` does before every compaction in an agent loop. **Cold**: a fresh counter, so the run also ' +
     'estimates every message. Peers get the same histories converted once, untimed, to their own types; ' +
     '`trimMessages` (`strategy: "last"`, `includeSystem`, `startOn: "human"`) counts with the same memoized ' +
-    'counter. Each comparison is timed **interleaved**: ours and its peers run in turns (ours, peer, ours, ' +
-    `peer...), after the same untimed warm-up rounds (at least ${warmUpRounds}, and at least ` +
+    'counter. Each comparison is timed **interleaved**: ours and its peers run in turns, every other round in reverse order (ours, peer, peer, ' +
+    `ours...), after the same untimed warm-up rounds (at least ${warmUpRounds}, and at least ` +
     `${warmUpMilliseconds} ms), warm runs beside warm runs and cold beside cold, and the medians of each are ` +
     'compared, so both sides are measured in the same heap, JIT and machine state. A peer that counts nothing ' +
     '(`pruneMessages`) runs the same way in both columns, so its warm and cold medians differ only by the runs ' +

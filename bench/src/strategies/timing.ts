@@ -22,8 +22,7 @@ export type Contender = () => () => unknown;
  * enough: on the generated history `pruneMessages` takes about 3.3 ms for its first ~35 calls and 1.1 ms after,
  * so with 10 rounds the bench caught it at 3.7 ms beside warm masking and at 1.3 ms beside cold masking, the
  * very same work. With 40 rounds and 200 ms, every ratio matched a warm-up of 80 rounds and 400 ms within
- * run-to-run noise, and `pruneMessages`' warm and cold medians agree, so more warm-up would only lengthen the
- * bench.
+ * run-to-run noise, so more warm-up would only lengthen the bench.
  */
 export const warmUpRounds = 40;
 
@@ -36,8 +35,8 @@ export const warmUpMilliseconds = 200;
 
 /**
  * Median milliseconds of each contender over `runs` rounds, after the untimed warm-up (see
- * {@link warmUpRounds}). Every round runs each contender once, in the order given (ours, peer, ours,
- * peer...), so both see the same heap, JIT and machine load; timing one after the other instead left a peer in
+ * {@link warmUpRounds}). Every round runs each contender once, in the order given and then reversed
+ * (ours, peer, peer, ours...), so both see the same heap, JIT and machine load; timing one after the other instead left a peer in
  * a different state from ours and skewed the ratio several times over. The warm-up rounds are interleaved the
  * same way. No forced garbage collection between runs: a collection that shrinks the heap makes the next run
  * pay for regrowing it, which an agent loop does not.
@@ -52,8 +51,11 @@ export async function interleavedMedians<Name extends string>(
     for (const [, prepare] of entries) await prepare()();
   }
   const samples = new Map<Name, number[]>(entries.map(([name]) => [name, []]));
+  const reversed = [...entries].reverse();
   for (let round = 0; round < runs; round++) {
-    for (const [name, prepare] of entries) {
+    // Every other round in reverse order (ours, peer, peer, ours...): the garbage one leaves is collected in
+    // the other's runs as often as the other way round.
+    for (const [name, prepare] of round % 2 === 0 ? entries : reversed) {
       const work = prepare();
       const start = performance.now();
       await work();
