@@ -41,6 +41,7 @@ export {
   compactionMetadataOf,
   isCompactionProduct,
   isPinned,
+  joinsPrevious,
   isSummary,
   pinMessage,
   withCompactionMetadata,

@@ -19,6 +19,13 @@ export interface CompactionMetadata extends JSONObject {
   strategy?: string;
   /** Set by `repairHistory` on messages it inserted or edited. */
   repair?: 'placeholder-result' | 'moved-result' | 'edited';
+  /**
+   * Set by a converter on a message that the provider accepts only together with the turn before it: the
+   * continuation of one model turn split over several messages (an Anthropic `tool_use` called from code
+   * execution that an earlier message started, the server tool result that closes it...). Turn grouping keeps
+   * such a message in the turn before it, so strategies keep or drop them together.
+   */
+  joinsPrevious?: boolean;
 }
 
 /** Reads Compaction's marks from a message, if any. */
@@ -31,6 +38,11 @@ export function compactionMetadataOf(message: Message): CompactionMetadata | und
 /** Whether a message is pinned (kept verbatim by every strategy). */
 export function isPinned(message: Message): boolean {
   return compactionMetadataOf(message)?.pinned === true;
+}
+
+/** Whether a converter marked the message as belonging to the turn before it (see {@link CompactionMetadata.joinsPrevious}). */
+export function joinsPrevious(message: Message): boolean {
+  return compactionMetadataOf(message)?.joinsPrevious === true;
 }
 
 /** Whether a message is a summary produced by an earlier compaction. */

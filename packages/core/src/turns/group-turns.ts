@@ -1,9 +1,11 @@
+import { joinsPrevious } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message-content.js';
 
 /**
  * The smallest span of a history that is kept or dropped whole: one message, or an assistant message that
- * calls tools together with the tool messages right after it that carry their results.
+ * calls tools together with the tool messages right after it that carry their results, extended over the
+ * messages a converter marked as joining the turn before them ({@link joinsPrevious}).
  */
 export interface Turn {
   /** Index of the first message. */
@@ -22,14 +24,22 @@ export function groupTurns(messages: readonly Message[]): Turn[] {
   let index = 0;
   while (index < messages.length) {
     const start = index;
-    const message = messages[index]!;
-    index++;
-    if (toolCallsOf(message).length > 0) {
-      while (index < messages.length && messages[index]!.role === 'tool') index++;
+    index = endOfCallAndResults(messages, index);
+    while (index < messages.length && joinsPrevious(messages[index]!)) {
+      index = endOfCallAndResults(messages, index);
     }
     turns.push({ start, end: index });
   }
   return turns;
+}
+
+/** Index after the message at `index` and, when it calls tools, the tool messages right after it. */
+function endOfCallAndResults(messages: readonly Message[], index: number): number {
+  let end = index + 1;
+  if (toolCallsOf(messages[index]!).length > 0) {
+    while (end < messages.length && messages[end]!.role === 'tool') end++;
+  }
+  return end;
 }
 
 /** The messages of a turn. */
