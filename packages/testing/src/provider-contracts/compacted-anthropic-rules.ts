@@ -1,0 +1,128 @@
+import { deepEqual } from '@compaction/core';
+import {
+  type AnthropicBlock,
+  type AnthropicTurn,
+  anthropicServerToolResultTypes,
+  anthropicTurns,
+  blockType,
+  endsInToolLoop,
+  isThinkingBlock,
+  turnPath,
+} from './anthropic-turns.js';
+import {
+  newestUserRequestKept,
+  nothingInvented,
+  settingsKept,
+  systemMessagesKept,
+} from './compacted-rule-helpers.js';
+import type { ContractViolation } from './contract-violation.js';
+import { type JSONRecord, stringField } from './json-record.js';
+
+const callTypes = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+const resultTypes = new Set(['tool_result', 'mcp_tool_result', ...anthropicServerToolResultTypes]);
+
+/** The rules between a Messages request and its compaction (both of a readable shape). */
+export function compactedAnthropicViolations(
+  original: JSONRecord,
+  compacted: JSONRecord,
+): ContractViolation[] {
+  const violations: ContractViolation[] = [];
+  const originalMessages = original.messages as JSONRecord[];
+  const compactedMessages = compacted.messages as JSONRecord[];
+  if (!deepEqual(original.system, compacted.system)) {
+    violations.push({ rule: 'compacted.system-kept', path: 'system', message: 'the system prompt changed' });
+  }
+  const systemMessages = (messages: JSONRecord[]) => messages.filter((message) => message.role === 'system');
+  systemMessagesKept(
+    systemMessages(originalMessages),
+    systemMessages(compactedMessages),
+    'system message',
+    violations,
+  );
+  settingsKept(original, compacted, ['model', 'tools', 'tool_choice', 'thinking', 'mcp_servers'], violations);
+  newestUserRequestKept(
+    newestUserRequest(originalMessages),
+    newestUserRequest(compactedMessages),
+    'messages',
+    violations,
+  );
+
+  const originalTurns = anthropicTurns(originalMessages);
+  const compactedTurns = anthropicTurns(compactedMessages);
+  const originalBlocks = originalTurns.flatMap((turn) => turn.blocks);
+  const compactedBlocks = compactedTurns.flatMap((turn) => turn.blocks);
+  nothingInvented(
+    new Set(originalBlocks.flatMap(idKeys).map(({ key }) => key)),
+    compactedBlocks.flatMap(idKeys),
+    violations,
+  );
+  const thinkingByKey = new Map(
+    originalBlocks.filter(isThinkingBlock).map((located) => [thinkingKey(located), located]),
+  );
+  for (const located of compactedBlocks.filter(isThinkingBlock)) {
+    const source = thinkingByKey.get(thinkingKey(located));
+    if (source === undefined || !deepEqual(source.block, located.block)) {
+      violations.push({
+        rule: 'compacted.reasoning-unmodified',
+        path: located.path,
+        message: `the ${blockType(located)} block is not one of the original's, unmodified`,
+      });
+    }
+  }
+  checkToolLoopThinking(originalTurns, compactedTurns, violations);
+  return violations;
+}
+
+/** The user-written blocks of the last user message that has any (tool results set aside), as text blocks. */
+function newestUserRequest(messages: readonly JSONRecord[]): unknown[] | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'user') continue;
+    const content = message.content;
+    const blocks =
+      typeof content === 'string' ? [{ type: 'text', text: content }] : (content as JSONRecord[]);
+    const written = blocks.filter((block) => block.type !== 'tool_result');
+    if (written.length > 0) return written;
+  }
+  return undefined;
+}
+
+function idKeys(located: AnthropicBlock): Array<{ key: string; path: string }> {
+  const type = blockType(located);
+  if (callTypes.has(type))
+    return [{ key: `${type}:${stringField(located.block, 'id')}`, path: located.path }];
+  if (resultTypes.has(type)) {
+    return [{ key: `${type}:${stringField(located.block, 'tool_use_id')}`, path: located.path }];
+  }
+  return [];
+}
+
+function thinkingKey(located: AnthropicBlock): string {
+  return `${blockType(located)}:${stringField(located.block, 'signature') ?? stringField(located.block, 'data')}`;
+}
+
+/** The thinking that opens the assistant turn of an ongoing tool loop stays, the same blocks. */
+function checkToolLoopThinking(
+  original: readonly AnthropicTurn[],
+  compacted: readonly AnthropicTurn[],
+  violations: ContractViolation[],
+): void {
+  if (!endsInToolLoop(original)) return;
+  const leading = leadingThinking(original.at(-2)!);
+  if (leading.length === 0) return;
+  const kept = endsInToolLoop(compacted) ? leadingThinking(compacted.at(-2)!) : [];
+  if (!deepEqual(leading, kept)) {
+    const turn = compacted.at(-2) ?? compacted.at(-1);
+    violations.push({
+      rule: 'compacted.tool-loop-thinking-kept',
+      path: turn === undefined ? 'messages' : turnPath(turn),
+      message:
+        'the assistant turn of the ongoing tool loop no longer starts with its original thinking blocks',
+    });
+  }
+}
+
+function leadingThinking(turn: AnthropicTurn): JSONRecord[] {
+  const end = turn.blocks.findIndex((located) => !isThinkingBlock(located));
+  return turn.blocks.slice(0, end === -1 ? undefined : end).map((located) => located.block);
+}

@@ -1,0 +1,127 @@
+import { deepEqual } from '@compaction/core';
+import {
+  newestUserRequestKept,
+  nothingInvented,
+  settingsKept,
+  systemMessagesKept,
+} from './compacted-rule-helpers.js';
+import type { ContractViolation } from './contract-violation.js';
+import { type JSONRecord, stringField } from './json-record.js';
+import {
+  openAIResponsesCallIdOf,
+  openAIResponsesInputItems,
+  openAIResponsesItemType,
+} from './openai-responses-items.js';
+
+/** The rules between a Responses request and its compaction (both of a readable shape). */
+export function compactedOpenAIResponsesViolations(
+  original: JSONRecord,
+  compacted: JSONRecord,
+): ContractViolation[] {
+  const violations: ContractViolation[] = [];
+  const originalItems = openAIResponsesInputItems(original);
+  const compactedItems = openAIResponsesInputItems(compacted);
+  if (!deepEqual(original.instructions, compacted.instructions)) {
+    violations.push({
+      rule: 'compacted.system-kept',
+      path: 'instructions',
+      message: '`instructions` changed',
+    });
+  }
+  const instructions = (items: JSONRecord[]) =>
+    items.filter(
+      (item) =>
+        openAIResponsesItemType(item) === 'message' && (item.role === 'system' || item.role === 'developer'),
+    );
+  systemMessagesKept(
+    instructions(originalItems),
+    instructions(compactedItems),
+    'system or developer message',
+    violations,
+  );
+  settingsKept(
+    original,
+    compacted,
+    ['model', 'tools', 'tool_choice', 'reasoning', 'include', 'previous_response_id', 'conversation'],
+    violations,
+  );
+  newestUserRequestKept(
+    newestUserRequest(originalItems),
+    newestUserRequest(compactedItems),
+    'input',
+    violations,
+  );
+  nothingInvented(new Set(idKeys(originalItems).map(({ key }) => key)), idKeys(compactedItems), violations);
+  checkReasoning(originalItems, compactedItems, violations);
+  return violations;
+}
+
+/** The newest user message, its content read as parts, so a string input equals its one-part message. */
+function newestUserRequest(items: readonly JSONRecord[]): unknown {
+  const message = items.findLast(
+    (item) => openAIResponsesItemType(item) === 'message' && item.role === 'user',
+  );
+  if (message === undefined) return undefined;
+  const content = message.content;
+  return typeof content === 'string' ? [{ type: 'input_text', text: content }] : content;
+}
+
+/** `type:call_id` for calls and outputs and `id:id` for item ids, with their paths. */
+function idKeys(items: readonly JSONRecord[]): Array<{ key: string; path: string }> {
+  return items.flatMap((item, index) => {
+    const path = `input[${index}]`;
+    const type = openAIResponsesItemType(item);
+    const keys: Array<{ key: string; path: string }> = [];
+    const callId = openAIResponsesCallIdOf(item);
+    if (callId !== undefined) keys.push({ key: `${type}:${callId}`, path });
+    const id = stringField(item, 'id');
+    if (id !== undefined && type !== 'local_shell_call_output') keys.push({ key: `id:${id}`, path });
+    return keys;
+  });
+}
+
+/**
+ * Reasoning items come back unmodified, and an item that came with a reasoning item keeps it right before it.
+ */
+function checkReasoning(
+  original: readonly JSONRecord[],
+  compacted: readonly JSONRecord[],
+  violations: ContractViolation[],
+): void {
+  const isReasoning = (item: JSONRecord | undefined) =>
+    item !== undefined && openAIResponsesItemType(item) === 'reasoning';
+  const reasoningKey = (item: JSONRecord) =>
+    stringField(item, 'id') ?? stringField(item, 'encrypted_content');
+  const originalReasoning = new Map(original.filter(isReasoning).map((item) => [reasoningKey(item), item]));
+  compacted.forEach((item, index) => {
+    if (!isReasoning(item)) return;
+    const source = originalReasoning.get(reasoningKey(item));
+    if (source === undefined || !deepEqual(source, item)) {
+      violations.push({
+        rule: 'compacted.reasoning-unmodified',
+        path: `input[${index}]`,
+        message: "the reasoning item is not one of the original's, unmodified",
+      });
+    }
+  });
+  const compactedIndexById = new Map<string, number>();
+  compacted.forEach((item, index) => {
+    const id = stringField(item, 'id');
+    if (id !== undefined) compactedIndexById.set(id, index);
+  });
+  original.forEach((item, index) => {
+    const reasoning = original[index - 1];
+    const id = stringField(item, 'id');
+    if (!isReasoning(reasoning) || isReasoning(item) || id === undefined) return;
+    const kept = compactedIndexById.get(id);
+    if (kept === undefined) return;
+    const before = compacted[kept - 1];
+    if (!isReasoning(before) || !deepEqual(before, reasoning)) {
+      violations.push({
+        rule: 'compacted.reasoning-kept-with-item',
+        path: `input[${kept}]`,
+        message: `item ${id} came with reasoning item ${String(reasoning!.id)}, which no longer comes right before it`,
+      });
+    }
+  });
+}
