@@ -35,4 +35,16 @@ export {
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
+export { anthropicMessagesRequestArbitrary } from './provider-contracts/anthropic-messages-request-arbitrary.js';
+export { anthropicMessagesViolations } from './provider-contracts/anthropic-messages-violations.js';
+export {
+  compactedRequestViolations,
+  type ProviderRequestFormat,
+} from './provider-contracts/compacted-request-violations.js';
+export type { ContractViolation } from './provider-contracts/contract-violation.js';
+export { openAIChatRequestArbitrary } from './provider-contracts/openai-chat-request-arbitrary.js';
+export { openAIChatViolations } from './provider-contracts/openai-chat-violations.js';
+export { openAIResponsesRequestArbitrary } from './provider-contracts/openai-responses-request-arbitrary.js';
+export { openAIResponsesViolations } from './provider-contracts/openai-responses-violations.js';
+export type { ProviderRequestArbitrarySettings } from './provider-contracts/provider-request-arbitrary-settings.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';

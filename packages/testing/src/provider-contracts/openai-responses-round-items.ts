@@ -349,7 +349,9 @@ function assistantMessage(text: string, variant: number, ids: IdSource): JSONRec
         role: 'assistant',
         status: 'completed',
         phase: 'commentary',
-        content: [{ type: 'output_text', text, annotations: [annotations[variant % annotations.length]] }],
+        content: [
+          { type: 'output_text', text, annotations: [annotations[text.length % annotations.length]] },
+        ],
       };
     }
     default:

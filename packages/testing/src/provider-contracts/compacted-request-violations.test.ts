@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import {
+  anthropicRequest,
+  anthropicToolLoopRequest,
+  copy,
+  openAIChatRequest,
+  openAIResponsesRequest,
+} from '../__fixtures__/provider-contract-requests.js';
+import { compactedRequestViolations, type ProviderRequestFormat } from './compacted-request-violations.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests reach into plain JSON requests to break them.
+type Request = any;
+
+/** Each case compacts a valid original into a valid request that breaks exactly one rule between the two. */
+const cases: Array<{
+  format: ProviderRequestFormat;
+  rule: string;
+  original: () => Request;
+  compact: (compacted: Request) => void;
+}> = [
+  {
+    format: 'anthropic',
+    rule: 'compacted.system-kept',
+    original: anthropicRequest,
+    compact: (request) => {
+      request.system = 'You are a coding agent. Summary: ...';
+    },
+  },
+  {
+    format: 'anthropic',
+    rule: 'compacted.settings-kept',
+    original: anthropicRequest,
+    compact: (request) => {
+      request.tools[0].description = 'Runs commands.';
+    },
+  },
+  {
+    format: 'anthropic',
+    rule: 'compacted.newest-user-request-kept',
+    original: anthropicRequest,
+    compact: (request) => {
+      request.messages[4].content = 'Also update the changelog.\n\n[earlier turns summarized]';
+    },
+  },
+  {
+    format: 'anthropic',
+    rule: 'compacted.nothing-invented',
+    original: anthropicRequest,
+    compact: (request) => {
+      request.messages[1].content[1].id = 'toolu_renamed';
+      request.messages[2].content[0].tool_use_id = 'toolu_renamed';
+    },
+  },
+  {
+    format: 'anthropic',
+    rule: 'compacted.reasoning-unmodified',
+    original: anthropicToolLoopRequest,
+    compact: (request) => {
+      request.messages[1].content[0].thinking = 'Look at the code first. (shortened)';
+    },
+  },
+  {
+    format: 'anthropic',
+    rule: 'compacted.tool-loop-thinking-kept',
+    original: anthropicToolLoopRequest,
+    compact: (request) => {
+      request.messages[3].content[0] = copy(request.messages[1].content[0]);
+    },
+  },
+  {
+    format: 'openai-chat',
+    rule: 'compacted.system-kept',
+    original: openAIChatRequest,
+    compact: (request) => request.messages.shift(),
+  },
+  {
+    format: 'openai-chat',
+    rule: 'compacted.settings-kept',
+    original: openAIChatRequest,
+    compact: (request) => delete request.tools,
+  },
+  {
+    format: 'openai-chat',
+    rule: 'compacted.newest-user-request-kept',
+    original: openAIChatRequest,
+    compact: (request) =>
+      request.messages.push({ role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'Go' }),
+  },
+  {
+    format: 'openai-chat',
+    rule: 'compacted.nothing-invented',
+    original: openAIChatRequest,
+    compact: (request) => {
+      request.messages[2].tool_calls[0].id = 'call_renamed';
+      request.messages[3].tool_call_id = 'call_renamed';
+    },
+  },
+  {
+    format: 'openai-responses',
+    rule: 'compacted.system-kept',
+    original: openAIResponsesRequest,
+    compact: (request) => {
+      request.instructions = 'Summary so far: ...';
+    },
+  },
+  {
+    format: 'openai-responses',
+    rule: 'compacted.settings-kept',
+    original: openAIResponsesRequest,
+    compact: (request) => {
+      request.model = 'gpt-5-mini';
+    },
+  },
+  {
+    format: 'openai-responses',
+    rule: 'compacted.newest-user-request-kept',
+    original: openAIResponsesRequest,
+    compact: (request) => request.input.pop(),
+  },
+  {
+    format: 'openai-responses',
+    rule: 'compacted.nothing-invented',
+    original: openAIResponsesRequest,
+    compact: (request) => {
+      request.input[3].call_id = 'call_renamed';
+      request.input[4].call_id = 'call_renamed';
+    },
+  },
+  {
+    format: 'openai-responses',
+    rule: 'compacted.reasoning-unmodified',
+    original: openAIResponsesRequest,
+    compact: (request) => {
+      request.input[2].encrypted_content = 'enc-1-shortened';
+    },
+  },
+  {
+    format: 'openai-responses',
+    rule: 'compacted.reasoning-kept-with-item',
+    original: openAIResponsesRequest,
+    compact: (request) => request.input.splice(5, 1),
+  },
+];
+
+describe('compactedRequestViolations', () => {
+  for (const { format, rule, original, compact } of cases) {
+    it(`${format}: reports ${rule} and only it`, () => {
+      const before = original();
+      expect(compactedRequestViolations(format, before, copy(before))).toEqual([]);
+      const after = copy(before);
+      compact(after);
+      const violations = compactedRequestViolations(format, before, after);
+      expect(violations.length).toBeGreaterThan(0);
+      expect(new Set(violations.map((violation) => violation.rule))).toEqual(new Set([rule]));
+    });
+  }
+
+  it('accepts a compaction that drops whole old turns and keeps every rule', () => {
+    const before: Request = anthropicRequest();
+    const after: Request = copy(before);
+    after.messages.splice(1, 2);
+    after.messages[1] = { role: 'assistant', content: '[2 earlier messages removed]' };
+    expect(compactedRequestViolations('anthropic', before, after)).toEqual([]);
+    const responses: Request = openAIResponsesRequest();
+    const shorter: Request = copy(responses);
+    shorter.input.splice(2, 3);
+    expect(compactedRequestViolations('openai-responses', responses, shorter)).toEqual([]);
+  });
+
+  it('reports what the compacted request breaks in its own format', () => {
+    const before: Request = anthropicRequest();
+    const after: Request = copy(before);
+    after.messages.splice(2, 1);
+    expect(compactedRequestViolations('anthropic', before, after).map((violation) => violation.rule)).toEqual(
+      ['anthropic.tool-use-answered'],
+    );
+    const chat: Request = openAIChatRequest();
+    const withoutCall: Request = copy(chat);
+    withoutCall.messages.splice(2, 1);
+    expect(
+      compactedRequestViolations('openai-chat', chat, withoutCall).map((violation) => violation.rule),
+    ).toEqual(['openai-chat.tool-message-follows-call']);
+  });
+
+  it('accepts a string input answered by the same text as a one-part user message', () => {
+    const before = { model: 'gpt-5', input: 'Fix the failing test.' };
+    const after = {
+      model: 'gpt-5',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Fix the failing test.' }] }],
+    };
+    expect(compactedRequestViolations('openai-responses', before, after)).toEqual([]);
+  });
+
+  it('reports an unreadable original or compacted request instead of throwing', () => {
+    expect(compactedRequestViolations('anthropic', 'not a request', anthropicRequest())).toEqual([
+      {
+        rule: 'compacted.original-readable',
+        path: '',
+        message: 'the original request cannot be read: the request is not a JSON object',
+      },
+    ]);
+    expect(
+      compactedRequestViolations('openai-chat', openAIChatRequest(), { messages: 'x' }).map(
+        (violation) => violation.rule,
+      ),
+    ).toEqual(['openai-chat.request-shape']);
+  });
+});
