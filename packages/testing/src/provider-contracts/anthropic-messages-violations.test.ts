@@ -15,7 +15,7 @@ const cases: Array<{ rule: string; valid: () => Request; breaks: (request: Reque
   {
     rule: 'anthropic.non-empty-content',
     valid: anthropicRequest,
-    breaks: (request) => request.messages[3].content.push({ type: 'text', text: '  \n' }),
+    breaks: (request) => request.messages[3].content.push({ type: 'text', text: '' }),
   },
   {
     rule: 'anthropic.first-message-user',
@@ -194,6 +194,16 @@ describe('anthropicMessagesViolations', () => {
       content: { type: 'code_execution_result', stdout: 'ok', stderr: '', return_code: 0, content: [] },
     });
     expect(anthropicMessagesViolations(request)).toEqual([]);
+  });
+
+  it('refuses whitespace-only text only where the message has nothing else to say', () => {
+    const request: Request = anthropicRequest();
+    request.messages[3].content.push({ type: 'text', text: '  \n' });
+    expect(anthropicMessagesViolations(request)).toEqual([]);
+    request.messages[3].content = [{ type: 'text', text: '  \n' }];
+    expect(anthropicMessagesViolations(request).map((violation) => violation.rule)).toEqual([
+      'anthropic.non-empty-content',
+    ]);
   });
 
   it('passes unknown block types and reports malformed requests without throwing', () => {

@@ -65,7 +65,8 @@ export function anthropicShapeViolations(request: unknown): ContractViolation[] 
     }
     const content = message.content;
     if (typeof content === 'string') {
-      checkText(content, `${path}.content`, index === messages.length - 1 && message.role === 'assistant');
+      if (!(index === messages.length - 1 && message.role === 'assistant'))
+        checkText(content, `${path}.content`, false);
       continue;
     }
     if (!Array.isArray(content)) {
@@ -79,11 +80,18 @@ export function anthropicShapeViolations(request: unknown): ContractViolation[] 
     if (content.length === 0 && !(index === messages.length - 1 && message.role === 'assistant')) {
       empty(`${path}.content`, 'the content is empty; only a final assistant message may be');
     }
-    for (const [blockIndex, block] of content.entries()) checkBlock(block, `${path}.content[${blockIndex}]`);
+    // Whitespace-only text is refused only when the message has no other text to say.
+    const hasText = content.some(
+      (block) => isJSONRecord(block) && typeof block.text === 'string' && block.text.trim().length > 0,
+    );
+    const finalAssistant = index === messages.length - 1 && message.role === 'assistant';
+    for (const [blockIndex, block] of content.entries()) {
+      checkBlock(block, `${path}.content[${blockIndex}]`, hasText || finalAssistant);
+    }
   }
   return violations;
 
-  function checkBlock(block: unknown, path: string): void {
+  function checkBlock(block: unknown, path: string, whitespaceAllowed: boolean): void {
     if (!isJSONRecord(block) || typeof block.type !== 'string') {
       shape(path, 'the block is not an object with a string `type`');
       return;
@@ -92,13 +100,14 @@ export function anthropicShapeViolations(request: unknown): ContractViolation[] 
       if (typeof block[field] !== 'string')
         shape(`${path}.${field}`, `a ${block.type} block needs a string \`${field}\``);
     }
-    if (block.type === 'text' && typeof block.text === 'string') checkText(block.text, `${path}.text`, false);
+    if (block.type === 'text' && typeof block.text === 'string')
+      checkText(block.text, `${path}.text`, whitespaceAllowed);
   }
 
-  function checkText(text: string, path: string, finalAssistant: boolean): void {
-    if (finalAssistant) return;
+  function checkText(text: string, path: string, whitespaceAllowed: boolean): void {
     if (text.length === 0) empty(path, 'the text is empty');
-    else if (text.trim().length === 0) empty(path, 'the text holds only whitespace');
+    else if (!whitespaceAllowed && text.trim().length === 0)
+      empty(path, 'the message holds only whitespace text');
   }
 
   function empty(path: string, message: string): void {
