@@ -35,6 +35,16 @@ export {
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
+export {
+  checkProviderContractCase,
+  checkProviderContracts,
+  defaultTargetShares,
+  describeProviderContractOutcome,
+  type ProviderContractCase,
+  type ProviderContractOutcome,
+  type ProviderContractSettings,
+  type ProviderConverters,
+} from './provider-contract-conformance.js';
 export { anthropicMessagesRequestArbitrary } from './provider-contracts/anthropic-messages-request-arbitrary.js';
 export { anthropicMessagesViolations } from './provider-contracts/anthropic-messages-violations.js';
 export {

@@ -6,6 +6,12 @@ import {
   conformanceProperties,
   defaultConformanceRuns,
 } from './conformance.js';
+import {
+  checkProviderContracts,
+  defaultTargetShares,
+  describeProviderContractOutcome,
+  type ProviderContractSettings,
+} from './provider-contract-conformance.js';
 
 /**
  * Registers the conformance suite as Vitest tests: one test per property, each over `numRuns` generated
@@ -25,6 +31,30 @@ export function describeConformance(name: string, settings: ConformanceSettings)
         expect(outcome.failure, outcome.failure).toBeUndefined();
         expect(outcome.passed).toBe(true);
       });
+    }
+  });
+}
+
+/**
+ * Registers the provider-contract check as Vitest tests: one test per provider format and target share, each
+ * over `numRuns` generated requests (see {@link checkProviderContracts}). Each test prints how many requests
+ * were actually compacted, and fails when none was: a check that never compacts proves nothing.
+ */
+export function describeProviderContracts(name: string, settings: ProviderContractSettings): void {
+  describe(`${name} provider contracts`, () => {
+    for (const converters of settings.converters) {
+      for (const targetShare of settings.targetShares ?? defaultTargetShares) {
+        it(`${converters.format} at ${Math.round(targetShare * 100)}%`, { timeout: 600_000 }, async () => {
+          const [outcome] = await checkProviderContracts({
+            ...settings,
+            converters: [converters],
+            targetShares: [targetShare],
+          });
+          console.log(`${name}: ${describeProviderContractOutcome(outcome!)}`);
+          expect(outcome!.failure, outcome!.failure).toBeUndefined();
+          expect(outcome!.compacted).toBeGreaterThan(0);
+        });
+      }
     }
   });
 }

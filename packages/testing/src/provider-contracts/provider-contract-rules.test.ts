@@ -12,7 +12,7 @@ const read = (name: string) => readFileSync(new URL(name, folder), 'utf8');
 const ruleId = /'((?:anthropic|openai-chat|openai-responses|compacted)\.[a-z-]+)'/g;
 
 const documented = new Set(
-  [...documentation.matchAll(/^\| `([a-z-]+\.[a-z-]+)` \|/gm)].map((match) => match[1]),
+  [...documentation.matchAll(/^\| `([a-z-]+\.[a-z-]+)` \|/gm)].map((match) => match[1]!),
 );
 const reported = new Set(
   files
