@@ -3,14 +3,65 @@ import { toAnthropicRequest } from '@compaction/provider-anthropic';
 import { toOpenAIChatMessages, toOpenAIResponsesInput } from '@compaction/provider-openai';
 import type { ProviderRequestFormat } from '@compaction/testing';
 
-/** A real transcript as the request an agent would send to each provider. */
+/** The names of the tools a transcript calls, in the order they first appear. */
+function toolNamesOf(messages: readonly Message[]): string[] {
+  const names = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'tool-call') names.add(part.toolName);
+  }
+  return [...names];
+}
+
+const anyInput = { type: 'object', additionalProperties: true };
+
+/**
+ * A real transcript as the request an agent would send to each provider: its conversation, the tools it
+ * calls (declared with an open schema, as the API requires tools for a history that uses them), and thinking
+ * turned on when the transcript holds reasoning (a final assistant message with thinking needs it).
+ */
 export function requestOf(format: ProviderRequestFormat, messages: Message[]): Record<string, unknown> {
+  const toolNames = toolNamesOf(messages);
   switch (format) {
-    case 'anthropic':
-      return { model: 'claude-sonnet-4-5', max_tokens: 8192, ...toAnthropicRequest(messages) };
+    case 'anthropic': {
+      const reasons = messages.some((message) => message.content.some((part) => part.type === 'reasoning'));
+      return {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 8192,
+        ...(reasons ? { thinking: { type: 'enabled', budget_tokens: 4096 } } : {}),
+        ...(toolNames.length > 0
+          ? { tools: toolNames.map((name) => ({ name, input_schema: anyInput })) }
+          : {}),
+        ...toAnthropicRequest(messages),
+      };
+    }
     case 'openai-chat':
-      return { model: 'gpt-4.1', messages: toOpenAIChatMessages(messages) };
+      return {
+        model: 'gpt-4.1',
+        ...(toolNames.length > 0
+          ? {
+              tools: toolNames.map((name) => ({
+                type: 'function',
+                function: { name, parameters: anyInput },
+              })),
+            }
+          : {}),
+        messages: toOpenAIChatMessages(messages),
+      };
     case 'openai-responses':
-      return { model: 'gpt-5', input: toOpenAIResponsesInput(messages) };
+      return {
+        model: 'gpt-5',
+        ...(toolNames.length > 0
+          ? {
+              tools: toolNames.map((name) => ({
+                type: 'function',
+                name,
+                parameters: anyInput,
+                strict: false,
+              })),
+            }
+          : {}),
+        input: toOpenAIResponsesInput(messages),
+      };
   }
 }

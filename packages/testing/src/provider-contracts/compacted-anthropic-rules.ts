@@ -41,8 +41,8 @@ export function compactedAnthropicViolations(
   );
   settingsKept(original, compacted, ['model', 'tools', 'tool_choice', 'thinking', 'mcp_servers'], violations);
   newestUserRequestKept(
-    newestUserRequest(originalMessages),
-    newestUserRequest(compactedMessages),
+    userRequests(originalMessages),
+    userRequests(compactedMessages),
     'messages',
     violations,
   );
@@ -74,17 +74,16 @@ export function compactedAnthropicViolations(
 }
 
 /** The user-written blocks of the last user message that has any (tool results set aside), as text blocks. */
-function newestUserRequest(messages: readonly JSONRecord[]): unknown[] | undefined {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (message.role !== 'user') continue;
+/** The user-written blocks (tool results set aside) of each user message that has any, a string as one text block. */
+function userRequests(messages: readonly JSONRecord[]): unknown[][] {
+  return messages.flatMap((message) => {
+    if (message.role !== 'user') return [];
     const content = message.content;
     const blocks =
       typeof content === 'string' ? [{ type: 'text', text: content }] : (content as JSONRecord[]);
     const written = blocks.filter((block) => block.type !== 'tool_result');
-    if (written.length > 0) return written;
-  }
-  return undefined;
+    return written.length > 0 ? [written] : [];
+  });
 }
 
 function idKeys(located: AnthropicBlock): Array<{ key: string; path: string }> {

@@ -29,8 +29,15 @@ export function compactedOpenAIChatViolations(
     ['model', 'tools', 'tool_choice', 'functions', 'reasoning_effort'],
     violations,
   );
-  const newestUser = (messages: JSONRecord[]) => messages.findLast((message) => message.role === 'user');
-  newestUserRequestKept(newestUser(originalMessages), newestUser(compactedMessages), 'messages', violations);
+  // Each user message as one part: its whole message, so its name and content both count.
+  const userRequests = (messages: JSONRecord[]) =>
+    messages.filter((message) => message.role === 'user').map((message) => [message]);
+  newestUserRequestKept(
+    userRequests(originalMessages),
+    userRequests(compactedMessages),
+    'messages',
+    violations,
+  );
   nothingInvented(
     new Set(callKeys(originalMessages).map(({ key }) => key)),
     callKeys(compactedMessages),

@@ -45,25 +45,20 @@ export function compactedOpenAIResponsesViolations(
     ['model', 'tools', 'tool_choice', 'reasoning', 'include', 'previous_response_id', 'conversation'],
     violations,
   );
-  newestUserRequestKept(
-    newestUserRequest(originalItems),
-    newestUserRequest(compactedItems),
-    'input',
-    violations,
-  );
+  newestUserRequestKept(userRequests(originalItems), userRequests(compactedItems), 'input', violations);
   nothingInvented(new Set(idKeys(originalItems).map(({ key }) => key)), idKeys(compactedItems), violations);
   checkReasoning(originalItems, compactedItems, violations);
   return violations;
 }
 
-/** The newest user message, its content read as parts, so a string input equals its one-part message. */
-function newestUserRequest(items: readonly JSONRecord[]): unknown {
-  const message = items.findLast(
-    (item) => openAIResponsesItemType(item) === 'message' && item.role === 'user',
-  );
-  if (message === undefined) return undefined;
-  const content = message.content;
-  return typeof content === 'string' ? [{ type: 'input_text', text: content }] : content;
+/** The content of each user message read as parts, so a string input equals its one-part message. */
+function userRequests(items: readonly JSONRecord[]): unknown[][] {
+  return items
+    .filter((item) => openAIResponsesItemType(item) === 'message' && item.role === 'user')
+    .map((message) => {
+      const content = message.content;
+      return typeof content === 'string' ? [{ type: 'input_text', text: content }] : (content as unknown[]);
+    });
 }
 
 /** `type:call_id` for calls and outputs and `id:id` for item ids, with their paths. */

@@ -83,8 +83,9 @@ const cases: Array<{
     format: 'openai-chat',
     rule: 'compacted.newest-user-request-kept',
     original: openAIChatRequest,
+    // An older request of the original now stands after the newest one.
     compact: (request) =>
-      request.messages.push({ role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'Go' }),
+      request.messages.push({ role: 'assistant', content: 'Sure.' }, { ...request.messages[1] }),
   },
   {
     format: 'openai-chat',
@@ -204,5 +205,25 @@ describe('compactedRequestViolations', () => {
         (violation) => violation.rule,
       ),
     ).toEqual(['openai-chat.request-shape']);
+  });
+});
+
+describe('the newest user request after compaction', () => {
+  const rules = (format: ProviderRequestFormat, before: Request, after: Request) =>
+    compactedRequestViolations(format, before, after).map((violation) => violation.rule);
+
+  it('may share its turn or be followed by user content compaction added, such as a removal marker', () => {
+    const marker = '[12 earlier messages removed to save context]';
+    const anthropic: Request = anthropicRequest();
+    const merged: Request = copy(anthropic);
+    const newest = merged.messages.at(-1);
+    const blocks =
+      typeof newest.content === 'string' ? [{ type: 'text', text: newest.content }] : newest.content;
+    newest.content = [{ type: 'text', text: marker }, ...blocks];
+    expect(rules('anthropic', anthropic, merged)).not.toContain('compacted.newest-user-request-kept');
+    const chat: Request = openAIChatRequest();
+    const followed: Request = copy(chat);
+    followed.messages.push({ role: 'user', content: marker });
+    expect(rules('openai-chat', chat, followed)).not.toContain('compacted.newest-user-request-kept');
   });
 });

@@ -42,19 +42,34 @@ export function settingsKept(
   }
 }
 
-/** Reports that the newest user request did not come through verbatim as the newest one. */
+/**
+ * Reports that the newest user request did not come through verbatim as the newest one. Each argument lists
+ * the user-written content (as a list of parts) of every user message, in order. Content the original does not
+ * hold (a removal marker, a summary) is set aside in the compacted request: compaction may add such user
+ * messages anywhere, or the provider may merge them into the turn of the request, but the newest of the
+ * original's user requests must still be the newest one there, unchanged.
+ */
 export function newestUserRequestKept(
-  original: unknown,
-  compacted: unknown,
+  originalRequests: ReadonlyArray<readonly unknown[]>,
+  compactedRequests: ReadonlyArray<readonly unknown[]>,
   path: string,
   violations: ContractViolation[],
 ): void {
-  if (original === undefined || deepEqual(original, compacted)) return;
+  const newest = originalRequests.at(-1);
+  if (newest === undefined) return;
+  const originalParts = originalRequests.flat();
+  const fromOriginal = (part: unknown) => originalParts.some((candidate) => deepEqual(candidate, part));
+  let kept: unknown[] | undefined;
+  for (let index = compactedRequests.length - 1; index >= 0 && kept === undefined; index--) {
+    const parts = compactedRequests[index]!.filter(fromOriginal);
+    if (parts.length > 0) kept = parts;
+  }
+  if (kept !== undefined && deepEqual(kept, newest)) return;
   violations.push({
     rule: 'compacted.newest-user-request-kept',
     path,
     message:
-      compacted === undefined
+      kept === undefined
         ? 'the newest user request is missing after compaction'
         : 'the newest user request is not kept verbatim as the newest one',
   });
