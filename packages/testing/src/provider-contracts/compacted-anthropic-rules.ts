@@ -100,13 +100,17 @@ function thinkingKey(located: AnthropicBlock): string {
   return `${blockType(located)}:${stringField(located.block, 'signature') ?? stringField(located.block, 'data')}`;
 }
 
-/** The thinking that opens the assistant turn of an ongoing tool loop stays, the same blocks. */
+/**
+ * The thinking that opens the assistant turn of an ongoing tool loop stays, the same blocks. A loop whose last
+ * turn also holds something the user wrote is over: the user has spoken, and compaction may drop the loop.
+ */
 function checkToolLoopThinking(
   original: readonly AnthropicTurn[],
   compacted: readonly AnthropicTurn[],
   violations: ContractViolation[],
 ): void {
   if (!endsInToolLoop(original)) return;
+  if (original.at(-1)!.blocks.some((located) => blockType(located) !== 'tool_result')) return;
   const leading = leadingThinking(original.at(-2)!);
   if (leading.length === 0) return;
   const kept = endsInToolLoop(compacted) ? leadingThinking(compacted.at(-2)!) : [];

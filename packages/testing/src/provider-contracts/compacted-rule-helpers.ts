@@ -46,8 +46,8 @@ export function settingsKept(
  * Reports that the newest user request did not come through verbatim as the newest one. Each argument lists
  * the user-written content (as a list of parts) of every user message, in order. Content the original does not
  * hold (a removal marker, a summary) is set aside in the compacted request: compaction may add such user
- * messages anywhere, or the provider may merge them into the turn of the request, but the newest of the
- * original's user requests must still be the newest one there, unchanged.
+ * messages anywhere, or the provider may merge them into the turn of the request (with older requests before
+ * it), but the newest of the original's user requests must still end the newest user content, unchanged.
  */
 export function newestUserRequestKept(
   originalRequests: ReadonlyArray<readonly unknown[]>,
@@ -64,7 +64,9 @@ export function newestUserRequestKept(
     const parts = compactedRequests[index]!.filter(fromOriginal);
     if (parts.length > 0) kept = parts;
   }
-  if (kept !== undefined && deepEqual(kept, newest)) return;
+  // Anthropic merges consecutive user messages, so older requests may share the newest one's turn, before it.
+  if (kept !== undefined && kept.length >= newest.length && deepEqual(kept.slice(-newest.length), newest))
+    return;
   violations.push({
     rule: 'compacted.newest-user-request-kept',
     path,
