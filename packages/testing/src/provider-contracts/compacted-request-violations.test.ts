@@ -226,4 +226,25 @@ describe('the newest user request after compaction', () => {
     followed.messages.push({ role: 'user', content: marker });
     expect(rules('openai-chat', chat, followed)).not.toContain('compacted.newest-user-request-kept');
   });
+
+  it('lets compaction drop a tool loop the user has spoken into, but not one still waiting on the model', () => {
+    const spokenInto: Request = anthropicToolLoopRequest();
+    spokenInto.messages.at(-1).content.push({ type: 'text', text: 'Stop; explain the failure instead.' });
+    const dropped: Request = copy(spokenInto);
+    dropped.messages = [
+      dropped.messages[0],
+      { role: 'assistant', content: 'Looking.' },
+      dropped.messages.at(-1),
+    ];
+    dropped.messages[2].content = dropped.messages[2].content.slice(1);
+    expect(rules('anthropic', spokenInto, dropped)).not.toContain('compacted.tool-loop-thinking-kept');
+    const waiting: Request = anthropicToolLoopRequest();
+    const cut: Request = copy(waiting);
+    cut.messages = [
+      cut.messages[0],
+      { role: 'assistant', content: 'Looking.' },
+      { role: 'user', content: 'Go ahead.' },
+    ];
+    expect(rules('anthropic', waiting, cut)).toContain('compacted.tool-loop-thinking-kept');
+  });
 });
