@@ -80,7 +80,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   );
   const policy =
     options.requestPolicy ?? createRequestPolicy(operatorSettings.config, operatorSettings.provider);
-  const providers = new ProviderPool(operatorSettings.provider, options.environment);
+  // Aborted when a stop's timeout passes, so the summaries still waiting on the model do not hold the process.
+  const cutOff = new AbortController();
+  const providers = new ProviderPool(operatorSettings.provider, options.environment, cutOff.signal);
   const limiter = new CompactionLimiter(
     options.maxConcurrent ?? serverDefaults.maxConcurrent,
     options.maxQueue ?? serverDefaults.maxQueue,
@@ -334,6 +336,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     ]);
     clearTimeout(timer);
     const unfinished = finished ? 0 : inFlight.size;
+    if (!finished) cutOff.abort(new Error('the server stopped before this compaction finished'));
     // Event streams end last, so their listeners still hear the compactions of the requests that finished.
     const ending = [...streams].map(
       (stream) => new Promise<void>((resolve) => stream.once('close', resolve).once('finish', resolve)),
