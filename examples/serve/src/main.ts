@@ -41,7 +41,8 @@ try {
   show('POST /v1/compact (with a provider base URL)', redirected.status, redirected.body);
 
   const sessions = await request(`${server.url}/v1/sessions?limit=10`, 'GET');
-  show('GET /v1/sessions', sessions.status, `${(sessions.body?.sessions as unknown[]).length} session`);
+  const listedSessions = (sessions.body?.sessions ?? []) as unknown[];
+  show('GET /v1/sessions', sessions.status, `${listedSessions.length} session`);
 
   const listed = await request(`${session}/compactions`, 'GET');
   const compactions = (listed.body?.compactions ?? []) as CompactionEvent[];

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { CompactionError, type StrategyRegistry } from '@compaction/core';
+import type { StrategyRegistry } from '@compaction/core';
 import { mergeConfig } from '../config/merge-config.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
-import { CliError } from '../errors/cli-error.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
 import { compactMessages } from '../run-compaction.js';
 import { hasBearerToken } from './bearer-token.js';
-import { busyRetryAfterSeconds, CompactionLimiter } from './compaction-limiter.js';
+import { CompactionLimiter } from './compaction-limiter.js';
 import { CompactionSession, checkMessages } from './compaction-session.js';
 import { openEventStream } from './event-stream.js';
+import { InFlightRequests } from './in-flight-requests.js';
+import { sendError, sendJson } from './json-response.js';
 import { LiveSessions, maxSessionPage } from './live-sessions.js';
 import { ProviderPool } from './provider-pool.js';
 import { readJsonBody } from './read-json-body.js';
@@ -91,10 +92,8 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     maxSessions: options.maxSessions ?? serverDefaults.maxSessions,
     idleMs: options.sessionIdleMs ?? serverDefaults.sessionIdleMs,
   });
-  const inFlight = new Set<ServerResponse>();
-  const streams = new Set<ServerResponse>();
+  const inFlight = new InFlightRequests();
   let draining = false;
-  let onDrained: (() => void) | undefined;
 
   /** The operator's settings with a request's config laid over it, once the policy allows the config. */
   const settingsFor = (config: unknown): CompactionSettings => {
@@ -169,7 +168,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
 
     if (path === '/v1/health') {
       route('GET');
-      return send(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size });
+      return sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size });
     }
     if (path === '/v1/compact') {
       route('POST');
@@ -190,7 +189,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         );
       });
       const { messages: compacted, event, ...rest } = report;
-      return send(response, 200, {
+      return sendJson(response, 200, {
         messages: compacted,
         report: { ...rest, ...(event === undefined ? {} : { event }) },
       });
@@ -204,7 +203,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
           throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
         }
         const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
-        return send(response, 200, {
+        return sendJson(response, 200, {
           sessions: page.sessions.map(describe),
           ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
         });
@@ -226,7 +225,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
           ? await limited((runInSlot) => session.append(messages, runInSlot))
           : { compacted: false };
       sessions.add(session);
-      return send(response, 201, { ...describe(session), compacted: appended.compacted });
+      return sendJson(response, 201, { ...describe(session), compacted: appended.compacted });
     }
     const match = /^\/v1\/sessions\/([^/]+)(?:\/(messages|compact|compactions|events))?$/.exec(path);
     if (match !== null) {
@@ -245,13 +244,13 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
             response.writeHead(204).end();
             return;
           }
-          return send(response, 200, { ...describe(session), messageList: session.messages });
+          return sendJson(response, 200, { ...describe(session), messageList: session.messages });
         case 'messages': {
           route('GET', 'POST');
-          if (method === 'GET') return send(response, 200, { messages: session.messages });
+          if (method === 'GET') return sendJson(response, 200, { messages: session.messages });
           const input = await objectBody(request);
           const result = await limited((runInSlot) => session.append(input.messages, runInSlot));
-          return send(response, 200, {
+          return sendJson(response, 200, {
             ...describe(session),
             compacted: result.compacted,
             ...(result.event ? { event: result.event } : {}),
@@ -262,7 +261,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
           const input = await objectBody(request);
           const instructions = instructionsOf(input.instructions);
           const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
-          return send(response, 200, {
+          return sendJson(response, 200, {
             ...describe(session),
             compacted: result.compacted,
             ...(result.event === undefined ? {} : { event: result.event }),
@@ -271,13 +270,14 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         }
         case 'compactions':
           route('GET');
-          return send(response, 200, { total: session.compactionCount, compactions: session.compactions });
+          return sendJson(response, 200, {
+            total: session.compactionCount,
+            compactions: session.compactions,
+          });
         case 'events':
           route('GET');
           // A stream lives until its session ends; it is not a request a stop waits for.
-          inFlight.delete(response);
-          streams.add(response);
-          response.on('close', () => streams.delete(response));
+          inFlight.becomeStream(response);
           return openEventStream(session, request, response);
       }
     }
@@ -306,10 +306,6 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         return;
       }
       inFlight.add(response);
-      response.on('close', () => {
-        inFlight.delete(response);
-        if (draining && inFlight.size === 0) onDrained?.();
-      });
       handle(request, response).catch((error: unknown) => sendError(request, response, error, draining));
     },
   ) as CompactionServer;
@@ -317,86 +313,26 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const closed = new Promise<void>((resolve) => server.once('close', resolve));
   server.on('close', () => sessions.close());
   Object.defineProperty(server, 'requestsInFlight', { get: () => inFlight.size });
-  server.shutdown = async (timeoutMs = serverDefaults.shutdownTimeoutMs) => {
-    if (!draining) {
-      draining = true;
-      // Stops accepting and closes idle keep-alive connections; busy ones close after their answer.
-      server.close();
-      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([
-      new Promise<boolean>((resolve) => {
-        onDrained = () => resolve(true);
-        if (inFlight.size === 0) resolve(true);
-      }),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+  const stop = async (timeoutMs: number): Promise<ShutdownResult> => {
+    draining = true;
+    // Stops accepting and closes idle keep-alive connections; busy ones close after their answer.
+    server.close();
+    inFlight.closeConnectionsAfterAnswers();
+    const finished = await inFlight.settled(timeoutMs);
     const unfinished = finished ? 0 : inFlight.size;
     if (!finished) cutOff.abort(new Error('the server stopped before this compaction finished'));
     // Event streams end last, so their listeners still hear the compactions of the requests that finished.
-    const ending = [...streams].map(
-      (stream) => new Promise<void>((resolve) => stream.once('close', resolve).once('finish', resolve)),
-    );
+    const streamsEnded = inFlight.streamsEnded();
     sessions.close();
-    await Promise.all(ending);
+    await streamsEnded;
     server.closeAllConnections();
     await closed;
     return { unfinished };
   };
+  let stopping: Promise<ShutdownResult> | undefined;
+  server.shutdown = (timeoutMs = serverDefaults.shutdownTimeoutMs) => {
+    stopping ??= stop(timeoutMs);
+    return stopping;
+  };
   return server;
-}
-
-function send(response: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
-}
-
-function sendError(
-  request: IncomingMessage,
-  response: ServerResponse,
-  error: unknown,
-  closing: boolean,
-): void {
-  if (response.destroyed || response.writableEnded) return;
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  let status = 500;
-  let code = 'internal-error';
-  let message = 'internal error';
-  if (HttpError.isInstance(error)) {
-    status = error.status;
-    code = error.errorCode;
-    message = error.message;
-  } else if (CliError.isInstance(error)) {
-    status = 400;
-    code = error.kind === 'input' ? 'invalid-messages' : 'invalid-config';
-    message = error.message;
-  } else if (CompactionError.isInstance(error)) {
-    status = error.code === 'provider-error' ? 502 : error.code === 'budget-unreachable' ? 422 : 400;
-    if (error.code === 'strategy-failed') status = 500;
-    code = error.code;
-    message = error.message;
-  } else {
-    process.stderr.write(`compaction serve: ${(error as Error)?.stack ?? String(error)}\n`);
-  }
-  const text = JSON.stringify({ error: { code, message } });
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...(status === 503 ? { 'retry-after': String(busyRetryAfterSeconds) } : {}),
-    // A body left unread (refused early, or over the limit) is not read to its end: the connection closes
-    // after the answer, and Node discards what the client still sends.
-    ...(closing || !request.complete ? { connection: 'close' } : {}),
-  });
-  response.end(text);
 }
