@@ -132,8 +132,9 @@ Serves an HTTP API (JSON in and out):
 Errors are {"error": {"code", "message"}} with a 4xx or 5xx status.
 
 What a request's "config" may choose: by default, among the strategies configured here (flags or
-compaction.config.json), each with the options configured here, and the budget. The provider, its base URL,
-its API key and its model come only from this configuration; a request that sets one gets 403 naming the field.
+compaction.config.json), each with the options configured here, and the budget. The provider, its base
+URL, its API key and its model come only from this configuration; a request that sets one, or anything
+else not allowed, gets 403 naming the field.
       --allow-strategy <a,b>  strategies a request may name (default: the configured ones)
       --allow-option <s.o>    strategy options a request may set: summarization.instructions, or
                               sliding-window.* for all of one strategy's

@@ -313,6 +313,8 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const closed = new Promise<void>((resolve) => server.once('close', resolve));
   server.on('close', () => sessions.close());
   Object.defineProperty(server, 'requestsInFlight', { get: () => inFlight.size });
+  // `server.close()` alone waits, without bound, for every connection, event streams included, and lets
+  // requests on open connections keep arriving; the stop below bounds the wait and ends the streams itself.
   const stop = async (timeoutMs: number): Promise<ShutdownResult> => {
     draining = true;
     // Stops accepting and closes idle keep-alive connections; busy ones close after their answer.

@@ -12,7 +12,8 @@ export function payloadTooLarge(maxBytes: number): HttpError {
 }
 
 /**
- * Reads a request body as JSON, refusing bodies over `maxBytes` with 413 as soon as they pass it: a declared
+ * Reads a request body as JSON, refusing bodies over `maxBytes` with 413 as soon as they pass it (Node's
+ * server has no body size limit; its `requestTimeout` bounds only how long a body may take): a declared
  * `Content-Length` over the limit is refused before any of the body is read, and a chunked body the moment
  * its running size passes the limit. Nothing past the limit is kept. The caller answers 413 with
  * `Connection: close`, and Node closes the connection once that answer is written, discarding what the

@@ -48,7 +48,7 @@ async function readToEnd(response: Response): Promise<string> {
 describe('compaction serve: graceful shutdown', () => {
   it('on SIGTERM stops accepting, finishes the 6 requests in flight, ends event streams, and exits 0', async () => {
     // Long enough that the signal arrives while all 6 wait on the summarizer, even on a busy machine.
-    const { server, exited, stderr, summaries, call } = await slowServer(4000);
+    const { server, exited, stderr, summaries, call } = await slowServer(6000);
     const session = (await (await call('/v1/sessions', { method: 'POST', json: {} })).json()) as LooseJson;
     const stream = await call(`/v1/sessions/${session.id}/events`);
     const streamText = readToEnd(stream);
