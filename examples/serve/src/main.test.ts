@@ -35,6 +35,13 @@ it('drives a session over HTTP: manual compaction with instructions, automatic c
   expect(automatic.event).toMatch(/^round 2 \(auto\) tool-result-truncation → sliding-window/);
   expect(automatic.tokens).toBeLessThanOrEqual(automatic.budget.target);
 
+  const redirected = answer('POST /v1/compact (with a provider base URL)');
+  expect(redirected.status).toBe(403);
+  expect(JSON.parse(redirected.body).error).toMatchObject({
+    code: 'config-not-allowed',
+    message: expect.stringMatching(/^config\.provider: this server has no provider/),
+  });
+  expect(answer('GET /v1/sessions')).toEqual({ status: 200, body: '1 session' });
   expect(answer('GET /v1/sessions/:id/compactions')).toEqual({ status: 200, body: '2 compactions' });
   expect(output).toContain(`    ${manual.event}\n    ${automatic.event}\n`);
   expect(answer('DELETE /v1/sessions/:id').status).toBe(204);

@@ -33,6 +33,17 @@ try {
   const crossed = await request(`${session}/messages`, 'POST', { messages: history.slice(20) });
   show('POST /v1/sessions/:id/messages (40 more)', crossed.status, summarizeBody(crossed.body));
 
+  // The provider, its address and its key are the operator's: a request cannot point them elsewhere.
+  const redirected = await request(`${server.url}/v1/compact`, 'POST', {
+    messages: history.slice(0, 4),
+    config: { provider: { name: 'anthropic', baseURL: 'http://127.0.0.1:9' } },
+  });
+  show('POST /v1/compact (with a provider base URL)', redirected.status, redirected.body);
+
+  const sessions = await request(`${server.url}/v1/sessions?limit=10`, 'GET');
+  const listedSessions = (sessions.body?.sessions ?? []) as unknown[];
+  show('GET /v1/sessions', sessions.status, `${listedSessions.length} session`);
+
   const listed = await request(`${session}/compactions`, 'GET');
   const compactions = (listed.body?.compactions ?? []) as CompactionEvent[];
   show('GET /v1/sessions/:id/compactions', listed.status, `${compactions.length} compactions`);

@@ -31,12 +31,9 @@ export async function startServer(): Promise<RunningServer> {
   return {
     url: `http://127.0.0.1:${address.port}`,
     strategyNames: settings.strategyNames,
-    close: () => {
-      // Open keep-alive connections would hold `close` until they time out.
-      server.closeAllConnections();
-      return new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
+    // The graceful stop `compaction serve` runs on SIGTERM: requests in flight finish, event streams end.
+    close: async () => {
+      await server.shutdown();
     },
   };
 }

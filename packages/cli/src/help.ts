@@ -120,20 +120,43 @@ Serves an HTTP API (JSON in and out):
 
   POST /v1/compact                      {messages, config?, instructions?} → {messages, report}
   POST /v1/sessions                     {messages?, config?} → {id, ...}
+  GET  /v1/sessions?limit=&cursor=      the sessions, a page at a time → {sessions, nextCursor?}
   GET  /v1/sessions/:id                 the session: messages, tokens, compactions
   POST /v1/sessions/:id/messages        {messages} appends; compacts automatically when the trigger fires
   POST /v1/sessions/:id/compact         {instructions?} compacts now
-  GET  /v1/sessions/:id/compactions     the compaction events
-  GET  /v1/sessions/:id/events          server-sent events: session.compacted
+  GET  /v1/sessions/:id/compactions     the newest 100 compaction events and the total
+  GET  /v1/sessions/:id/events          server-sent events: session.compacted, then session.ended
   DELETE /v1/sessions/:id               forgets the session
   GET  /v1/health
 
 Errors are {"error": {"code", "message"}} with a 4xx or 5xx status.
 
+What a request's "config" may choose: by default, among the strategies configured here (flags or
+compaction.config.json), each with the options configured here, and the budget. The provider, its base
+URL, its API key and its model come only from this configuration; a request that sets one, or anything
+else not allowed, gets 403 naming the field.
+      --allow-strategy <a,b>  strategies a request may name (default: the configured ones)
+      --allow-option <s.o>    strategy options a request may set: summarization.instructions, or
+                              sliding-window.* for all of one strategy's
+      --allow-model <a,b>     models a request may pick ("provider": {"model"}, or a strategy's "model")
+
       --host <address>        default 127.0.0.1 (loopback only)
       --port <n>              default 4319; 0 picks a free port
       --token <secret>        require "Authorization: Bearer <secret>" (or set COMPACTION_TOKEN)
-      --max-body <bytes>      largest request body (default 10mb; accepts 512kb, 10mb)
+
+Limits (sizes accept 512kb, 10mb; durations 500ms, 10s, 5m, 1h):
+      --max-body <size>       largest request body (default 10mb); larger ones get 413 and the connection
+                              closes as soon as the body passes the limit
+      --headers-timeout <t>   time for a request's headers to arrive (default 10s), then 408
+      --request-timeout <t>   time for a whole request, body included, to arrive (default 60s), then 408;
+                              the compaction itself is not timed
+      --max-concurrent <n>    compactions running at once (default 8)
+      --max-queue <n>         compactions waiting for a slot (default 64); beyond, 503 with Retry-After
+      --max-sessions <n>      sessions kept at once (default 1000); beyond, 429
+      --max-session-size <s>  largest session, its messages as JSON (default 4mb); beyond, 413
+      --session-idle <t>      a session unused this long expires (default 30m)
+      --shutdown-timeout <t>  on SIGTERM or SIGINT, time for requests in flight to finish (default 30s);
+                              exit 0 when they all did, 1 when some were cut off
 
 ${compactionFlags}
 `;

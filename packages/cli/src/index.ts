@@ -13,10 +13,19 @@ export { parseConversation, readConversation } from './formats/read-conversation
 export type { ProviderSettings } from './providers/create-provider.js';
 export { type CompactionReport, type CompactMessagesOptions, compactMessages } from './run-compaction.js';
 export {
+  type CompactionServer,
   type CompactionServerSettings,
   createCompactionServer,
-  defaultMaxBodyBytes,
+  type ShutdownResult,
 } from './serve/compaction-server.js';
+export {
+  type CheckedRequestConfig,
+  checkRequestConfig,
+  createRequestPolicy,
+  type RequestAllowances,
+  type RequestPolicy,
+} from './serve/request-policy.js';
+export { defaultMaxBodyBytes, serverDefaults } from './serve/server-defaults.js';
 export { createMeteredProvider, type MeteredProvider } from './simulate/metered-provider.js';
 export { plotSimulation } from './simulate/plot-svg.js';
 export { type BilledTokens, costOf, defaultPriceModel, type PriceModel } from './simulate/price-model.js';

@@ -5,12 +5,33 @@ import { resolveSettings } from '../config/resolve-settings.js';
 import { usageError } from '../errors/cli-error.js';
 import { serveHelp } from '../help.js';
 import { compactionFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
-import { createCompactionServer, defaultMaxBodyBytes } from '../serve/compaction-server.js';
+import { createCompactionServer } from '../serve/compaction-server.js';
+import { parseByteSize } from '../serve/parse-byte-size.js';
+import { parseDuration } from '../serve/parse-duration.js';
+import { ProviderPool } from '../serve/provider-pool.js';
+import { createRequestPolicy, verifyRequestPolicy } from '../serve/request-policy.js';
+import { serverDefaults } from '../serve/server-defaults.js';
 
 /** The default port of `compaction serve`. */
 export const defaultPort = 4319;
 
-/** `compaction serve`: the HTTP API, until SIGINT or SIGTERM. */
+/** Values of a list flag given once or more, each a comma-separated list. */
+function listFlag(values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  return values
+    .flatMap((value) => value.split(',').map((entry) => entry.trim()))
+    .filter((entry) => entry !== '');
+}
+
+function positiveInteger(text: string | undefined, flag: string, fallback: number, minimum = 1): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < minimum)
+    throw usageError(`${flag} must be an integer of at least ${minimum}, got "${text}"`);
+  return value;
+}
+
+/** `compaction serve`: the HTTP API, until SIGINT or SIGTERM, which stop it gracefully. */
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags('serve', args, {
     ...helpFlagOptions,
@@ -19,6 +40,17 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     port: { type: 'string', short: 'p' },
     token: { type: 'string' },
     'max-body': { type: 'string' },
+    'allow-strategy': { type: 'string', multiple: true },
+    'allow-option': { type: 'string', multiple: true },
+    'allow-model': { type: 'string', multiple: true },
+    'headers-timeout': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'max-concurrent': { type: 'string' },
+    'max-queue': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'max-session-size': { type: 'string' },
+    'session-idle': { type: 'string' },
+    'shutdown-timeout': { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(serveHelp);
@@ -27,16 +59,61 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const port = values.port === undefined ? defaultPort : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw usageError(`--port must be 0 to 65535, got "${values.port}"`);
-  const maxBodyBytes =
-    values['max-body'] === undefined ? defaultMaxBodyBytes : parseBytes(values['max-body']);
+  const duration = (
+    flag: 'headers-timeout' | 'request-timeout' | 'session-idle' | 'shutdown-timeout',
+    fallback: number,
+  ) => (values[flag] === undefined ? fallback : parseDuration(values[flag], `--${flag}`));
+  const headersTimeoutMs = duration('headers-timeout', serverDefaults.headersTimeoutMs);
+  const requestTimeoutMs = duration(
+    'request-timeout',
+    Math.max(headersTimeoutMs, serverDefaults.requestTimeoutMs),
+  );
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw usageError(
+      '--headers-timeout cannot be longer than --request-timeout (the headers are part of the request)',
+    );
+  }
+  const shutdownTimeoutMs = duration('shutdown-timeout', serverDefaults.shutdownTimeoutMs);
+  const limits = {
+    maxBodyBytes:
+      values['max-body'] === undefined
+        ? serverDefaults.maxBodyBytes
+        : parseByteSize(values['max-body'], '--max-body'),
+    maxSessionBytes:
+      values['max-session-size'] === undefined
+        ? serverDefaults.maxSessionBytes
+        : parseByteSize(values['max-session-size'], '--max-session-size'),
+    sessionIdleMs: duration('session-idle', serverDefaults.sessionIdleMs),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConcurrent: positiveInteger(
+      values['max-concurrent'],
+      '--max-concurrent',
+      serverDefaults.maxConcurrent,
+    ),
+    maxQueue: positiveInteger(values['max-queue'], '--max-queue', serverDefaults.maxQueue, 0),
+    maxSessions: positiveInteger(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
+  };
   const host = values.host ?? '127.0.0.1';
   const token = values.token ?? io.env.COMPACTION_TOKEN;
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
+  const strategies = listFlag(values['allow-strategy']);
+  const options = listFlag(values['allow-option']);
+  const models = listFlag(values['allow-model']);
+  const requestPolicy = createRequestPolicy(settings.config, settings.provider, {
+    ...(strategies === undefined ? {} : { strategies }),
+    ...(options === undefined ? {} : { options }),
+    ...(models === undefined ? {} : { models }),
+  });
+  await verifyRequestPolicy(requestPolicy, registry);
+  // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
+  await new ProviderPool(settings.provider, io.env).get();
   const server = createCompactionServer({
     settings,
     registry,
-    maxBodyBytes,
+    requestPolicy,
+    ...limits,
     environment: io.env,
     ...(token === undefined || token === '' ? {} : { token }),
   });
@@ -61,26 +138,35 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'warning: listening beyond loopback without --token: anyone who can reach this port can use it\n',
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      server.close(() => resolve());
-      server.closeAllConnections();
+  const { unfinished } = await new Promise<{ unfinished: number }>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        // A second signal does not wait: whatever is still running is cut off now.
+        io.stderr.write(`compaction serve: ${signal} again, closing every connection now\n`);
+        server.closeAllConnections();
+        return;
+      }
+      stopping = true;
+      io.stderr.write(
+        `compaction serve: ${signal}, stopping: finishing ${server.requestsInFlight} requests in flight ` +
+          `(up to ${shutdownTimeoutMs} ms)\n`,
+      );
+      server.shutdown(shutdownTimeoutMs).then((result) => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve(result);
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  if (unfinished > 0) {
+    io.stderr.write(
+      `compaction serve: stopped; ${unfinished} requests were cut off at the shutdown timeout\n`,
+    );
+    return 1;
+  }
+  io.stderr.write('compaction serve: stopped\n');
   return 0;
-}
-
-/** Parses a byte size: `1048576`, `512kb`, `10mb`. */
-export function parseBytes(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?$/i.exec(text.trim());
-  if (match === null) throw usageError(`--max-body must be a size such as 512kb or 10mb, got "${text}"`);
-  const unit = (match[2] ?? 'b').toLowerCase()[0];
-  const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
-  const bytes = Math.floor(Number(match[1]) * factor);
-  if (bytes < 1) throw usageError('--max-body must be at least 1 byte');
-  return bytes;
 }

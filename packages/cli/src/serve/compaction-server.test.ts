@@ -73,9 +73,16 @@ describe('compaction serve', () => {
       [
         { method: 'POST', json: { messages: [], config: { strategy: 'nonexistent' } } },
         '/v1/compact',
+        403,
+        'config-not-allowed',
+        /^config\.strategy: strategy "nonexistent" is not allowed here/,
+      ],
+      [
+        { method: 'POST', json: { messages: [], config: { budget: { window: 1 } } } },
+        '/v1/compact',
         400,
-        'strategy-not-found',
-        /Registered:/,
+        'invalid-config',
+        /budget/,
       ],
       [
         { method: 'POST', json: { messages: [], config: { budget: { trigger: 'x' } } } },

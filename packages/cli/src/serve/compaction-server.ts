@@ -1,52 +1,116 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { CompactionError, type Provider, type StrategyRegistry } from '@compaction/core';
+import type { StrategyRegistry } from '@compaction/core';
 import { mergeConfig } from '../config/merge-config.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
-import { CliError } from '../errors/cli-error.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
-import { compactMessages, providerOf } from '../run-compaction.js';
+import { compactMessages } from '../run-compaction.js';
+import { hasBearerToken } from './bearer-token.js';
+import { CompactionLimiter } from './compaction-limiter.js';
 import { CompactionSession, checkMessages } from './compaction-session.js';
+import { openEventStream } from './event-stream.js';
+import { InFlightRequests } from './in-flight-requests.js';
+import { sendError, sendJson } from './json-response.js';
+import { LiveSessions, maxSessionPage } from './live-sessions.js';
+import { ProviderPool } from './provider-pool.js';
 import { readJsonBody } from './read-json-body.js';
+import { checkRequestConfig, createRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { serverDefaults } from './server-defaults.js';
 
-/** Settings of {@link createCompactionServer}. */
+/** Settings of {@link createCompactionServer}; every limit has a default in {@link serverDefaults}. */
 export interface CompactionServerSettings {
+  /** The operator's settings: the strategies, budget and provider requests run with. */
   settings: CompactionSettings;
   registry: StrategyRegistry;
+  /** What a request's `config` may choose. Default: the operator's strategies, nothing else. */
+  requestPolicy?: RequestPolicy;
   /** Required bearer token; none means no authentication. */
   token?: string;
-  /** Largest request body in bytes. Default 10 MiB. */
+  /** Largest request body in bytes. */
   maxBodyBytes?: number;
-  /** Most sessions kept at once; creating more answers 429. Default 1,000. */
+  /** Most sessions kept at once; creating more answers 429. */
   maxSessions?: number;
+  /** Largest session (its messages as JSON) in bytes; an append past it answers 413. */
+  maxSessionBytes?: number;
+  /** A session unused this long expires, in milliseconds. */
+  sessionIdleMs?: number;
+  /** Time for the request line and headers to arrive, in milliseconds (Node's `headersTimeout`). */
+  headersTimeoutMs?: number;
+  /** Time for the whole request, body included, to arrive, in milliseconds (Node's `requestTimeout`). */
+  requestTimeoutMs?: number;
+  /** Compactions running at once. */
+  maxConcurrent?: number;
+  /** Compactions waiting for a slot; more answer 503 with `Retry-After`. */
+  maxQueue?: number;
+  /** Where the provider's API key is read. */
   environment?: NodeJS.ProcessEnv;
 }
 
-/** Default largest request body: 10 MiB. */
-export const defaultMaxBodyBytes = 10 * 1024 * 1024;
+/** What a graceful stop did. */
+export interface ShutdownResult {
+  /** Requests still running at the timeout, whose connections were then closed (0 when all finished). */
+  unfinished: number;
+}
+
+/** The `node:http` server of `compaction serve`, with a graceful stop. */
+export interface CompactionServer extends Server {
+  /**
+   * Stops accepting connections and answers new requests on open ones with 503, lets the requests in flight
+   * finish (up to `timeoutMs`), ends every event stream with `session.ended` (`shutdown`), then closes
+   * every connection and resolves once the server is closed.
+   */
+  shutdown(timeoutMs?: number): Promise<ShutdownResult>;
+  /** Requests being answered now, event streams left out. */
+  readonly requestsInFlight: number;
+}
 
 /**
  * The HTTP API of `compaction serve` on `node:http`: stateless compaction, sessions that compact as messages
  * arrive, and a server-sent-events stream of each session's compactions. Every answer is JSON; every error is
- * `{"error": {"code", "message"}}`.
+ * `{"error": {"code", "message"}}`. What a request may choose is limited by the request policy: the provider,
+ * its address, its credentials and its model are the operator's alone.
  */
-export function createCompactionServer(options: CompactionServerSettings): Server {
-  const { registry } = options;
-  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
-  const sessions = new Map<string, CompactionSession>();
-  const streams = new Set<ServerResponse>();
-  let providerPromise: Promise<Provider | undefined> | undefined;
-  const providerFor = (settings: CompactionSettings) => {
-    if (settings.provider === options.settings.provider) {
-      providerPromise ??= providerOf(options.settings, options.environment);
-      return providerPromise;
-    }
-    return providerOf(settings, options.environment);
-  };
+export function createCompactionServer(options: CompactionServerSettings): CompactionServer {
+  const { registry, settings: operatorSettings } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? serverDefaults.maxBodyBytes;
+  const maxSessionBytes = options.maxSessionBytes ?? serverDefaults.maxSessionBytes;
+  const headersTimeout = options.headersTimeoutMs ?? serverDefaults.headersTimeoutMs;
+  const requestTimeout = Math.max(
+    headersTimeout,
+    options.requestTimeoutMs ?? serverDefaults.requestTimeoutMs,
+  );
+  const policy =
+    options.requestPolicy ?? createRequestPolicy(operatorSettings.config, operatorSettings.provider);
+  // Aborted when a stop's timeout passes, so the summaries still waiting on the model do not hold the process.
+  const cutOff = new AbortController();
+  const providers = new ProviderPool(operatorSettings.provider, options.environment, cutOff.signal);
+  const limiter = new CompactionLimiter(
+    options.maxConcurrent ?? serverDefaults.maxConcurrent,
+    options.maxQueue ?? serverDefaults.maxQueue,
+  );
+  const sessions = new LiveSessions({
+    maxSessions: options.maxSessions ?? serverDefaults.maxSessions,
+    idleMs: options.sessionIdleMs ?? serverDefaults.sessionIdleMs,
+  });
+  const inFlight = new InFlightRequests();
+  let draining = false;
 
-  const body = (request: IncomingMessage) => readJsonBody(request, maxBodyBytes);
+  /** The operator's settings with a request's config laid over it, once the policy allows the config. */
+  const settingsFor = (config: unknown): CompactionSettings => {
+    const checked = checkRequestConfig(config, policy);
+    if (checked === undefined) return operatorSettings;
+    const { config: override, model } = checked;
+    // The provider entry is rebuilt from the operator's own; a request contributes at most a model id.
+    const provider =
+      model === undefined || operatorSettings.provider === undefined
+        ? {}
+        : { provider: { ...operatorSettings.provider, model } };
+    return mergeConfig(operatorSettings, { ...override, ...provider }, registry);
+  };
+  const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
+
   const objectBody = async (request: IncomingMessage): Promise<Record<string, unknown>> => {
-    const value = (await body(request)) ?? {};
+    const value = (await readJsonBody(request, maxBodyBytes)) ?? {};
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw badRequest('invalid-request', 'the request body must be a JSON object');
     }
@@ -57,28 +121,43 @@ export function createCompactionServer(options: CompactionServerSettings): Serve
       throw badRequest('invalid-request', 'instructions must be a string');
     return value as string | undefined;
   };
-  const sessionOf = (id: string) => {
-    const session = sessions.get(id);
-    if (session === undefined)
-      throw new HttpError({ status: 404, errorCode: 'session-not-found', message: `no session "${id}"` });
-    return session;
+  /** Runs a compaction in a limiter slot; 503 at once when the queue is full. */
+  const limited = async <T>(
+    operation: (runInSlot: <R>(work: () => Promise<R>) => Promise<R>) => Promise<T>,
+  ) => {
+    const ticket = limiter.admit();
+    try {
+      return await operation(ticket.run);
+    } finally {
+      ticket.release();
+    }
   };
+  const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
   const describe = (session: CompactionSession) => ({
     id: session.id,
     createdAt: session.createdAt,
+    lastActiveAt: new Date(session.lastActiveAt).toISOString(),
+    expiresAt: new Date(session.lastActiveAt + idleMs).toISOString(),
     messages: session.messages.length,
+    bytes: session.bytes(),
     tokens: session.tokens(),
     budget: session.budget(),
-    compactions: session.compactions.length,
+    compactions: session.compactionCount,
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
-    authorize(request, options.token);
+    if (options.token !== undefined && !hasBearerToken(request.headers.authorization, options.token)) {
+      throw new HttpError({
+        status: 401,
+        errorCode: 'unauthorized',
+        message: 'missing or wrong bearer token',
+      });
+    }
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    const route = (expected: string) => {
-      if (method !== expected) {
+    const route = (...expected: string[]) => {
+      if (!expected.includes(method)) {
         throw new HttpError({
           status: 405,
           errorCode: 'method-not-allowed',
@@ -89,69 +168,89 @@ export function createCompactionServer(options: CompactionServerSettings): Serve
 
     if (path === '/v1/health') {
       route('GET');
-      return send(response, 200, { ok: true, sessions: sessions.size });
+      return sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size });
     }
     if (path === '/v1/compact') {
       route('POST');
       const input = await objectBody(request);
       const messages = checkMessages(input.messages);
-      const settings = mergeConfig(options.settings, input.config, registry);
-      const provider = await providerFor(settings);
-      const report = await compactMessages(messages, {
-        settings,
-        registry,
-        targetOfInput: true,
-        ...(provider === undefined ? {} : { provider }),
-        ...(instructionsOf(input.instructions) === undefined
-          ? {}
-          : { instructions: input.instructions as string }),
+      const instructions = instructionsOf(input.instructions);
+      const settings = settingsFor(input.config);
+      const report = await limited(async (runInSlot) => {
+        const provider = await providerFor(settings);
+        return runInSlot(() =>
+          compactMessages(messages, {
+            settings,
+            registry,
+            targetOfInput: true,
+            ...(provider === undefined ? {} : { provider }),
+            ...(instructions === undefined ? {} : { instructions }),
+          }),
+        );
       });
       const { messages: compacted, event, ...rest } = report;
-      return send(response, 200, {
+      return sendJson(response, 200, {
         messages: compacted,
         report: { ...rest, ...(event === undefined ? {} : { event }) },
       });
     }
     if (path === '/v1/sessions') {
-      route('POST');
-      if (sessions.size >= (options.maxSessions ?? 1000)) {
-        throw new HttpError({
-          status: 429,
-          errorCode: 'too-many-sessions',
-          message: 'too many sessions; delete some first',
+      route('GET', 'POST');
+      if (method === 'GET') {
+        const limitText = url.searchParams.get('limit');
+        const limit = limitText === null ? 100 : Number(limitText);
+        if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
+          throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
+        }
+        const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
+        return sendJson(response, 200, {
+          sessions: page.sessions.map(describe),
+          ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
         });
       }
+      sessions.checkCapacity();
       const input = await objectBody(request);
       const messages = input.messages === undefined ? [] : checkMessages(input.messages);
-      const settings = mergeConfig(options.settings, input.config, registry);
+      const settings = settingsFor(input.config);
       const session = await CompactionSession.create(
         randomUUID(),
         settings,
         registry,
         await providerFor(settings),
+        maxSessionBytes,
       );
-      sessions.set(session.id, session);
-      const appended = messages.length > 0 ? await session.append(messages) : { compacted: false };
-      return send(response, 201, { ...describe(session), compacted: appended.compacted });
+      // Filled before it is listed, so a refused first append leaves no empty session behind.
+      const appended =
+        messages.length > 0
+          ? await limited((runInSlot) => session.append(messages, runInSlot))
+          : { compacted: false };
+      sessions.add(session);
+      return sendJson(response, 201, { ...describe(session), compacted: appended.compacted });
     }
     const match = /^\/v1\/sessions\/([^/]+)(?:\/(messages|compact|compactions|events))?$/.exec(path);
     if (match !== null) {
-      const session = sessionOf(decodeURIComponent(match[1]!));
+      let id: string;
+      try {
+        id = decodeURIComponent(match[1]!);
+      } catch {
+        throw badRequest('invalid-request', 'the session id is not valid percent-encoding');
+      }
+      const session = sessions.get(id);
       switch (match[2]) {
         case undefined:
+          route('GET', 'DELETE');
           if (method === 'DELETE') {
             sessions.delete(session.id);
             response.writeHead(204).end();
             return;
           }
-          route('GET');
-          return send(response, 200, { ...describe(session), messageList: session.messages });
+          return sendJson(response, 200, { ...describe(session), messageList: session.messages });
         case 'messages': {
-          if (method === 'GET') return send(response, 200, { messages: session.messages });
-          route('POST');
+          route('GET', 'POST');
+          if (method === 'GET') return sendJson(response, 200, { messages: session.messages });
           const input = await objectBody(request);
-          const result = await session.append(input.messages);
-          return send(response, 200, {
+          const result = await limited((runInSlot) => session.append(input.messages, runInSlot));
+          return sendJson(response, 200, {
             ...describe(session),
             compacted: result.compacted,
             ...(result.event ? { event: result.event } : {}),
@@ -160,8 +259,9 @@ export function createCompactionServer(options: CompactionServerSettings): Serve
         case 'compact': {
           route('POST');
           const input = await objectBody(request);
-          const result = await session.compact(instructionsOf(input.instructions));
-          return send(response, 200, {
+          const instructions = instructionsOf(input.instructions);
+          const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
+          return sendJson(response, 200, {
             ...describe(session),
             compacted: result.compacted,
             ...(result.event === undefined ? {} : { event: result.event }),
@@ -170,103 +270,71 @@ export function createCompactionServer(options: CompactionServerSettings): Serve
         }
         case 'compactions':
           route('GET');
-          return send(response, 200, { compactions: session.compactions });
+          return sendJson(response, 200, {
+            total: session.compactionCount,
+            compactions: session.compactions,
+          });
         case 'events':
           route('GET');
-          return openEventStream(session, request, response, streams);
+          // A stream lives until its session ends; it is not a request a stop waits for.
+          inFlight.becomeStream(response);
+          return openEventStream(session, request, response);
       }
     }
     throw new HttpError({ status: 404, errorCode: 'not-found', message: `no route ${method} ${path}` });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => sendError(response, error));
-  });
-  // Event streams are long-lived: end them when the server stops listening, so close() can finish.
-  server.on('close', () => {
-    for (const stream of streams) stream.end();
-  });
-  return server;
-}
+  // Node's own timeouts cover slow clients: `headersTimeout` for the request line and headers, and
+  // `requestTimeout` for the whole request with its body (408, then the connection is closed). Neither runs
+  // once the request has arrived, so a slow compaction (a summarizer answering slowly) is not cut off. Node
+  // checks them every `connectionsCheckingInterval` (30 s by default), which would let a slow client stay
+  // up to 30 s past its timeout, so it is checked more often here.
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+    (request, response) => {
+      if (draining) {
+        sendError(
+          request,
+          response,
+          new HttpError({ status: 503, errorCode: 'shutting-down', message: 'the server is stopping' }),
+          true,
+        );
+        return;
+      }
+      inFlight.add(response);
+      handle(request, response).catch((error: unknown) => sendError(request, response, error, draining));
+    },
+  ) as CompactionServer;
 
-function authorize(request: IncomingMessage, token: string | undefined): void {
-  if (token === undefined) return;
-  const header = request.headers.authorization ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
-  const expected = Buffer.from(token);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new HttpError({ status: 401, errorCode: 'unauthorized', message: 'missing or wrong bearer token' });
-  }
-}
-
-function openEventStream(
-  session: CompactionSession,
-  request: IncomingMessage,
-  response: ServerResponse,
-  streams: Set<ServerResponse>,
-): void {
-  response.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
-  response.write(`: session ${session.id}\n\n`);
-  streams.add(response);
-  const unsubscribe = session.subscribe((event) => {
-    response.write(
-      `id: ${event.id}\nevent: session.compacted\ndata: ${JSON.stringify({ sessionId: session.id, event })}\n\n`,
-    );
-  });
-  // A comment every 15 s keeps proxies from closing an idle stream.
-  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
-  heartbeat.unref();
-  const stop = () => {
-    clearInterval(heartbeat);
-    unsubscribe();
-    streams.delete(response);
+  const closed = new Promise<void>((resolve) => server.once('close', resolve));
+  server.on('close', () => sessions.close());
+  Object.defineProperty(server, 'requestsInFlight', { get: () => inFlight.size });
+  // `server.close()` alone waits, without bound, for every connection, event streams included, and lets
+  // requests on open connections keep arriving; the stop below bounds the wait and ends the streams itself.
+  const stop = async (timeoutMs: number): Promise<ShutdownResult> => {
+    draining = true;
+    // Stops accepting and closes idle keep-alive connections; busy ones close after their answer.
+    server.close();
+    inFlight.closeConnectionsAfterAnswers();
+    const finished = await inFlight.settled(timeoutMs);
+    const unfinished = finished ? 0 : inFlight.size;
+    if (!finished) cutOff.abort(new Error('the server stopped before this compaction finished'));
+    // Event streams end last, so their listeners still hear the compactions of the requests that finished.
+    const streamsEnded = inFlight.streamsEnded();
+    sessions.close();
+    await streamsEnded;
+    server.closeAllConnections();
+    await closed;
+    return { unfinished };
   };
-  request.on('close', stop);
-  response.on('close', stop);
-}
-
-function send(response: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
-}
-
-function sendError(response: ServerResponse, error: unknown): void {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  let status = 500;
-  let code = 'internal-error';
-  let message = 'internal error';
-  if (HttpError.isInstance(error)) {
-    status = error.status;
-    code = error.errorCode;
-    message = error.message;
-  } else if (CliError.isInstance(error)) {
-    status = 400;
-    code = error.kind === 'input' ? 'invalid-messages' : 'invalid-config';
-    message = error.message;
-  } else if (CompactionError.isInstance(error)) {
-    status = error.code === 'provider-error' ? 502 : error.code === 'budget-unreachable' ? 422 : 400;
-    if (error.code === 'strategy-failed') status = 500;
-    code = error.code;
-    message = error.message;
-  } else {
-    process.stderr.write(`compaction serve: ${(error as Error)?.stack ?? String(error)}\n`);
-  }
-  const text = JSON.stringify({ error: { code, message } });
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...(status === 413 ? { connection: 'close' } : {}),
-  });
-  response.end(text);
+  let stopping: Promise<ShutdownResult> | undefined;
+  server.shutdown = (timeoutMs = serverDefaults.shutdownTimeoutMs) => {
+    stopping ??= stop(timeoutMs);
+    return stopping;
+  };
+  return server;
 }

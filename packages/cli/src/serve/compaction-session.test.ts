@@ -1,0 +1,71 @@
+import { tmpdir } from 'node:os';
+import type { Message } from '@compaction/core';
+import { generateCodingHistory } from '@compaction/testing';
+import { describe, expect, it } from 'vitest';
+import { createCliRegistry } from '../config/installed-strategies.js';
+import { resolveSettings } from '../config/resolve-settings.js';
+import { HttpError } from '../errors/http-error.js';
+import { CompactionSession, keptCompactionEvents, type SessionEndReason } from './compaction-session.js';
+import { messagesBytes } from './message-bytes.js';
+
+const registry = await createCliRegistry();
+const text = (value: string): Message => ({ role: 'user', content: [{ type: 'text', text: value }] });
+
+async function session(maxBytes?: number, contextWindow = '16k') {
+  const settings = resolveSettings(registry, { 'context-window': contextWindow }, tmpdir());
+  return CompactionSession.create('session-1', settings, registry, undefined, maxBytes);
+}
+
+describe('CompactionSession', () => {
+  it('refuses an append past its size limit with 413 and keeps its messages as they were', async () => {
+    const first = [text('a'.repeat(400))];
+    const limited = await session(messagesBytes(first) + 100);
+    await limited.append(first);
+    const before = limited.messages;
+    const error = await limited.append([text('b'.repeat(200))]).catch((caught: unknown) => caught);
+    expect(HttpError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 413, errorCode: 'session-too-large' });
+    expect((error as Error).message).toMatch(
+      /^session "session-1" holds \d+ bytes of messages and these 1 add \d+, over its limit of \d+ bytes/,
+    );
+    expect(limited.messages).toBe(before);
+    expect(limited.bytes()).toBe(messagesBytes(first));
+    // What still fits is appended.
+    await limited.append([text('c')]);
+    expect(limited.messages).toHaveLength(2);
+  });
+
+  it('keeps the newest compaction events and counts them all', async () => {
+    const compacting = await session(undefined, '2000');
+    const history = generateCodingHistory({ messages: 400, seed: 5 });
+    for (let start = 0; start < history.length; start += 2)
+      await compacting.append(history.slice(start, start + 2));
+    for (let round = 0; compacting.compactionCount <= keptCompactionEvents; round++) {
+      await compacting.append([text(`more ${round} ${'words '.repeat(200)}`)]);
+    }
+    expect(compacting.compactions).toHaveLength(keptCompactionEvents);
+    expect(compacting.compactions.at(-1)!.round).toBe(compacting.compactionCount);
+  });
+
+  it('is busy while an operation runs or waits, and tells listeners why it ended', async () => {
+    const busy = await session();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const appending = busy.append([text('x')], async (operation) => {
+      await held;
+      return operation();
+    });
+    expect(busy.busy).toBe(true);
+    release();
+    await appending;
+    expect(busy.busy).toBe(false);
+
+    const reasons: SessionEndReason[] = [];
+    busy.subscribe({ compacted: () => {}, ended: (reason) => reasons.push(reason) });
+    busy.end('expired');
+    busy.end('deleted'); // listeners are told once
+    expect(reasons).toEqual(['expired']);
+  });
+});

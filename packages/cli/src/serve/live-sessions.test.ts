@@ -1,0 +1,103 @@
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCliRegistry } from '../config/installed-strategies.js';
+import { resolveSettings } from '../config/resolve-settings.js';
+import { CompactionSession, type SessionEndReason } from './compaction-session.js';
+import { LiveSessions } from './live-sessions.js';
+
+const registry = await createCliRegistry();
+const settings = resolveSettings(registry, { 'context-window': '16k' }, tmpdir());
+const open: LiveSessions[] = [];
+afterEach(() => {
+  for (const sessions of open.splice(0)) sessions.close();
+});
+
+function liveSessions(maxSessions = 100, idleMs = 60_000) {
+  const sessions = new LiveSessions({ maxSessions, idleMs });
+  open.push(sessions);
+  return sessions;
+}
+
+async function addSessions(sessions: LiveSessions, count: number, prefix = 's') {
+  const added: CompactionSession[] = [];
+  for (let index = 0; index < count; index++) {
+    const session = await CompactionSession.create(`${prefix}${index}`, settings, registry, undefined);
+    sessions.add(session);
+    added.push(session);
+  }
+  return added;
+}
+
+describe('LiveSessions', () => {
+  it('pages in creation order; deleting between pages skips and repeats none', async () => {
+    const sessions = liveSessions();
+    await addSessions(sessions, 7);
+    const first = sessions.page(3);
+    expect(first.sessions.map((session) => session.id)).toEqual(['s0', 's1', 's2']);
+    sessions.delete('s2');
+    sessions.delete('s3');
+    const second = sessions.page(3, first.nextCursor);
+    expect(second.sessions.map((session) => session.id)).toEqual(['s4', 's5', 's6']);
+    expect(second.nextCursor).toBeUndefined();
+    expect(sessions.page(3, '7').sessions).toEqual([]);
+    expect(() => sessions.page(3, 'not a cursor')).toThrow(
+      /cursor "not a cursor" is not one this server gave/,
+    );
+  });
+
+  it('refuses a session past the cap with 429', async () => {
+    const sessions = liveSessions(2);
+    await addSessions(sessions, 2);
+    expect(() => sessions.checkCapacity()).toThrow(/at most 2 sessions/);
+    sessions.delete('s0');
+    expect(() => sessions.checkCapacity()).not.toThrow();
+  });
+
+  it('expires sessions idle past the idle time, unless busy, and ends their streams', async () => {
+    const sessions = liveSessions(100, 1000);
+    const [idle, used, busy] = await addSessions(sessions, 3);
+    const start = Date.now();
+    for (const session of [idle!, used!, busy!]) session.lastActiveAt = start;
+    const reasons: Array<[string, SessionEndReason]> = [];
+    for (const session of [idle!, used!, busy!]) {
+      session.subscribe({ compacted: () => {}, ended: (reason) => reasons.push([session.id, reason]) });
+    }
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const busyAppend = busy!.append(
+      [{ role: 'user', content: [{ type: 'text', text: 'x' }] }],
+      async (operation) => {
+        await held;
+        return operation();
+      },
+    );
+    expect(sessions.expire(start + 999)).toBe(0);
+    used!.lastActiveAt = start + 900;
+    expect(sessions.expire(start + 1000)).toBe(1);
+    expect(reasons).toEqual([['s0', 'expired']]);
+    expect(() => sessions.get('s0')).toThrow(/no session "s0"/);
+    // Reading a session marks it as used.
+    used!.lastActiveAt = 0;
+    sessions.get('s1');
+    expect(used!.lastActiveAt).toBeGreaterThanOrEqual(start);
+    expect(sessions.expire(used!.lastActiveAt + 999)).toBe(0);
+    expect(sessions.expire(used!.lastActiveAt + 1000)).toBe(1);
+    expect(sessions.size).toBe(1);
+    release();
+    await busyAppend;
+    expect(sessions.expire(busy!.lastActiveAt + 1000)).toBe(1);
+    expect(reasons.map(([id]) => id)).toEqual(['s0', 's1', 's2']);
+    expect(sessions.size).toBe(0);
+  });
+
+  it('ends every stream with shutdown when closed', async () => {
+    const sessions = liveSessions();
+    const [session] = await addSessions(sessions, 1);
+    const reasons: SessionEndReason[] = [];
+    session!.subscribe({ compacted: () => {}, ended: (reason) => reasons.push(reason) });
+    sessions.close();
+    expect(reasons).toEqual(['shutdown']);
+  });
+});

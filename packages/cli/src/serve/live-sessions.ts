@@ -1,0 +1,116 @@
+import { HttpError } from '../errors/http-error.js';
+import type { CompactionSession, SessionEndReason } from './compaction-session.js';
+
+/** Settings of {@link LiveSessions}. */
+export interface LiveSessionsSettings {
+  /** Most sessions kept at once; creating more answers 429. */
+  maxSessions: number;
+  /** A session unused for this long (and not busy) is forgotten, in milliseconds. */
+  idleMs: number;
+}
+
+/** One page of sessions and the cursor of the next, if there is one. */
+export interface SessionPage {
+  sessions: CompactionSession[];
+  nextCursor?: string;
+}
+
+/** Largest page of `GET /v1/sessions`. */
+export const maxSessionPage = 1000;
+
+/**
+ * The sessions a server keeps, in creation order. A session idle for `idleMs` expires: a sweep, run a few
+ * times per idle period, removes it and ends its event streams. Pages follow creation order with an opaque
+ * cursor (a creation number), so deleting or expiring sessions between pages skips or repeats none.
+ */
+export class LiveSessions {
+  private readonly sessions = new Map<string, { session: CompactionSession; sequence: number }>();
+  private created = 0;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly settings: LiveSessionsSettings) {
+    // A few sweeps per idle period keep an expired session's overstay under a third of the idle time.
+    const interval = Math.max(10, Math.min(60_000, Math.floor(settings.idleMs / 4)));
+    this.sweeper = setInterval(() => this.expire(), interval);
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Throws 429 when no session can be added. */
+  checkCapacity(): void {
+    if (this.sessions.size >= this.settings.maxSessions) {
+      throw new HttpError({
+        status: 429,
+        errorCode: 'too-many-sessions',
+        message: `this server keeps at most ${this.settings.maxSessions} sessions; delete some or wait for idle ones to expire`,
+      });
+    }
+  }
+
+  add(session: CompactionSession): void {
+    this.checkCapacity();
+    this.sessions.set(session.id, { session, sequence: ++this.created });
+  }
+
+  /** The session, marked as used now; 404 when there is none. */
+  get(id: string): CompactionSession {
+    const entry = this.sessions.get(id);
+    if (entry === undefined) {
+      throw new HttpError({ status: 404, errorCode: 'session-not-found', message: `no session "${id}"` });
+    }
+    entry.session.touch();
+    return entry.session;
+  }
+
+  /** Removes a session and ends its event streams. */
+  delete(id: string, reason: SessionEndReason = 'deleted'): void {
+    const entry = this.sessions.get(id);
+    if (entry === undefined) return;
+    this.sessions.delete(id);
+    entry.session.end(reason);
+  }
+
+  /** Sessions in creation order, after the cursor, at most `limit`; 400 for a cursor it did not give. */
+  page(limit: number, cursor?: string): SessionPage {
+    let after = 0;
+    if (cursor !== undefined) {
+      after = /^[0-9a-z]{1,11}$/.test(cursor) ? Number.parseInt(cursor, 36) : Number.NaN;
+      if (!Number.isSafeInteger(after)) {
+        throw new HttpError({
+          status: 400,
+          errorCode: 'invalid-cursor',
+          message: `cursor "${cursor}" is not one this server gave`,
+        });
+      }
+    }
+    const sessions: CompactionSession[] = [];
+    let last = after;
+    for (const { session, sequence } of this.sessions.values()) {
+      if (sequence <= after) continue;
+      if (sessions.length === limit) return { sessions, nextCursor: last.toString(36) };
+      sessions.push(session);
+      last = sequence;
+    }
+    return { sessions };
+  }
+
+  /** Removes sessions idle for longer than the idle time; returns how many. */
+  expire(now = Date.now()): number {
+    let expired = 0;
+    for (const [id, { session }] of this.sessions) {
+      if (session.busy || now - session.lastActiveAt < this.settings.idleMs) continue;
+      this.delete(id, 'expired');
+      expired++;
+    }
+    return expired;
+  }
+
+  /** Ends every session's event streams and stops the sweep (the server is stopping). */
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const { session } of this.sessions.values()) session.end('shutdown');
+  }
+}
