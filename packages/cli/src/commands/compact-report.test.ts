@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message } from '@compaction/core';
+import { compactionMetadataOf, type Message } from '@compaction/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../__fixtures__/fake-anthropic-server.js';
 import {
@@ -79,7 +79,7 @@ describe('compact says when a fallback made the result', () => {
     const output = join(directory, 'out.json');
     await runBinary(['compact', example, ...flags, '-o', output], { cwd: directory, env });
     const messages = JSON.parse(readFileSync(output, 'utf8')) as Message[];
-    expect(messages.some((message) => message.metadata?.compaction?.fallback === 'extractive')).toBe(true);
+    expect(messages.some((message) => compactionMetadataOf(message)?.fallback === 'extractive')).toBe(true);
   });
 
   it("reports the Compactor's fallback strategy and the failure it replaced", async () => {
