@@ -8,7 +8,7 @@ export { countTokens, type TokenBreakdown } from './count-tokens.js';
 export { CliError, type CliErrorKind } from './errors/cli-error.js';
 export type { Conversation, ConversationFormat, FormatName } from './formats/conversation-format.js';
 export { formatNames } from './formats/conversation-format.js';
-export { detectFormat } from './formats/detect-format.js';
+export { detectFormat, detectFormatOf, type FormatDetection } from './formats/detect-format.js';
 export { parseConversation, readConversation } from './formats/read-conversation.js';
 export type { ProviderSettings } from './providers/create-provider.js';
 export { type CompactionReport, type CompactMessagesOptions, compactMessages } from './run-compaction.js';

@@ -52,8 +52,10 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   let output: string | Uint8Array = input.bytes;
   if (!unchanged) {
     // A different output format gets none of the input's request fields: they belong to the input's API.
-    const envelope = format === conversation.format ? conversation.envelope : undefined;
-    output = await formats[format].write(report.messages, envelope);
+    output = await formats[format].write(
+      report.messages,
+      format === conversation.format ? conversation : undefined,
+    );
   }
   // With --in-place and nothing to change, the input file is left alone.
   const writes = !(unchanged && values['in-place']);

@@ -3,7 +3,7 @@ import { CliError, inputError, usageError } from '../errors/cli-error.js';
 import { checkMessageNesting, checkNesting } from './check-nesting.js';
 import { looksLikeJsonLines } from './claude-code-format.js';
 import type { Conversation, FormatName } from './conversation-format.js';
-import { detectFormat } from './detect-format.js';
+import { detectFormatOf } from './detect-format.js';
 import { formats } from './formats.js';
 import { parseJsonWithLocation } from './json-location.js';
 
@@ -83,10 +83,14 @@ async function readFormat(text: string, format: FormatName | undefined): Promise
     throw inputError(`invalid JSON at line ${line}, column ${column}: ${parsed.reason}`);
   }
   checkNesting(parsed.value);
-  const chosen = format ?? detectFormat(parsed.value);
+  if (format !== undefined) return await formats[format].read(parsed.value);
+  const detection = detectFormatOf(parsed.value);
+  if (detection.conflict) {
+    throw inputError(`cannot tell the format: ${detection.reason}; pass --from to choose`);
+  }
   // Undetected input is read as core: an empty list is a valid core conversation, and for anything else
   // core's validation says exactly which field is wrong.
-  return await formats[chosen ?? 'core'].read(parsed.value);
+  return await formats[detection.format ?? 'core'].read(parsed.value);
 }
 
 /** Reads and parses a conversation from a file or standard input. */
