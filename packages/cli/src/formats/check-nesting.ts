@@ -6,12 +6,15 @@ import {
   findExcessiveNestingInJsonText,
 } from './json-depth.js';
 
-/** Throws an input error (exit code 2) when a parsed input nests deeper than the limit. */
-export function checkNesting(value: unknown, prefix = ''): void {
+/**
+ * Throws an input error (exit code 2) when a parsed input nests deeper than the limit. `prefix` is the path of
+ * `value` in the input; `where` names the place first (such as `line 12` of a session log).
+ */
+export function checkNesting(value: unknown, prefix = '', where?: string): void {
   const nesting = findExcessiveNesting(value);
-  if (nesting !== undefined) {
-    throw inputError(describeExcessiveNesting({ ...nesting, path: joinPath(prefix, nesting.path) }));
-  }
+  if (nesting === undefined) return;
+  const message = describeExcessiveNesting({ ...nesting, path: joinPath(prefix, nesting.path) });
+  throw inputError(where === undefined ? message : `${where}: ${message}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { CliError, inputError, usageError } from '../errors/cli-error.js';
 import { checkMessageNesting, checkNesting } from './check-nesting.js';
-import { looksLikeJsonLines } from './claude-code-format.js';
+import { looksLikeJsonLines } from './claude-code/claude-code-format.js';
 import type { Conversation, FormatName } from './conversation-format.js';
 import { detectFormatOf } from './detect-format.js';
 import { formats } from './formats.js';
