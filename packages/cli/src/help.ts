@@ -11,8 +11,9 @@ const compactionFlags = `Compaction options (override compaction.config.json):
       --model <id>            the provider's model
       --base-url <url>        the provider API's base URL (a proxy or compatible server)`;
 
-const formatFlags = `Formats (detected from the input unless given):
-      --from <format>         core, anthropic, openai-chat, openai-responses, claude-code
+const formatFlags = `Formats (detected from the input unless given; rules in docs/cli.md, "Format detection"):
+      --from <format>         core, anthropic, openai-chat, openai-responses, claude-code; needed when
+                              an input has clues of two formats
       --to <format>           output format (default: the input's)`;
 
 /** `compaction --help`. */
@@ -29,8 +30,8 @@ Commands:
   schema             print the JSON Schema of compaction.config.json
 
 <input> is a file path, or - (or nothing) for standard input. Formats: core JSON (a message list or
-{messages}), Anthropic Messages requests, OpenAI Chat Completions and Responses requests, Claude Code
-session logs (JSONL).
+{messages}), Anthropic Messages requests, OpenAI Chat Completions and Responses requests (or bare lists of
+their messages or items), Claude Code session logs (JSONL, written back into the same log).
 
 Options:
   -h, --help         help for compaction or a command (compaction compact --help)

@@ -91,6 +91,21 @@ describe('Claude Code sessions', () => {
     expect(check.chain.filter((entry) => entry.compaction !== undefined)).toHaveLength(1);
   });
 
+  it('keeps the CRLF line endings of a session written on Windows', async () => {
+    const session = codingSession([{ type: 'user', content: realTask, parent: null }], 30).replace(
+      /\n/g,
+      '\r\n',
+    );
+    const path = temporaryFile('session.jsonl', session);
+    const run = await runBinary(['compact', path, '--strategy', 'sliding-window', '--target', '0.4']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.endsWith('\r\n')).toBe(true);
+    const lines = run.stdout.split('\n').slice(0, -1);
+    expect(lines.every((line) => line.endsWith('\r'))).toBe(true);
+    const inputLines = new Set(session.split('\n'));
+    expect(lines.filter((line) => !inputLines.has(line))).toHaveLength(1);
+  });
+
   it('links a kept line to its nearest kept ancestor when nothing stands in for removed lines', async () => {
     const session = codingSession([{ type: 'user', content: realTask, parent: null }], 30);
     const directory = temporaryDirectory();

@@ -16,10 +16,11 @@ export interface SessionLine {
   parentUuid: string | null | undefined;
 }
 
-/** A parsed session log: its lines, and whether the file ended with a line break. */
+/** A parsed session log: its lines, whether the file ended with a line break, and whether its lines end in CRLF. */
 export interface SessionLog {
   lines: SessionLine[];
   endsWithNewline: boolean;
+  crlf: boolean;
 }
 
 /**
@@ -51,7 +52,7 @@ export function parseSessionLog(text: string): SessionLog {
     };
   });
   if (lines.every((line) => line.entry === undefined)) throw inputError('the session log has no events');
-  return { lines, endsWithNewline };
+  return { lines, endsWithNewline, crlf: texts[0]?.endsWith('\r') === true };
 }
 
 /** Whether a line carries a user or assistant message (or the system message of older logs). */

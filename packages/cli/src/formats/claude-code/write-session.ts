@@ -84,7 +84,7 @@ export function writeSession(messages: readonly Message[], source: SessionSource
   else {
     for (const line of output) if (line.message !== undefined) line.entry = unchainedEntry(line.message);
   }
-  const texts = output.map((line) => line.text ?? serialize(line, lines));
+  const texts = output.map((line) => line.text ?? serialize(line, source.log));
   return texts.join('\n') + (source.log.endsWithNewline && texts.length > 0 ? '\n' : '');
 }
 
@@ -333,9 +333,9 @@ export function messageFields(message: Message): { type: string; message: Record
   return { type: role, message: { role, content: message.content.map(partToBlock) } };
 }
 
-function serialize(line: OutputLine, lines: SessionSource['log']['lines']): string {
+function serialize(line: OutputLine, log: SessionSource['log']): string {
   const text = JSON.stringify(line.entry);
   // A CRLF file keeps its line endings.
-  const original = line.index === undefined ? undefined : lines[line.index]!.text;
-  return original?.endsWith('\r') ? `${text}\r` : text;
+  const crlf = line.index === undefined ? log.crlf : log.lines[line.index]!.text.endsWith('\r');
+  return crlf ? `${text}\r` : text;
 }
