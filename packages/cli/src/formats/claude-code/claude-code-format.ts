@@ -4,9 +4,10 @@ import { inputError } from '../../errors/cli-error.js';
 import { type ConversationFormat, isRecord } from '../conversation-format.js';
 import { parseJsonWithLocation } from '../json-location.js';
 import { derivedUuid } from './derived-uuid.js';
+import { messageFields } from './session-line-entry.js';
 import { parseSessionLog } from './session-lines.js';
 import { readSessionMessages, type SessionSource } from './session-messages.js';
-import { messageFields, writeSession } from './write-session.js';
+import { writeSession } from './write-session.js';
 
 /**
  * A Claude Code session log: one JSON event per line. The conversation is the `parentUuid` chain Claude Code

@@ -1,6 +1,7 @@
 import type { Message, Part } from '@compaction/core';
 import { type ContentBlock, partToBlock, updatedBlock } from './claude-code-blocks.js';
-import { derivedUuid } from './derived-uuid.js';
+import { connectChain, type OutputLine } from './connect-session-chain.js';
+import { unchainedEntry } from './session-line-entry.js';
 import { type BlockSource, callKey, type SessionSource } from './session-messages.js';
 
 /** What became of a message read from the session. */
@@ -9,31 +10,6 @@ type Fate =
   | { kind: 'removed' }
   /** Changed by a strategy: its parts, each with the block it came from when known. */
   | { kind: 'changed'; parts: Array<{ part: Part; source: BlockSource | undefined }> };
-
-/** A line of the output: a line of the session (as it was, or with changed content), or a new one. */
-interface OutputLine {
-  /** The line's index in the session, for lines that were there. */
-  index?: number;
-  entry?: Record<string, unknown>;
-  /** The text to write; `undefined` until a new or rewritten line is serialized. */
-  text?: string;
-  /** The message a new line carries. */
-  message?: Message;
-  /** Whether the line is a link of the conversation's chain (message lines, chain events, new lines). */
-  conversation: boolean;
-}
-
-/** Fields of a neighbouring line that a new line repeats, so Claude Code places it in the same session. */
-const contextFields = [
-  'isSidechain',
-  'userType',
-  'cwd',
-  'sessionId',
-  'version',
-  'gitBranch',
-  'agentId',
-  'slug',
-];
 
 /**
  * Writes a compacted conversation back into the session it was read from.
@@ -114,12 +90,14 @@ function messageFates(
     const original = sources.find((found) => found !== undefined)?.message;
     if (original === undefined || fates.has(original)) continue;
     const originalSources = source.partSources[original]!;
-    const parts = message.content.map((part, position) => ({
-      part,
-      source:
-        sources[position] ??
-        (originalSources.length === message.content.length ? originalSources[position] : undefined),
-    }));
+    // A part from another message has no block here: it is written after this message's blocks.
+    const parts = message.content.map((part, position) => {
+      const found = sources[position];
+      if (found !== undefined) return { part, source: found.message === original ? found : undefined };
+      const byPosition =
+        originalSources.length === message.content.length ? originalSources[position] : undefined;
+      return { part, source: byPosition };
+    });
     fates.set(original, { kind: 'changed', parts });
     originals.set(message, original);
   }
@@ -190,6 +168,11 @@ function messageLineStatus(
       (entry) => entry.source?.line === index && entry.source.block === blockIndex,
     );
     for (const { part } of parts) {
+      // A part the strategy left as it was (the same object) keeps its block exactly.
+      if (owner.parts.length === 1 && source.messages[owner.message]!.content[owner.parts[0]!] === part) {
+        written.push(block);
+        continue;
+      }
       const updated = updatedBlock(block, part);
       if (block.type === 'tool_result' && JSON.stringify(updated) !== JSON.stringify(block))
         resultChanged = true;
@@ -215,122 +198,6 @@ function messageLineStatus(
   // The full tool output Claude Code shows no longer matches what the model is given.
   if (resultChanged) delete rewritten.toolUseResult;
   return { entry: rewritten, changed: true, conversation: true };
-}
-
-/**
- * Connects the `parentUuid` chain of the output (see {@link writeSession}), and gives new lines their `uuid`,
- * `parentUuid`, timestamp and session fields.
- */
-function connectChain(output: OutputLine[], source: SessionSource): void {
-  const { lines } = source.log;
-  const present = new Set<string>();
-  for (const line of output) {
-    const uuid = line.entry?.uuid;
-    if (typeof uuid === 'string') present.add(uuid);
-  }
-  const byUuid = new Map<string, number>();
-  lines.forEach((line, index) => {
-    if (line.uuid !== undefined && !byUuid.has(line.uuid)) byUuid.set(line.uuid, index);
-  });
-  /** The nearest ancestor of `uuid` (itself included) that is in the output, through removed lines. */
-  const keptAncestor = (uuid: string | null | undefined): string | null => {
-    const seen = new Set<string>();
-    while (typeof uuid === 'string' && !present.has(uuid) && !seen.has(uuid)) {
-      seen.add(uuid);
-      const index: number | undefined = byUuid.get(uuid);
-      uuid = index === undefined ? null : lines[index]!.parentUuid;
-    }
-    return typeof uuid === 'string' && present.has(uuid) ? uuid : null;
-  };
-  const setParent = (line: OutputLine, parentUuid: string | null) => {
-    if (line.entry === undefined || line.entry.parentUuid === parentUuid) return;
-    line.entry = { ...line.entry, parentUuid };
-    line.text = undefined;
-  };
-
-  let previous: string | null = null;
-  for (let position = 0; position < output.length; position++) {
-    const line = output[position]!;
-    if (line.message !== undefined) {
-      // A run of new lines: the last takes the uuid of the removed line the next kept line points to.
-      let end = position;
-      while (output[end + 1]?.message !== undefined) end++;
-      const next = output
-        .slice(end + 1)
-        .find((candidate) => candidate.conversation && candidate.entry !== undefined);
-      const nextParent: unknown = next?.entry?.parentUuid;
-      const standIn = typeof nextParent === 'string' && !present.has(nextParent) ? nextParent : undefined;
-      const neighbour = next?.entry ?? lastConversationEntry(output, position);
-      for (let index = position; index <= end; index++) {
-        const uuid: string =
-          index === end && standIn !== undefined
-            ? standIn
-            : derivedUuid(`${String(neighbour?.sessionId ?? '')}:${String(nextParent ?? previous)}:${index}`);
-        output[index]!.entry = newLineEntry(
-          output[index]!.message!,
-          previous,
-          uuid,
-          neighbour,
-          standIn,
-          lines,
-        );
-        present.add(uuid);
-        previous = uuid;
-      }
-      if (next !== undefined) setParent(next, previous);
-      position = end;
-      continue;
-    }
-    const entry = line.entry;
-    if (entry === undefined || !('parentUuid' in entry)) continue;
-    const parent = entry.parentUuid;
-    if (typeof parent === 'string' && !present.has(parent)) {
-      setParent(line, keptAncestor(parent) ?? (line.conversation ? previous : null));
-    }
-    if (line.conversation && typeof entry.uuid === 'string') previous = entry.uuid;
-  }
-}
-
-function lastConversationEntry(output: OutputLine[], before: number): Record<string, unknown> | undefined {
-  for (let index = before - 1; index >= 0; index--) {
-    const line = output[index]!;
-    if (line.conversation && line.entry !== undefined && line.message === undefined) return line.entry;
-  }
-  return undefined;
-}
-
-/** The entry of a new line: the session fields of its neighbour, the message, and the compaction marks. */
-function newLineEntry(
-  message: Message,
-  parentUuid: string | null,
-  uuid: string,
-  neighbour: Record<string, unknown> | undefined,
-  standIn: string | undefined,
-  lines: SessionSource['log']['lines'],
-): Record<string, unknown> {
-  const entry: Record<string, unknown> = { parentUuid };
-  for (const field of contextFields) if (neighbour?.[field] !== undefined) entry[field] = neighbour[field];
-  Object.assign(entry, messageFields(message));
-  entry.uuid = uuid;
-  const replaced =
-    standIn === undefined ? undefined : lines.find((line) => line.uuid === standIn)?.entry?.timestamp;
-  const timestamp = replaced ?? neighbour?.timestamp;
-  if (timestamp !== undefined) entry.timestamp = timestamp;
-  const compaction = message.metadata?.compaction;
-  if (compaction !== undefined) entry.compaction = compaction;
-  return entry;
-}
-
-/** The entry of a new line in a log without `uuid`s: the message and its compaction marks. */
-function unchainedEntry(message: Message): Record<string, unknown> {
-  const compaction = message.metadata?.compaction;
-  return { ...messageFields(message), ...(compaction === undefined ? {} : { compaction }) };
-}
-
-/** `type` and `message` of a line carrying a core message (a tool message is a user line of results). */
-export function messageFields(message: Message): { type: string; message: Record<string, unknown> } {
-  const role = message.role === 'tool' ? 'user' : message.role;
-  return { type: role, message: { role, content: message.content.map(partToBlock) } };
 }
 
 function serialize(line: OutputLine, log: SessionSource['log']): string {
