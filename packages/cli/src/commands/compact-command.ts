@@ -85,7 +85,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     return 0;
   }
   if (writes) await writeOutput(io, outputPath, output);
-  io.stderr.write(humanReport(report, conversation.format, input.source));
+  io.stderr.write(humanReport(report, conversation.format, input.source, unchanged));
   return 0;
 }
 
@@ -108,11 +108,12 @@ function warnings(report: CompactionReport): string[] {
   return lines;
 }
 
-function humanReport(report: CompactionReport, format: string, source: string): string {
+function humanReport(report: CompactionReport, format: string, source: string, unchanged: boolean): string {
   const { before, after } = report;
   const head = report.compacted
     ? `Compacted ${source} (${format}) with ${producedBy(report)}`
-    : `Nothing compacted in ${source} (${format}): ${skipText(report.skipped)}; the output is the input unchanged`;
+    : `Nothing compacted in ${source} (${format}): ${skipText(report.skipped)}` +
+      (unchanged ? '; the output is the input unchanged' : '');
   const rows = [
     ['before', `${formatCount(before.messages)} messages`, `${formatCount(before.tokens)} tokens`],
     [

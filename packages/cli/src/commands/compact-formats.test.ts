@@ -171,6 +171,14 @@ describe('compact reads each format as the format it is', () => {
     expect(JSON.parse(chosen.stdout).format).toBe('openai-chat');
   });
 
+  it('converts with --to even when nothing is compacted, without calling the output unchanged', async () => {
+    const input = temporaryFile('chat.json', JSON.stringify(plainChat(2)));
+    const run = await runBinary(['compact', input, '--to', 'openai-responses', '--target', '100k']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^Nothing compacted .*: it is already under the target\n/);
+    expect(JSON.parse(run.stdout).input).toHaveLength(4);
+  });
+
   it('still reads the bundled core example as core', async () => {
     const run = await runBinary(['count', example, '--json']);
     expect(JSON.parse(run.stdout).format).toBe('core');
