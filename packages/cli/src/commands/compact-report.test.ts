@@ -118,7 +118,7 @@ describe('compact names the numbers the user gave', () => {
     expect(given.stdout).toBe('');
     expect(given.stderr.trim().split('\n')).toHaveLength(1);
     const match =
-      /^compaction: cannot reach the target of 507 tokens: the best is ([\d,]+), over the limit of 1,400 \(a 2,000-token context window/.exec(
+      /^compaction: cannot reach the target of 507 tokens: the best is ([\d,]+), over the limit of 1,400 tokens \(a 2,000-token context window/.exec(
         given.stderr,
       );
     expect(match, given.stderr).not.toBeNull();
@@ -144,6 +144,25 @@ describe('compact names the numbers the user gave', () => {
     expect(run.stderr).toBe(
       `compaction: warning: the target of 507 tokens was not reached: the result has ${report.after.tokens.toLocaleString('en-US')} tokens (within the limit of ${report.limit.toLocaleString('en-US')})\n`,
     );
+  });
+
+  it('says the default target cannot be reached when a strategy makes no progress within the limit', async () => {
+    const chat = Array.from({ length: 20 }, (_, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: [{ type: 'text', text: `Message ${index}: ${'words '.repeat(30)}` }],
+    }));
+    const path = temporaryFile('no-tools.json', JSON.stringify(chat));
+    const run = await runBinary(['compact', path, '--strategy', 'tool-result-truncation']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    const match =
+      /^compaction: cannot reach the default target of ([\d,]+) tokens: the best is ([\d,]+); /.exec(
+        run.stderr,
+      );
+    expect(match, run.stderr).not.toBeNull();
+    const counted = JSON.parse((await runBinary(['count', path, '--json'])).stdout);
+    expect(Number(match![1]!.replace(/,/g, ''))).toBe(Math.floor(counted.tokens / 2));
+    expect(Number(match![2]!.replace(/,/g, ''))).toBe(counted.tokens);
   });
 
   it('refuses a target above the limit with the numbers given', async () => {

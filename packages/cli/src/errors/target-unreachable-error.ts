@@ -31,14 +31,19 @@ export class TargetUnreachableError extends CompactionError {
   constructor({ budget, cause }: { budget: UnreachableBudget; cause: unknown }) {
     const best = bestOf(cause);
     const reason = reasonOf(cause);
-    const window = `a ${formatCount(budget.contextWindow)}-token context window less reserved output and margin`;
-    const reached = best === undefined ? 'no strategy got under it' : `the best is ${formatCount(best)}`;
-    const head = budget.targetGiven
-      ? `cannot reach the target of ${formatCount(budget.target)} tokens: ${reached}` +
-        (best === undefined || best > budget.limit
-          ? `, over the limit of ${formatCount(budget.limit)} (${window})`
-          : '')
-      : `cannot fit the limit of ${formatCount(budget.limit)} tokens (${window}): ${reached}`;
+    const target = `the ${budget.targetGiven ? '' : 'default '}target of ${formatCount(budget.target)} tokens`;
+    const limit = `the limit of ${formatCount(budget.limit)} tokens (a ${formatCount(budget.contextWindow)}-token context window less reserved output and margin)`;
+    let head: string;
+    if (best === undefined) {
+      head = `cannot reach ${target}: no strategy got under ${limit}`;
+    } else if (best <= budget.limit) {
+      // Within the limit, yet failed: no strategy made progress towards the target.
+      head = `cannot reach ${target}: the best is ${formatCount(best)}`;
+    } else if (budget.targetGiven) {
+      head = `cannot reach ${target}: the best is ${formatCount(best)}, over ${limit}`;
+    } else {
+      head = `cannot fit ${limit}: the best is ${formatCount(best)}`;
+    }
     super({
       code: 'budget-unreachable',
       message: reason === undefined ? head : `${head}; ${reason}`,
