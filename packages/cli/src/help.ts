@@ -11,8 +11,9 @@ const compactionFlags = `Compaction options (override compaction.config.json):
       --model <id>            the provider's model
       --base-url <url>        the provider API's base URL (a proxy or compatible server)`;
 
-const formatFlags = `Formats (detected from the input unless given):
-      --from <format>         core, anthropic, openai-chat, openai-responses, claude-code
+const formatFlags = `Formats (detected from the input unless given; rules in docs/cli.md, "Format detection"):
+      --from <format>         core, anthropic, openai-chat, openai-responses, claude-code; needed when
+                              an input has clues of two formats
       --to <format>           output format (default: the input's)`;
 
 /** `compaction --help`. */
@@ -29,14 +30,15 @@ Commands:
   schema             print the JSON Schema of compaction.config.json
 
 <input> is a file path, or - (or nothing) for standard input. Formats: core JSON (a message list or
-{messages}), Anthropic Messages requests, OpenAI Chat Completions and Responses requests, Claude Code
-session logs (JSONL).
+{messages}), Anthropic Messages requests, OpenAI Chat Completions and Responses requests (or bare lists of
+their messages or items), Claude Code session logs (JSONL, written back into the same log).
 
 Options:
   -h, --help         help for compaction or a command (compaction compact --help)
   -v, --version      print the version
 
-Exit codes: 0 success, 1 bad arguments, config or provider failure, 2 unreadable input.
+Exit codes: 0 success; 1 bad arguments, config or provider failure; 2 unreadable input (not JSON, not a
+conversation, nested more than 1,000 levels deep); 3 the target or limit cannot be reached (nothing is written).
 
 Examples:
   compaction compact conversation.json -o compacted.json
@@ -50,12 +52,23 @@ export const compactHelp = `Usage: compaction compact [input] [options]
 Compacts a conversation once and writes it in the input's format (or --to), to standard output or -o.
 A short report goes to standard error: messages and tokens before and after, each stage that ran with
 its tokens, and the duration. Without --target it compacts to half of the input (or the budget's target
-if that is lower); a fractional --target is a share of the input.
+if that is lower); a fractional --target is a share of the input, at most the limit.
 
-  -o, --output <path>         write the compacted conversation here (default: standard output)
+With nothing to compact, the output is the input byte for byte. When a fallback made the result (the
+config's fallback strategy, or an extractive digest after summarization failed), a warning on standard
+error says what failed, and the report names the fallback. A result under the limit but over the target
+is kept, with a warning. When no strategy gets under the limit, the error names the target and the best
+reached, nothing is written, and the exit code is 3.
+
+  -o, --output <path>         write the compacted conversation here (default: standard output); the file
+                              is replaced atomically: it is the old file or the complete new one, never
+                              a partial one. Naming the input file is refused without --in-place
+      --in-place              replace the input file (atomically; left untouched when nothing changes)
       --json                  print one JSON object on standard output instead of the report:
-                              {format, strategy, compacted, before, after, stages, durationMs, output}
-                              (the conversation is then written only with -o)
+                              {format, outputFormat, strategy, compacted, skipped?, before, after, target,
+                              targetReached, limit, stages, usedFallback, fallback?, failures?,
+                              durationMs, output} (the conversation is then written only with -o or
+                              --in-place)
       --instructions <text>   extra instructions for strategies that use them (summarization)
 
 ${compactionFlags}
@@ -65,6 +78,7 @@ ${formatFlags}
 Examples:
   compaction compact session.json -o compacted.json
   compaction compact request.json --strategy pruning --target 32k --json
+  compaction compact ~/.claude/projects/app/session.jsonl --in-place
   cat session.jsonl | compaction compact --from claude-code --to core
 `;
 

@@ -1,6 +1,7 @@
 import { CompactionError } from '@compaction/core';
 import type { CliIO } from './cli-io.js';
 import { CliError } from './errors/cli-error.js';
+import { exitCodes } from './errors/exit-codes.js';
 
 /** Prints an error the way the CLI does and returns its exit code. */
 export function reportError(error: unknown, io: CliIO): number {
@@ -10,12 +11,13 @@ export function reportError(error: unknown, io: CliIO): number {
   }
   if (CompactionError.isInstance(error)) {
     io.stderr.write(`compaction: ${error.message} [${error.code}]\n`);
-    return error.code === 'invalid-messages' ? 2 : 1;
+    if (error.code === 'invalid-messages') return exitCodes.badInput;
+    return error.code === 'budget-unreachable' ? exitCodes.unreachable : exitCodes.failure;
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EPIPE') return 0;
+  if (code === 'EPIPE') return exitCodes.success;
   io.stderr.write(
     `compaction: unexpected error (please report it): ${(error as Error)?.stack ?? String(error)}\n`,
   );
-  return 70;
+  return exitCodes.unexpected;
 }

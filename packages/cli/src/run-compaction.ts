@@ -1,5 +1,6 @@
 import {
   type BudgetOptions,
+  BudgetUnreachableError,
   type CompactionEvent,
   createCompactor,
   type Message,
@@ -12,7 +13,10 @@ import {
 } from '@compaction/core';
 import { type StageReport, stagesOf } from './compaction-stages.js';
 import type { CompactionSettings } from './config/resolve-settings.js';
+import { usageError } from './errors/cli-error.js';
+import { TargetUnreachableError } from './errors/target-unreachable-error.js';
 import { fastEstimator } from './estimators.js';
+import { formatCount } from './output/format-numbers.js';
 import { createProvider } from './providers/create-provider.js';
 
 /** The context window used when neither a flag, the config nor a provider's model gives one. */
@@ -31,9 +35,17 @@ export interface CompactionReport {
   /** The target it aimed for and the hard limit, in tokens. */
   target: number;
   limit: number;
+  contextWindow: number;
+  /** Whether the result is at or under the target (a result between the target and the limit is kept). */
+  targetReached: boolean;
   stages: StageReport[];
-  /** Whether the fallback strategy produced the result, and why the strategy did not. */
+  /**
+   * Whether a fallback produced the result: the Compactor's fallback strategy after the strategy failed, or
+   * summarization's extractive digest after the summarizer failed. `failures` says what failed and why.
+   */
   usedFallback: boolean;
+  /** What produced the result instead: the fallback strategy's name, or `extractive-digest`. */
+  fallback?: string;
   failures: string[];
   durationMs: number;
   /** Why nothing was compacted, when nothing was. */
@@ -85,13 +97,22 @@ export async function compactMessages(
   const counter = new TokenCounter(options.estimator ?? fastEstimator());
   const inputTokens = counter.count(messages);
   const contextWindow = contextWindowOf(settings, provider);
-  const base: BudgetOptions = { ...settings.budget, contextWindow, trigger: false };
-  const { target: budgetTarget } = resolveBudget(base);
-  let target = settings.budget.target;
+  // The budget without the given target first: its limit decides what a given target may be.
+  const { target: givenTarget, ...budgetWithoutTarget } = settings.budget;
+  const base: BudgetOptions = { ...budgetWithoutTarget, contextWindow, trigger: false };
+  const { target: budgetTarget, limit } = resolveBudget(base);
+  let target = givenTarget;
   if (target === undefined) {
     target = Math.max(2, Math.min(budgetTarget, Math.floor(inputTokens * defaultInputShare)));
   } else if (options.targetOfInput && target <= 1) {
-    target = Math.max(2, Math.floor(inputTokens * target));
+    // A share of an input larger than the window is more than fits: the result must fit the limit anyway.
+    target = Math.max(2, Math.min(limit, Math.floor(inputTokens * target)));
+  } else if (target > limit) {
+    throw usageError(
+      `the target of ${formatCount(target)} tokens is above the limit of ${formatCount(limit)} ` +
+        `(a ${formatCount(contextWindow)}-token context window less reserved output and margin): ` +
+        'lower --target or raise --context-window',
+    );
   }
   const budget: BudgetOptions = { ...base, target };
   const resolved = await resolveCompactionConfig(
@@ -106,12 +127,31 @@ export async function compactMessages(
     ...(provider === undefined ? {} : { provider }),
   });
   const started = performance.now();
-  const result = await compactor.compact(messages, {
-    trigger: 'manual',
-    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-  });
+  let result: Awaited<ReturnType<typeof compactor.compact>>;
+  try {
+    result = await compactor.compact(messages, {
+      trigger: 'manual',
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+  } catch (error) {
+    if (!BudgetUnreachableError.isInstance(error)) throw error;
+    const { target: aimed, limit } = compactor.budget;
+    throw new TargetUnreachableError({
+      budget: { target: aimed, targetGiven: settings.targetGiven, limit, contextWindow },
+      cause: error,
+    });
+  }
   const durationMs = performance.now() - started;
   const afterTokens = counter.count(result.messages);
+  const stages = result.event === undefined ? [] : stagesOf(result.event);
+  const fellBack = result.event?.usedFallback === true;
+  const digests = stages.filter((stage) => stage.fallback !== undefined);
+  const failures = (result.event?.failures ?? []).map(
+    (failure) =>
+      `${failure.strategy}: ${failure.error ?? failure.violations?.map((violation) => violation.message).join('; ')}`,
+  );
+  for (const stage of digests) failures.push(`${stage.name}: ${stage.failure ?? 'the summarizer failed'}`);
+  const fallback = fellBack ? result.event?.strategy : digests.length > 0 ? digests[0]!.fallback : undefined;
   return {
     compacted: result.compacted,
     messages: result.messages,
@@ -120,12 +160,12 @@ export async function compactMessages(
     after: { messages: result.messages.length, tokens: afterTokens },
     target: compactor.budget.target,
     limit: compactor.budget.limit,
-    stages: result.event === undefined ? [] : stagesOf(result.event),
-    usedFallback: result.event?.usedFallback ?? false,
-    failures: (result.event?.failures ?? []).map(
-      (failure) =>
-        `${failure.strategy}: ${failure.error ?? failure.violations?.map((violation) => violation.message).join('; ')}`,
-    ),
+    contextWindow,
+    targetReached: afterTokens <= compactor.budget.target,
+    stages,
+    usedFallback: fellBack || digests.length > 0,
+    ...(fallback === undefined ? {} : { fallback }),
+    failures,
     durationMs,
     ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
     ...(result.event === undefined ? {} : { event: result.event }),

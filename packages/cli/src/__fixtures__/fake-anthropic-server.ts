@@ -13,11 +13,20 @@ export interface ReceivedRequest {
   };
 }
 
+/** An error answer, as the Messages API sends one: a status and `{type: 'error', error: {type, message}}`. */
+export interface FakeErrorAnswer {
+  status: number;
+  type: string;
+  message: string;
+}
+
 /**
  * A loopback server that answers the Anthropic Messages API (`POST /v1/messages`) the way the real one does,
- * with the answers a test gives, and records every request.
+ * with the answers a test gives (a text, or an error), and records every request.
  */
-export async function startFakeAnthropicServer(answer: (request: ReceivedRequest, index: number) => string) {
+export async function startFakeAnthropicServer(
+  answer: (request: ReceivedRequest, index: number) => string | FakeErrorAnswer,
+) {
   const requests: ReceivedRequest[] = [];
   const server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
@@ -45,6 +54,11 @@ export async function startFakeAnthropicServer(answer: (request: ReceivedRequest
         return;
       }
       const text = answer(request, requests.length - 1);
+      if (typeof text !== 'string') {
+        response.writeHead(text.status, { 'content-type': 'application/json', 'request-id': 'req_error' });
+        response.end(JSON.stringify({ type: 'error', error: { type: text.type, message: text.message } }));
+        return;
+      }
       const inputCharacters = JSON.stringify(body.messages).length + JSON.stringify(body.system ?? '').length;
       response.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${requests.length}` });
       response.end(

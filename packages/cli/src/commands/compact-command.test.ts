@@ -215,3 +215,64 @@ describe('unreadable input', () => {
     expect(format.stderr).toContain('--from must be one of core, anthropic');
   });
 });
+
+describe('deeply nested input', () => {
+  const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const coreWithInput = (input: string) =>
+    `[{"role":"user","content":[{"type":"text","text":"go"}]},` +
+    `{"role":"assistant","content":[{"type":"tool-call","toolCallId":"a","toolName":"t","input":${input}}]},` +
+    `{"role":"tool","content":[{"type":"tool-result","toolCallId":"a","toolName":"t","output":"done"}]},` +
+    `{"role":"user","content":[{"type":"text","text":"next"}]}]`;
+  const cases: Array<[string, string, RegExp]> = [
+    ['a bare list', deep(100_000), /: \[0\]\[0\]\[0\].*… is nested more than 1,000 levels deep$/],
+    [
+      'a core tool input',
+      coreWithInput(deep(100_000)),
+      /\[1\]\.content\[0\]\.input\[0\].*… is nested more than 1,000/,
+    ],
+    [
+      "an OpenAI tool call's arguments string",
+      JSON.stringify({
+        model: 'gpt-4o',
+        messages: [
+          { role: 'user', content: 'go' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'a', type: 'function', function: { name: 't', arguments: deep(100_000) } }],
+          },
+          { role: 'tool', tool_call_id: 'a', content: 'done' },
+        ],
+      }),
+      /input \(JSON text\) is nested more than 1,000 levels deep$/,
+    ],
+    [
+      'an Anthropic message',
+      `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":${deep(100_000)}}]}`,
+      /messages\[0\]\.content\[0\].* is nested more than 1,000 levels deep$/,
+    ],
+  ];
+  for (const [name, content, expected] of cases) {
+    it(`refuses ${name} nested 100,000 deep with one line and exit code 2`, async () => {
+      const path = temporaryFile('deep.json', content);
+      for (const command of ['compact', 'count']) {
+        const { code, stdout, stderr } = await runBinary([command, path]);
+        expect(code, stderr).toBe(2);
+        expect(stdout).toBe('');
+        expect(stderr.trim().split('\n')).toHaveLength(1);
+        expect(stderr.trim()).toMatch(expected);
+        expect(stderr).not.toMatch(/Maximum call stack|\n\s+at /);
+      }
+    });
+  }
+
+  it('compacts input nested right up to the limit', async () => {
+    // The list, a message, its content, a part: the tool input may nest 996 levels more.
+    const path = temporaryFile('deep.json', coreWithInput(deep(996)));
+    const { code, stdout, stderr } = await runBinary(['compact', path, '--target', '2']);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout).length).toBeGreaterThan(0);
+    const over = await runBinary(['compact', temporaryFile('deeper.json', coreWithInput(deep(997)))]);
+    expect(over.code).toBe(2);
+  });
+});

@@ -3,9 +3,10 @@ import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { parseFormatName } from '../formats/format-flags.js';
 import { formats } from '../formats/formats.js';
-import { readConversation } from '../formats/read-conversation.js';
+import { decodeText, parseConversation, readInputBytes } from '../formats/read-conversation.js';
 import { compactHelp } from '../help.js';
 import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
+import { resolveOutputPath } from '../output/output-path.js';
 import { writeOutput } from '../output/write-output.js';
 import { compactionFlagOptions, formatFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
 import { type CompactionReport, compactMessages } from '../run-compaction.js';
@@ -17,6 +18,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     ...compactionFlagOptions,
     ...formatFlagOptions,
     output: { type: 'string', short: 'o' },
+    'in-place': { type: 'boolean' },
     json: { type: 'boolean' },
     instructions: { type: 'string' },
   });
@@ -26,9 +28,17 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   }
   const from = parseFormatName(values.from, '--from');
   const to = parseFormatName(values.to, '--to');
+  const inputPath = positionals[0];
+  // Checked before any work, so a refused output costs nothing and touches nothing.
+  const outputPath = await resolveOutputPath({
+    input: inputPath,
+    output: values.output,
+    inPlace: values['in-place'] === true,
+  });
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
-  const conversation = await readConversation(positionals[0], from);
+  const input = await readInputBytes(inputPath);
+  const conversation = await parseConversation(decodeText(input.bytes, input.source), input.source, from);
   const report = await compactMessages(conversation.messages, {
     settings,
     registry,
@@ -37,11 +47,21 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
   });
   const format = to ?? conversation.format;
-  // A different output format gets none of the input's request fields: they belong to the input's API.
-  const envelope = format === conversation.format ? conversation.envelope : undefined;
-  const text = await formats[format].write(report.messages, envelope);
+  // Nothing compacted, same format: the input as it was, byte for byte (providers cache on the exact prefix).
+  const unchanged = !report.compacted && format === conversation.format;
+  let output: string | Uint8Array = input.bytes;
+  if (!unchanged) {
+    // A different output format gets none of the input's request fields: they belong to the input's API.
+    output = await formats[format].write(
+      report.messages,
+      format === conversation.format ? conversation : undefined,
+    );
+  }
+  // With --in-place and nothing to change, the input file is left alone.
+  const writes = !(unchanged && values['in-place']);
+  for (const warning of warnings(report)) io.stderr.write(`compaction: warning: ${warning}\n`);
   if (values.json) {
-    if (values.output !== undefined) await writeOutput(io, values.output, text);
+    if (outputPath !== undefined && writes) await writeOutput(io, outputPath, output);
     const summary = {
       format: conversation.format,
       outputFormat: format,
@@ -51,27 +71,49 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
       before: report.before,
       after: report.after,
       target: report.target,
+      targetReached: report.targetReached,
       limit: report.limit,
       stages: report.stages,
       usedFallback: report.usedFallback,
+      ...(report.fallback === undefined ? {} : { fallback: report.fallback }),
       ...(report.failures.length === 0 ? {} : { failures: report.failures }),
       durationMs: Math.round(report.durationMs * 100) / 100,
-      output: values.output ?? null,
+      output: outputPath ?? null,
       ...(settings.configPath === undefined ? {} : { config: settings.configPath }),
     };
     io.stdout.write(`${JSON.stringify(summary)}\n`);
     return 0;
   }
-  await writeOutput(io, values.output, text);
-  io.stderr.write(humanReport(report, conversation.format, positionals[0] ?? 'standard input'));
+  if (writes) await writeOutput(io, outputPath, output);
+  io.stderr.write(humanReport(report, conversation.format, input.source, unchanged));
   return 0;
 }
 
-function humanReport(report: CompactionReport, format: string, source: string): string {
+/** What the user must not miss: a fallback produced the result, or the target was not reached. */
+function warnings(report: CompactionReport): string[] {
+  const lines: string[] = [];
+  if (report.usedFallback) {
+    const what =
+      report.fallback === 'extractive-digest'
+        ? 'an extractive digest (not a summary) took the place of the summarized messages'
+        : `the fallback ${report.fallback} produced the result`;
+    lines.push(`${report.failures.join('; ')}; ${what}`);
+  }
+  if (report.compacted && !report.targetReached) {
+    lines.push(
+      `the target of ${formatCount(report.target)} tokens was not reached: the result has ` +
+        `${formatCount(report.after.tokens)} tokens (within the limit of ${formatCount(report.limit)})`,
+    );
+  }
+  return lines;
+}
+
+function humanReport(report: CompactionReport, format: string, source: string, unchanged: boolean): string {
   const { before, after } = report;
   const head = report.compacted
-    ? `Compacted ${source} (${format}) with ${report.strategy.join(' → ')}`
-    : `Nothing compacted in ${source} (${format}): ${skipText(report.skipped)}`;
+    ? `Compacted ${source} (${format}) with ${producedBy(report)}`
+    : `Nothing compacted in ${source} (${format}): ${skipText(report.skipped)}` +
+      (unchanged ? '; the output is the input unchanged' : '');
   const rows = [
     ['before', `${formatCount(before.messages)} messages`, `${formatCount(before.tokens)} tokens`],
     [
@@ -80,18 +122,33 @@ function humanReport(report: CompactionReport, format: string, source: string): 
       `${formatCount(after.tokens)} tokens`,
       formatChange(before.tokens, after.tokens),
     ],
-    ['target', '', `${formatCount(report.target)} tokens`],
+    ['target', '', `${formatCount(report.target)} tokens`, report.targetReached ? '' : 'not reached'],
   ];
   const stages = report.stages.map((stage, index) => [
     index === 0 ? 'stages' : '',
-    stage.name,
+    stage.fallback === undefined ? stage.name : `${stage.name} (${stage.fallback})`,
     `${formatCount(stage.tokensBefore)} → ${formatCount(stage.tokensAfter)} tokens`,
   ]);
   const lines = [head, formatTable(rows)];
   if (stages.length > 0) lines.push(formatTable(stages));
-  if (report.usedFallback) lines.push(`  used the fallback after ${report.failures.join('; ')}`);
   lines.push(`  took ${formatDuration(report.durationMs)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What made the result, as the headline says it: the configured strategies, unless a fallback made it; a
+ * stage that fell back to an extractive digest is named as such, never as a summary.
+ */
+function producedBy(report: CompactionReport): string {
+  if (report.fallback !== undefined && report.fallback !== 'extractive-digest') {
+    return `the fallback ${report.fallback} (${report.strategy.join(' → ')} failed)`;
+  }
+  return report.strategy
+    .map((name) => {
+      const stage = report.stages.find((candidate) => candidate.name === name);
+      return stage?.fallback === 'extractive-digest' ? `an extractive digest (${name} failed)` : name;
+    })
+    .join(' → ');
 }
 
 function skipText(reason: string | undefined): string {

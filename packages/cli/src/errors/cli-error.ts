@@ -1,4 +1,5 @@
 import { CompactionError } from '@compaction/core';
+import { exitCodes } from './exit-codes.js';
 
 const marker = 'compaction.error.cli';
 const symbol = Symbol.for(marker);
@@ -21,7 +22,7 @@ export class CliError extends CompactionError {
     super({ code: kind === 'input' ? 'invalid-messages' : 'invalid-options', message, cause });
     this.name = 'CliError';
     this.kind = kind;
-    this.exitCode = kind === 'input' ? 2 : 1;
+    this.exitCode = kind === 'input' ? exitCodes.badInput : exitCodes.failure;
   }
 
   static override isInstance(error: unknown): error is CliError {

@@ -14,10 +14,21 @@ const converters = () =>
     'toAnthropicRequest',
   ]);
 
-/** An Anthropic Messages request (`{system?, messages, ...}`), converted by `@compaction/provider-anthropic`. */
+/**
+ * An Anthropic Messages request (`{system?, messages, ...}`) or a bare list of its messages, converted by
+ * `@compaction/provider-anthropic`. A bare list is written back as a bare list.
+ */
 export const anthropicFormat: ConversationFormat = {
   name: 'anthropic',
   async read(input) {
+    if (Array.isArray(input)) {
+      const { fromAnthropicRequest } = await converters();
+      return {
+        format: 'anthropic',
+        messages: convert(() => fromAnthropicRequest({ messages: input })),
+        list: true,
+      };
+    }
     if (!isRecord(input) || !Array.isArray(input.messages)) {
       throw inputError('not an Anthropic Messages request: expected an object with a "messages" list');
     }
@@ -26,12 +37,16 @@ export const anthropicFormat: ConversationFormat = {
     const request = system === undefined ? { messages } : { system, messages };
     return { format: 'anthropic', messages: convert(() => fromAnthropicRequest(request)), envelope };
   },
-  async write(messages, envelope) {
+  async write(messages, input) {
     const { toAnthropicRequest } = await converters();
     const request = toAnthropicRequest(messages);
-    // The system prompt goes before the messages, as in a hand-written request.
+    // The system prompt goes before the messages, as in a hand-written request; a list has no room for one.
     const { messages: converted, ...system } = request;
-    return `${JSON.stringify({ ...envelope, ...system, messages: converted }, null, 2)}\n`;
+    const value =
+      input?.list && system.system === undefined
+        ? converted
+        : { ...input?.envelope, ...system, messages: converted };
+    return `${JSON.stringify(value, null, 2)}\n`;
   },
 };
 

@@ -15,6 +15,13 @@ export interface Conversation {
    * is the same request with compacted messages. `undefined` for a bare message list.
    */
   envelope?: Record<string, unknown>;
+  /** The input was a bare list of messages (or Responses items), not a request: it is written back as one. */
+  list?: boolean;
+  /**
+   * What the format keeps to write the input back as it was, such as the lines of a Claude Code session (kept
+   * lines are written unchanged). Opaque outside the format.
+   */
+  source?: unknown;
 }
 
 /** Reads and writes one format. */
@@ -22,11 +29,12 @@ export interface ConversationFormat {
   name: FormatName;
   /** Converts parsed input (a JSON value, or the text for line formats) to core messages. */
   read(input: unknown): Promise<Conversation> | Conversation;
-  /** Serializes core messages in this format, keeping the envelope of the input when there is one. */
-  write(
-    messages: readonly Message[],
-    envelope: Record<string, unknown> | undefined,
-  ): Promise<string> | string;
+  /**
+   * Serializes core messages in this format. `input` is the conversation read in this same format, if any:
+   * its envelope, shape and source are kept; without it (a conversion from another format) the format's
+   * plain shape is written.
+   */
+  write(messages: readonly Message[], input: Conversation | undefined): Promise<string> | string;
 }
 
 /** Whether `value` is a non-array object. */

@@ -16,11 +16,12 @@ export const coreFormat: ConversationFormat = {
       const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : '';
       throw inputError(`not a valid core conversation: ${where}: ${issue.message}${more}`);
     }
-    if (envelope === undefined) return { format: 'core', messages: messages as Message[] };
+    if (envelope === undefined) return { format: 'core', messages: messages as Message[], list: true };
     const { messages: _messages, ...rest } = envelope;
     return { format: 'core', messages: messages as Message[], envelope: rest };
   },
-  write(messages, envelope) {
+  write(messages, input) {
+    const envelope = input?.envelope;
     const value = envelope === undefined ? messages : { ...envelope, messages };
     return `${JSON.stringify(value, null, 2)}\n`;
   },

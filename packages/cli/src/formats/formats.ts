@@ -1,5 +1,5 @@
 import { anthropicFormat } from './anthropic-format.js';
-import { claudeCodeFormat } from './claude-code-format.js';
+import { claudeCodeFormat } from './claude-code/claude-code-format.js';
 import type { ConversationFormat, FormatName } from './conversation-format.js';
 import { coreFormat } from './core-format.js';
 import { openAIChatFormat } from './openai-chat-format.js';

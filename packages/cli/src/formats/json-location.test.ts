@@ -38,6 +38,17 @@ describe('parseJsonWithLocation', () => {
     );
   });
 
+  it('locates the end of truncated input nested 100,000 levels deep, without overflowing the stack', () => {
+    const text = `{"messages": ${'['.repeat(100_000)}`;
+    expect(firstJsonErrorOffset(text)).toBe(text.length);
+    expect(parseJsonWithLocation(text)).toMatchObject({
+      ok: false,
+      location: { line: 1, column: text.length + 1 },
+    });
+    const stray = `${'['.repeat(50_000)}1}`;
+    expect(firstJsonErrorOffset(stray)).toBe(50_001);
+  });
+
   it('maps offsets to lines and columns', () => {
     expect(locationOf('ab\ncd\n', 4)).toEqual({ line: 2, column: 2 });
     expect(locationOf('', 0)).toEqual({ line: 1, column: 1 });

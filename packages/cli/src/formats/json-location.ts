@@ -42,7 +42,10 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** The offset of the first syntax error in `text` (its length when the text ends too early). */
+/**
+ * The offset of the first syntax error in `text` (its length when the text ends too early). Iterative, with
+ * its own stack of open containers, so that any depth of nesting is scanned without overflowing the call stack.
+ */
 export function firstJsonErrorOffset(text: string): number {
   let position = 0;
   const fail = (): never => {
@@ -76,61 +79,55 @@ export function firstJsonErrorOffset(text: string): number {
     if (match === null || match[0] === '') fail();
     position += match![0].length;
   };
-  const parseValue = (depth: number): void => {
+  const parseKey = () => {
     skipSpace();
-    if (depth > 10_000) fail();
-    const character = text[position];
-    if (character === undefined) fail();
-    if (character === '{') {
-      position++;
-      skipSpace();
-      if (text[position] === '}') {
-        position++;
-        return;
-      }
-      for (;;) {
-        skipSpace();
-        if (text[position] !== '"') fail();
-        parseString();
-        skipSpace();
-        expect(':');
-        parseValue(depth + 1);
-        skipSpace();
-        if (text[position] === ',') position++;
-        else if (text[position] === '}') {
-          position++;
-          return;
-        } else fail();
-      }
-    }
-    if (character === '[') {
-      position++;
-      skipSpace();
-      if (text[position] === ']') {
-        position++;
-        return;
-      }
-      for (;;) {
-        parseValue(depth + 1);
-        skipSpace();
-        if (text[position] === ',') position++;
-        else if (text[position] === ']') {
-          position++;
-          return;
-        } else fail();
-      }
-    }
-    if (character === '"') parseString();
-    else if (character === 't') expect('true');
-    else if (character === 'f') expect('false');
-    else if (character === 'n') expect('null');
-    else parseNumber();
+    if (text[position] !== '"') fail();
+    parseString();
+    skipSpace();
+    expect(':');
   };
+  // The containers open around the current position: `]` for arrays, `}` for objects.
+  const open: string[] = [];
   try {
-    parseValue(0);
-    skipSpace();
-    if (position < text.length) fail();
-    return text.length;
+    for (;;) {
+      // A value is expected here.
+      skipSpace();
+      const character = text[position];
+      if (character === undefined) fail();
+      if (character === '{' || character === '[') {
+        const close = character === '{' ? '}' : ']';
+        position++;
+        skipSpace();
+        if (text[position] === close) {
+          position++;
+        } else {
+          open.push(close);
+          if (close === '}') parseKey();
+          continue;
+        }
+      } else if (character === '"') parseString();
+      else if (character === 't') expect('true');
+      else if (character === 'f') expect('false');
+      else if (character === 'n') expect('null');
+      else parseNumber();
+      // After a value: close containers until one continues with a comma.
+      for (;;) {
+        skipSpace();
+        const close = open.at(-1);
+        if (close === undefined) {
+          if (position < text.length) fail();
+          return text.length;
+        }
+        if (text[position] === ',') {
+          position++;
+          if (close === '}') parseKey();
+          break;
+        }
+        if (text[position] !== close) fail();
+        position++;
+        open.pop();
+      }
+    }
   } catch (offset) {
     return Math.min(offset as number, text.length);
   }

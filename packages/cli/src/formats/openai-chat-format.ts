@@ -28,14 +28,15 @@ export const openAIChatFormat: ConversationFormat = {
     }
     const { fromOpenAIChatMessages } = await converters();
     const messages = convert(() => fromOpenAIChatMessages(list));
-    if (Array.isArray(input)) return { format: 'openai-chat', messages };
+    if (Array.isArray(input)) return { format: 'openai-chat', messages, list: true };
     const { messages: _messages, ...envelope } = input as Record<string, unknown>;
     return { format: 'openai-chat', messages, envelope };
   },
-  async write(messages, envelope) {
+  async write(messages, input) {
     const { toOpenAIChatMessages } = await converters();
     const converted = toOpenAIChatMessages(messages);
-    const value = envelope === undefined ? converted : { ...envelope, messages: converted };
+    // A conversion from another format has no request around it: a bare list, as Chat messages are sent.
+    const value = input === undefined || input.list ? converted : { ...input.envelope, messages: converted };
     return `${JSON.stringify(value, null, 2)}\n`;
   },
 };

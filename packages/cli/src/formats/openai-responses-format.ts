@@ -15,10 +15,21 @@ const converters = () =>
     'toOpenAIResponsesInput',
   ]);
 
-/** An OpenAI Responses request (`{input, instructions?, ...}`), converted by `@compaction/provider-openai`. */
+/**
+ * An OpenAI Responses request (`{input, instructions?, ...}`) or a bare list of input items, converted by
+ * `@compaction/provider-openai`. A bare list is written back as a bare list.
+ */
 export const openAIResponsesFormat: ConversationFormat = {
   name: 'openai-responses',
   async read(input) {
+    if (Array.isArray(input)) {
+      const { fromOpenAIResponsesInput } = await converters();
+      return {
+        format: 'openai-responses',
+        messages: convert(() => fromOpenAIResponsesInput(input)),
+        list: true,
+      };
+    }
     if (!isRecord(input) || (typeof input.input !== 'string' && !Array.isArray(input.input))) {
       throw inputError('not an OpenAI Responses request: expected an object with an "input" list or string');
     }
@@ -30,8 +41,10 @@ export const openAIResponsesFormat: ConversationFormat = {
       envelope,
     };
   },
-  async write(messages, envelope) {
+  async write(messages, input) {
     const { toOpenAIResponsesInput } = await converters();
-    return `${JSON.stringify({ ...envelope, input: toOpenAIResponsesInput(messages) }, null, 2)}\n`;
+    const items = toOpenAIResponsesInput(messages);
+    const value = input?.list ? items : { ...input?.envelope, input: items };
+    return `${JSON.stringify(value, null, 2)}\n`;
   },
 };

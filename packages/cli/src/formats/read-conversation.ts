@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { CliError, inputError, usageError } from '../errors/cli-error.js';
-import { looksLikeJsonLines } from './claude-code-format.js';
+import { checkMessageNesting, checkNesting } from './check-nesting.js';
+import { looksLikeJsonLines } from './claude-code/claude-code-format.js';
 import type { Conversation, FormatName } from './conversation-format.js';
-import { detectFormat } from './detect-format.js';
+import { detectFormatOf } from './detect-format.js';
 import { formats } from './formats.js';
 import { parseJsonWithLocation } from './json-location.js';
 
@@ -52,7 +53,8 @@ export function decodeText(bytes: Buffer, source: string): string {
 
 /**
  * Parses an input text into a conversation: as the given format, or the detected one. Every failure is a
- * {@link CliError} of kind `input` whose message says what is wrong and where.
+ * {@link CliError} of kind `input` whose message says what is wrong and where; input nested deeper than
+ * the limit of `json-depth.ts` is refused before anything recursive touches it.
  */
 export async function parseConversation(
   text: string,
@@ -61,26 +63,34 @@ export async function parseConversation(
 ): Promise<Conversation> {
   const prefix = (message: string) => `${source}: ${message}`;
   try {
-    if (format === 'claude-code') return await formats['claude-code'].read(text);
-    const parsed = parseJsonWithLocation(text);
-    if (!parsed.ok) {
-      if (format === undefined && looksLikeJsonLines(text)) return await formats['claude-code'].read(text);
-      const { line, column } = parsed.location;
-      throw inputError(`invalid JSON at line ${line}, column ${column}: ${parsed.reason}`);
-    }
-    const chosen = format ?? detectFormat(parsed.value);
-    if (chosen === undefined) {
-      // Read as core: an empty list is a valid core conversation, and for anything else core's
-      // validation says exactly which field is wrong.
-      return await formats.core.read(parsed.value);
-    }
-    return await formats[chosen].read(parsed.value);
+    const conversation = await readFormat(text, format);
+    checkMessageNesting(conversation.messages);
+    return conversation;
   } catch (error) {
     if (CliError.isInstance(error) && error.kind === 'input') {
       error.message = prefix(error.message);
     }
     throw error;
   }
+}
+
+async function readFormat(text: string, format: FormatName | undefined): Promise<Conversation> {
+  if (format === 'claude-code') return await formats['claude-code'].read(text);
+  const parsed = parseJsonWithLocation(text);
+  if (!parsed.ok) {
+    if (format === undefined && looksLikeJsonLines(text)) return await formats['claude-code'].read(text);
+    const { line, column } = parsed.location;
+    throw inputError(`invalid JSON at line ${line}, column ${column}: ${parsed.reason}`);
+  }
+  checkNesting(parsed.value);
+  if (format !== undefined) return await formats[format].read(parsed.value);
+  const detection = detectFormatOf(parsed.value);
+  if (detection.conflict) {
+    throw inputError(`cannot tell the format: ${detection.reason}; pass --from to choose`);
+  }
+  // Undetected input is read as core: an empty list is a valid core conversation, and for anything else
+  // core's validation says exactly which field is wrong.
+  return await formats[detection.format ?? 'core'].read(parsed.value);
 }
 
 /** Reads and parses a conversation from a file or standard input. */

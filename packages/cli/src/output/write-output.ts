@@ -1,17 +1,24 @@
-import { writeFile } from 'node:fs/promises';
 import type { CliIO } from '../cli-io.js';
 import { CliError } from '../errors/cli-error.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
-/** Writes text to a file, or to standard output when no path (or `-`) is given. */
-export async function writeOutput(io: CliIO, path: string | undefined, text: string): Promise<void> {
+/**
+ * Writes text or bytes to a file, atomically (see {@link writeFileAtomically}), or to standard output when
+ * no path (or `-`) is given.
+ */
+export async function writeOutput(
+  io: CliIO,
+  path: string | undefined,
+  data: string | Uint8Array,
+): Promise<void> {
   if (path === undefined || path === '-') {
     await new Promise<void>((resolve, reject) =>
-      io.stdout.write(text, (error) => (error ? reject(error) : resolve())),
+      io.stdout.write(data, (error) => (error ? reject(error) : resolve())),
     );
     return;
   }
   try {
-    await writeFile(path, text);
+    await writeFileAtomically(path, data);
   } catch (error) {
     throw new CliError({
       kind: 'usage',
