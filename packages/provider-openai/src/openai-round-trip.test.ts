@@ -4,12 +4,15 @@ import {
   type Message,
   repairHistory,
   turnMessages,
+  validateMessages,
 } from '@compaction/core';
 import { conversationArbitrary } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeForOpenAI } from './__fixtures__/normalize-for-openai.js';
+import { openAIChatMessagesArbitrary } from './__fixtures__/openai-chat-messages-arbitrary.js';
 import { readChatTranscripts } from './__fixtures__/openai-transcripts.js';
+import { oddlyChanged } from './__fixtures__/replace-somewhere.js';
 import { transcriptsDirectory } from './__fixtures__/transcripts-directory.js';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
 import { fromOpenAIResponsesInput } from './from-openai-responses-input.js';
@@ -134,7 +137,7 @@ describe.skipIf(directory === undefined)(
       'to(from(r)) equals r for %s',
       (_name, messages) => {
         const core = fromOpenAIChatMessages(messages);
-        expect(toOpenAIChatMessages(core)).toEqual(messages);
+        expect(JSON.stringify(toOpenAIChatMessages(core))).toBe(JSON.stringify(messages));
         // Tool results are named after their calls, and parsed inputs are plain JSON.
         for (const message of core) {
           if (message.role === 'tool') expect(message.content[0]!.toolName).not.toBe('');
@@ -158,3 +161,38 @@ if (directory === undefined) {
     it.skip('skipped: transcripts not found (set COMPACTION_TRANSCRIPTS or add ../shared/fixtures/transcripts)', () => {});
   });
 }
+
+/** Converts, or refuses with a typed error; never crashes, never gives malformed core messages. */
+function convertsOrRefuses(convert: (input: never) => Message[]) {
+  return (input: unknown) => {
+    try {
+      const converted = convert(input as never);
+      expect(() => validateMessages(converted)).not.toThrow();
+    } catch (error) {
+      expect(InvalidMessagesError.isInstance(error)).toBe(true);
+    }
+  };
+}
+
+describe('Chat Completions converters on messages of every shape the SDK types allow', () => {
+  it('to(from(m)) serializes exactly as m, key order included', () => {
+    fc.assert(
+      fc.property(openAIChatMessagesArbitrary(), (messages) => {
+        const converted = fromOpenAIChatMessages(messages);
+        expect(() => validateMessages(converted)).not.toThrow();
+        expect(JSON.stringify(toOpenAIChatMessages(converted))).toBe(JSON.stringify(messages));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('from(m) gives valid core messages or a typed error, whatever odd value m holds', () => {
+    fc.assert(
+      fc.property(oddlyChanged(openAIChatMessagesArbitrary()), convertsOrRefuses(fromOpenAIChatMessages)),
+      {
+        numRuns: runs * 2,
+      },
+    );
+    fc.assert(fc.property(fc.anything({ maxDepth: 4 }), convertsOrRefuses(fromOpenAIChatMessages)));
+  });
+});
