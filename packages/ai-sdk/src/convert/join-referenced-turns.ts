@@ -45,8 +45,25 @@ export function joinReferencedTurns(
   return joined;
 }
 
+interface References {
+  opens: string[];
+  refersTo: string[];
+}
+
+/** References read so far: messages are immutable, and a conversation is converted again at every step. */
+const knownReferences = new WeakMap<Message, References>();
+
 /** The tool-call ids a message opens, and those of earlier messages it refers to. */
-function referencesOf(message: Message): { opens: string[]; refersTo: string[] } {
+function referencesOf(message: Message): References {
+  let references = knownReferences.get(message);
+  if (references === undefined) {
+    references = readReferences(message);
+    knownReferences.set(message, references);
+  }
+  return references;
+}
+
+function readReferences(message: Message): References {
   const opens: string[] = [];
   const refersTo: string[] = [];
   if (message.role !== 'assistant') return { opens, refersTo };
