@@ -105,7 +105,7 @@ export function systemParameter(messages: readonly Message[]): AnthropicRequest[
 }
 
 /** Whether a block is thinking, readable or redacted. */
-export function isThinkingBlock(block: AnthropicContentBlock): boolean {
+function isThinkingBlock(block: AnthropicContentBlock): boolean {
   return block.type === 'thinking' || block.type === 'redacted_thinking';
 }
 
