@@ -28,8 +28,15 @@ export const verbatimBlockKey = 'block';
  */
 export function blockToPart(block: AnthropicContentBlock): AnthropicBlockPart {
   const part = decodeBlock(block);
-  if (part !== undefined && deepEqual(partToBlock(part), block)) return part;
+  if (part !== undefined && isWellFormed(part) && deepEqual(partToBlock(part), block)) return part;
   return verbatimPart(block);
+}
+
+/** Whether core accepts the part: an image needs its data or URL, a file its media type. */
+function isWellFormed(part: AnthropicBlockPart): boolean {
+  if (part.type === 'image') return part.image !== '';
+  if (part.type === 'file') return part.mediaType !== '';
+  return true;
 }
 
 /** Converts a core part back to its block: the exact block it came from, or a new one. */
@@ -94,7 +101,8 @@ function decodeBlock(block: AnthropicContentBlock): AnthropicBlockPart | undefin
       return undefined;
     }
     case 'thinking':
-      if (typeof block.thinking !== 'string') return undefined;
+      // Unsigned thinking cannot be sent back as reasoning (it would be dropped): it stays verbatim.
+      if (typeof block.thinking !== 'string' || typeof block.signature !== 'string') return undefined;
       return {
         type: 'reasoning',
         text: block.thinking,

@@ -18,10 +18,14 @@ export interface AnthropicTextBlock extends AnthropicContentBlock {
   text: string;
 }
 
-/** One message of a Messages API request (the SDK's `MessageParam`). */
+/**
+ * One message of a Messages API request (the SDK's `MessageParam`): a user or assistant turn, or a system
+ * message standing between turns. Fields other than `role` and `content` are carried through unchanged.
+ */
 export interface AnthropicMessage {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: string | AnthropicContentBlock[];
+  [field: string]: JSONValue | undefined;
 }
 
 /**

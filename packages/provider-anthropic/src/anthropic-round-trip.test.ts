@@ -4,13 +4,16 @@ import {
   type Message,
   repairHistory,
   turnMessages,
+  validateMessages,
 } from '@compaction/core';
 import { conversationArbitrary } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anthropicRequestArbitrary } from './__fixtures__/anthropic-request-arbitrary.js';
 import { readClaudeCodeRequests } from './__fixtures__/claude-code-requests.js';
 import { normalizeForAnthropic } from './__fixtures__/normalize-for-anthropic.js';
 import { transcriptsDirectory } from './__fixtures__/transcripts-directory.js';
+import { blockReferences } from './anthropic-block-references.js';
 import type { AnthropicMessagesRequest, AnthropicRequest } from './anthropic-request.js';
 import { fromAnthropicRequest } from './from-anthropic-request.js';
 import { defaultFirstUserText, toAnthropicRequest } from './to-anthropic-request.js';
@@ -20,7 +23,7 @@ const runs = Number(process.env.CONFORMANCE_RUNS ?? 200);
 /** The Messages API rules a converted request must keep. */
 function expectValidRequest(converted: AnthropicMessagesRequest): void {
   const request = converted as unknown as AnthropicRequest;
-  expect(request.messages[0]?.role ?? 'user').toBe('user');
+  expect(request.messages.find((message) => message.role !== 'system')?.role ?? 'user').toBe('user');
   for (const [index, message] of request.messages.entries()) {
     if (typeof message.content === 'string') continue;
     const results = message.content.filter((block) => block.type === 'tool_result');
@@ -96,7 +99,7 @@ describe.skipIf(directory === undefined)('Anthropic converters on real Claude Co
     'to(from(r)) equals r for %s',
     (_name, request) => {
       const messages = fromAnthropicRequest(request);
-      expect(toAnthropicRequest(messages)).toEqual(request);
+      expect(JSON.stringify(toAnthropicRequest(messages))).toBe(JSON.stringify(request));
     },
   );
 });
@@ -105,4 +108,54 @@ if (directory === undefined) {
   describe('Anthropic converters on real Claude Code sessions', () => {
     it.skip('skipped: transcripts not found (set COMPACTION_TRANSCRIPTS or add ../shared/fixtures/transcripts)', () => {});
   });
+}
+
+describe('Anthropic converters on requests of every shape the SDK types allow', () => {
+  it('to(from(r)) serializes exactly as r, key order included', () => {
+    fc.assert(
+      fc.property(anthropicRequestArbitrary(), (request) => {
+        const messages = fromAnthropicRequest(request);
+        expect(() => validateMessages(messages)).not.toThrow();
+        expect(JSON.stringify(toAnthropicRequest(messages))).toBe(JSON.stringify(request));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('a compacted request keeps every block referring to a server tool with the turn that opened it', () => {
+    fc.assert(
+      fc.property(anthropicRequestArbitrary(), fc.array(fc.boolean(), { maxLength: 40 }), (request, keep) => {
+        const messages = fromAnthropicRequest(request);
+        const kept = groupTurns(messages)
+          .filter((turn, index) => messages[turn.start]?.role === 'system' || keep[index] !== false)
+          .flatMap((turn) => turnMessages(messages, turn));
+        let compacted: AnthropicRequest;
+        try {
+          compacted = toAnthropicRequest(repairHistory(kept).messages) as unknown as AnthropicRequest;
+        } catch (error) {
+          expect(InvalidMessagesError.isInstance(error)).toBe(true);
+          return;
+        }
+        expectValidRequest(compacted as unknown as AnthropicMessagesRequest);
+        const opened = new Set<string>();
+        for (const message of compacted.messages) {
+          if (typeof message.content === 'string') continue;
+          for (const block of message.content) {
+            const { opens, refersTo } = blockReferences(block);
+            for (const id of refersTo) {
+              if (request.messages.some((original) => opensId(original, id))) expect(opened).toContain(id);
+            }
+            if (opens !== undefined) opened.add(opens);
+          }
+        }
+      }),
+      { numRuns: runs },
+    );
+  });
+});
+
+function opensId(message: AnthropicRequest['messages'][number], id: string): boolean {
+  return (
+    Array.isArray(message.content) && message.content.some((block) => blockReferences(block).opens === id)
+  );
 }

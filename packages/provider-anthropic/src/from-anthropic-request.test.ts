@@ -1,5 +1,8 @@
 import { InvalidMessagesError, type Message, validateMessages } from '@compaction/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anthropicRequestArbitrary } from './__fixtures__/anthropic-request-arbitrary.js';
+import { oddlyChanged } from './__fixtures__/replace-somewhere.js';
 import { richAnthropicRequest } from './__fixtures__/rich-anthropic-request.js';
 import { fromAnthropicRequest } from './from-anthropic-request.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
@@ -74,7 +77,7 @@ describe('fromAnthropicRequest', () => {
   });
 
   it('splits tool results out of the user turn into a tool message, in order', () => {
-    expect(messages[3]).toEqual({
+    expect({ role: messages[3]!.role, content: messages[3]!.content }).toEqual({
       role: 'tool',
       content: [
         {
@@ -115,7 +118,7 @@ describe('fromAnthropicRequest', () => {
     const bad = [
       {},
       { messages: 'hi' },
-      { messages: [{ role: 'system', content: 'x' }] },
+      { messages: [{ role: 'tool', content: 'x' }] },
       { messages: [{ role: 'user', content: 3 }] },
       { messages: [{ role: 'user', content: [null] }] },
       { system: 4, messages: [] },
@@ -124,6 +127,118 @@ describe('fromAnthropicRequest', () => {
     for (const request of bad) {
       expect(() => fromAnthropicRequest(request as never)).toThrow(InvalidMessagesError);
     }
+  });
+
+  it('records the key order of a message written in another order than its own', () => {
+    // `is_error` before `content`: written back in that order, so the request serializes the same.
+    expect(messages[3]!.metadata).toEqual({
+      anthropic: {
+        keyOrder: {
+          children: {
+            content: {
+              children: { '1': { keys: ['type', 'tool_use_id', 'is_error', 'content', 'cache_control'] } },
+            },
+          },
+        },
+      },
+    });
+    expect(JSON.stringify(toAnthropicRequest(messages))).toBe(JSON.stringify(richAnthropicRequest));
+  });
+
+  it('reads tool results written tool_use_id first (as Claude Code does) and writes them back so', () => {
+    const request = {
+      messages: [
+        { role: 'user' as const, content: 'list the files' },
+        {
+          role: 'assistant' as const,
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }],
+        },
+        {
+          content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'a.ts', is_error: false }],
+          role: 'user' as const,
+        },
+      ],
+    };
+    const converted = fromAnthropicRequest(request);
+    expect(converted[2]).toMatchObject({
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'toolu_1', toolName: 'Bash', output: 'a.ts', isError: false },
+      ],
+    });
+    expect(JSON.stringify(toAnthropicRequest(converted))).toBe(JSON.stringify(request));
+  });
+
+  it('reads a system message between turns and writes it back in its place', () => {
+    const request = {
+      system: 'You are a coding agent.',
+      messages: [
+        { role: 'user' as const, content: 'Fix the test.' },
+        { role: 'assistant' as const, content: 'Done.' },
+        {
+          role: 'system' as const,
+          content: [{ type: 'text' as const, text: 'The user is on a phone now.' }],
+        },
+        { role: 'user' as const, content: 'Thanks!' },
+      ],
+    };
+    const converted = fromAnthropicRequest(request);
+    expect(converted.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'system',
+      'user',
+    ]);
+    expect(converted[3]).toEqual({
+      role: 'system',
+      content: [{ type: 'text', text: 'The user is on a phone now.' }],
+      metadata: { anthropic: { role: 'system' } },
+    });
+    expect(JSON.stringify(toAnthropicRequest(converted))).toBe(JSON.stringify(request));
+  });
+
+  it('keeps fields of a message other than role and content', () => {
+    const request = { messages: [{ role: 'user' as const, content: 'hi', id: 'msg_1' }] };
+    const converted = fromAnthropicRequest(request);
+    expect(converted[0]?.metadata).toEqual({ anthropic: { content: 'string', fields: { id: 'msg_1' } } });
+    expect(JSON.stringify(toAnthropicRequest(converted))).toBe(JSON.stringify(request));
+  });
+
+  it('keeps blocks core cannot hold as they came: unsigned thinking, documents from the assistant', () => {
+    const request = {
+      messages: [
+        { role: 'user' as const, content: 'go' },
+        {
+          role: 'assistant' as const,
+          content: [
+            { type: 'thinking', thinking: 'no signature' },
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } },
+            { type: 'tool_use', id: 'toolu_1', name: 'bash', input: 'not an object' },
+          ],
+        },
+      ],
+    };
+    const converted = fromAnthropicRequest(request);
+    expect(converted[1]?.content.map((part) => part.type)).toEqual(['text', 'text', 'tool-call']);
+    expect(JSON.stringify(toAnthropicRequest(converted))).toBe(JSON.stringify(request));
+  });
+
+  it('never throws anything but a typed error, whatever it is given', () => {
+    const convertOrRefuse = (input: unknown) => {
+      try {
+        const converted = fromAnthropicRequest(input as never);
+        expect(() => validateMessages(converted)).not.toThrow();
+      } catch (error) {
+        expect(InvalidMessagesError.isInstance(error)).toBe(true);
+      }
+    };
+    fc.assert(
+      fc.property(fc.anything({ maxDepth: 4 }), (messages) => {
+        for (const input of [messages, { messages }, { messages: [messages] }]) convertOrRefuse(input);
+      }),
+    );
+    fc.assert(fc.property(oddlyChanged(anthropicRequestArbitrary()), convertOrRefuse), { numRuns: 500 });
   });
 
   it('keeps an empty request empty', () => {

@@ -1,7 +1,9 @@
 import {
   type AssistantMessage,
   InvalidMessagesError,
+  isJSONValue,
   type JSONObject,
+  joinsPrevious,
   type Message,
   type Metadata,
   type SystemMessage,
@@ -9,8 +11,20 @@ import {
   type ToolResultContentPart,
   type ToolResultPart,
   type UserMessage,
+  withCompactionMetadata,
 } from '@compaction/core';
+import { blockReferences } from './anthropic-block-references.js';
 import { blockToPart } from './anthropic-content-blocks.js';
+import { keyOrderDifference } from './anthropic-key-order.js';
+import {
+  inputMarker,
+  keyOrderMarker,
+  messageFieldsMarker,
+  newTurnMarker,
+  noContentMarker,
+  stringContentMarker,
+  systemRoleMarker,
+} from './anthropic-markers.js';
 import { anthropicMetadata, fieldsExcept, isObject } from './anthropic-metadata.js';
 import type {
   AnthropicContentBlock,
@@ -18,23 +32,21 @@ import type {
   AnthropicRequest,
   AnthropicRequestInput,
 } from './anthropic-request.js';
-
-/** Message marker: the Anthropic message had a string `content`, not blocks. */
-export const stringContentMarker = 'content';
-/** Message marker: the message started a new Anthropic message although the one before had the same role. */
-export const newTurnMarker = 'newTurn';
-/** Tool-result marker: the `tool_result` block had no `content` field. */
-export const noContentMarker = 'noContent';
+import { type AnthropicTurn, addToTurn, systemParameter, turnMessage } from './anthropic-turn.js';
 
 /**
  * Converts the conversation of an Anthropic Messages request (`system` and `messages`) to core messages,
- * losslessly: {@link toAnthropicRequest} gives back an equal request.
+ * losslessly: {@link toAnthropicRequest} gives back the same request, key order included.
  *
- * - `system` becomes one system message; a user message's `tool_result` blocks become core `tool` messages
- *   (the rest of the user message stays a user message, in order);
- * - fields core parts do not hold (`cache_control`, `citations`, document `title`...) are kept in
- *   `metadata.anthropic`, and block types core has no part for are kept verbatim there;
- * - tool results take their `toolName` from the matching `tool_use` (empty when there is none).
+ * - `system` becomes one system message; a system message inside `messages` stays a system message, marked so
+ *   that it goes back to its place; a user message's `tool_result` blocks become core `tool` messages (the
+ *   rest of the user message stays a user message, in order);
+ * - fields core parts do not hold (`cache_control`, `citations`, document `title`, a tool's `caller`...) are
+ *   kept in `metadata.anthropic`, and block types core has no part for are kept verbatim there;
+ * - tool results take their `toolName` from the matching `tool_use` (empty when there is none);
+ * - a message that refers to a tool use opened in an earlier message (a tool called from code execution, a
+ *   server tool's result after a `pause_turn`) is marked `metadata.compaction.joinsPrevious`, and so is every
+ *   message between them, so that turn grouping keeps the span whole.
  *
  * Throws {@link InvalidMessagesError} when `request` is not shaped like a Messages request.
  */
@@ -44,21 +56,77 @@ export function fromAnthropicRequest(input: AnthropicRequestInput): Message[] {
   assertRequestShape(request);
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
-  if (request.system !== undefined) messages.push(systemMessage(request.system));
+  if (request.system !== undefined) messages.push(systemParameterMessage(request.system));
+  /** Index of the first core message of each request message, then the end. */
+  const starts: number[] = [];
+  /** The request message each tool-use id was opened in. */
+  const openedIn = new Map<string, number>();
+  /** Spans of request messages that must stay one turn: from the one that opens an id to the one using it. */
+  const spans: Array<{ from: number; to: number }> = [];
   request.messages.forEach((message, index) => {
     const startsNewTurn = index > 0 && request.messages[index - 1]!.role === message.role;
-    const converted =
-      message.role === 'assistant'
-        ? [assistantMessage(message, toolNames)]
-        : userMessages(message, toolNames);
-    converted.forEach((core, position) => {
-      messages.push(position === 0 && startsNewTurn ? mark(core, { [newTurnMarker]: true }) : core);
-    });
+    starts.push(messages.length);
+    messages.push(...convertMessage(message, startsNewTurn, toolNames));
+    let earliest = index;
+    if (Array.isArray(message.content)) {
+      for (const block of message.content) {
+        const { opens, refersTo } = blockReferences(block);
+        for (const id of refersTo) earliest = Math.min(earliest, openedIn.get(id) ?? index);
+        if (opens !== undefined && !openedIn.has(opens)) openedIn.set(opens, index);
+      }
+    }
+    if (earliest < index) spans.push({ from: earliest, to: index });
   });
+  starts.push(messages.length);
+  for (const { from, to } of spans) {
+    let end = starts[to + 1]!;
+    // The tool results answering the referring message go with it.
+    while (messages[end]?.role === 'tool') end++;
+    for (let index = starts[from + 1]!; index < end; index++) {
+      if (!joinsPrevious(messages[index]!)) {
+        messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
+      }
+    }
+  }
   return messages;
 }
 
-function systemMessage(system: NonNullable<AnthropicRequest['system']>): SystemMessage {
+/**
+ * The core messages of one request message, the first marked with what the message alone cannot show: that it
+ * started a new turn, its own fields, and its key order where it differs from the one written back.
+ */
+function convertMessage(
+  message: AnthropicMessage,
+  startsNewTurn: boolean,
+  toolNames: Map<string, string>,
+): Message[] {
+  const converted =
+    message.role === 'assistant'
+      ? [assistantMessage(message, toolNames)]
+      : message.role === 'system'
+        ? [mark(systemMessage(message.content), { [systemRoleMarker]: 'system' })]
+        : userMessages(message, toolNames);
+  const fields = fieldsExcept(message, ['role', 'content']);
+  const marks: JSONObject = {};
+  if (startsNewTurn) marks[newTurnMarker] = true;
+  if (Object.keys(fields).length > 0) marks[messageFieldsMarker] = fields;
+  const first = Object.keys(marks).length > 0 ? mark(converted[0]!, marks) : converted[0]!;
+  const turn: AnthropicTurn = { role: message.role, blocks: [], sources: [], dropped: 0 };
+  [first, ...converted.slice(1)].forEach((core, index) => {
+    addToTurn(turn, core, index, () => {});
+  });
+  const order = keyOrderDifference(message, turnMessage(turn));
+  converted[0] = order === undefined ? first : mark(first, { [keyOrderMarker]: order });
+  return converted;
+}
+
+function systemParameterMessage(system: NonNullable<AnthropicRequest['system']>): SystemMessage {
+  const message = systemMessage(system);
+  const order = keyOrderDifference(system, systemParameter([message]));
+  return order === undefined ? message : mark(message, { [keyOrderMarker]: order });
+}
+
+function systemMessage(system: string | readonly AnthropicContentBlock[]): SystemMessage {
   if (typeof system === 'string') {
     return { role: 'system', content: [{ type: 'text', text: system }], ...stringMarker() };
   }
@@ -78,18 +146,22 @@ function assistantMessage(message: AnthropicMessage, toolNames: Map<string, stri
   return {
     role: 'assistant',
     content: message.content.map((block): AssistantMessage['content'][number] => {
-      if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      if (block.type === 'tool_use' && isNonEmptyString(block.id) && isNonEmptyString(block.name)) {
         toolNames.set(block.id, block.name);
         return {
           type: 'tool-call' as const,
           toolCallId: block.id,
           toolName: block.name,
           input: block.input ?? null,
-          ...anthropicMetadata(fieldsExcept(block, ['type', 'id', 'name', 'input'])),
+          ...anthropicMetadata({
+            ...fieldsExcept(block, ['type', 'id', 'name', 'input']),
+            [inputMarker]: block.input === undefined ? 'absent' : isObject(block.input) ? undefined : 'kept',
+          }),
         };
       }
       const part = blockToPart(block);
-      return part.type === 'image' ? toVerbatimText(block) : part;
+      // Assistant turns cannot carry images or files in core; the block goes back as it came.
+      return part.type === 'image' || part.type === 'file' ? toVerbatimText(block) : part;
     }),
   };
 }
@@ -118,7 +190,12 @@ function userMessages(message: AnthropicMessage, toolNames: Map<string, string>)
 }
 
 function isToolResult(block: AnthropicContentBlock): boolean {
-  return block.type === 'tool_result' && typeof block.tool_use_id === 'string';
+  return block.type === 'tool_result' && isNonEmptyString(block.tool_use_id);
+}
+
+/** Core needs ids and names; a block without them is carried verbatim instead. */
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 function toolResultPart(block: AnthropicContentBlock, toolNames: Map<string, string>): ToolResultPart {
@@ -200,17 +277,29 @@ function assertRequestShape(request: AnthropicRequest): void {
   const system = request.system;
   if (system !== undefined && typeof system !== 'string' && !Array.isArray(system)) {
     issues.push({ index: -1, path: 'system', message: 'must be a string or an array of text blocks' });
+  } else if (
+    Array.isArray(system) &&
+    !system.every((block) => isObject(block) && typeof block.type === 'string' && isJSONValue(block))
+  ) {
+    issues.push({ index: -1, path: 'system', message: 'must hold blocks of plain JSON' });
   }
   request.messages.forEach((message, index) => {
-    if (!isObject(message as unknown) || (message.role !== 'user' && message.role !== 'assistant')) {
-      issues.push({ index, path: 'role', message: 'must be "user" or "assistant"' });
+    if (!isObject(message as unknown) || !['user', 'assistant', 'system'].includes(message.role)) {
+      issues.push({ index, path: 'role', message: 'must be "user", "assistant" or "system"' });
     } else if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
       issues.push({ index, path: 'content', message: 'must be a string or an array of blocks' });
+    } else if (!isJSONValue(message)) {
+      issues.push({
+        index,
+        path: '',
+        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
+      });
     } else if (Array.isArray(message.content)) {
       message.content.forEach((block, blockIndex) => {
         if (!isObject(block as unknown) || typeof block.type !== 'string') {
           issues.push({ index, path: `content[${blockIndex}]`, message: 'must be a block with a type' });
-        } else if (Array.isArray(block.content)) {
+        } else if (block.type === 'tool_result' && Array.isArray(block.content)) {
+          // Only a client tool's result is read block by block; other blocks are carried as they are.
           block.content.forEach((item, itemIndex) => {
             if (!isObject(item) || typeof item.type !== 'string') {
               issues.push({

@@ -1,5 +1,6 @@
 import { InvalidMessagesError, type Message } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
+import { fromAnthropicRequest } from './from-anthropic-request.js';
 import { defaultFirstUserText, toAnthropicRequest } from './to-anthropic-request.js';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -108,6 +109,83 @@ describe('toAnthropicRequest', () => {
           { type: 'text', text: 'ok' },
         ],
       },
+    ]);
+  });
+
+  it('opens an assistant turn merged from several messages with their thinking', () => {
+    const thinking: Message = {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'check the test', signature: 'sig' },
+        { type: 'text', text: 'Running it.' },
+        { type: 'tool-call', toolCallId: 't1', toolName: 'bash', input: { command: 'npm test' } },
+        { type: 'reasoning', text: '', redactedData: 'cmVkYWN0ZWQ=' },
+      ],
+    };
+    expect(toAnthropicRequest([user('go'), assistant('Sure.'), thinking]).messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'check the test', signature: 'sig' },
+        { type: 'redacted_thinking', data: 'cmVkYWN0ZWQ=' },
+        { type: 'text', text: 'Sure.' },
+        { type: 'text', text: 'Running it.' },
+        { type: 'tool_use', id: 't1', name: 'bash', input: { command: 'npm test' } },
+      ],
+    });
+    // One message is written as it is, thinking wherever it stands.
+    const single: Message = { role: 'assistant', content: [thinking.content[1]!, thinking.content[0]!] };
+    expect(toAnthropicRequest([user('go'), single]).messages[1]?.content).toEqual([
+      { type: 'text', text: 'Running it.' },
+      { type: 'thinking', thinking: 'check the test', signature: 'sig' },
+    ]);
+  });
+
+  it('keeps a request valid when compaction leaves a thinking turn right after an assistant turn', () => {
+    const request = {
+      messages: [
+        { role: 'user' as const, content: 'Fix the bug.' },
+        { role: 'assistant' as const, content: [{ type: 'text', text: 'Which one?' }] },
+        { role: 'user' as const, content: 'The flaky test.' },
+        {
+          role: 'assistant' as const,
+          content: [
+            { type: 'thinking', thinking: 'It times out.', signature: 'EqQB' },
+            { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'npm test' } },
+          ],
+        },
+      ],
+    };
+    const messages = fromAnthropicRequest(request);
+    // A strategy dropped the user's answer (not the newest request): two assistant turns now meet.
+    const compacted = [messages[0]!, messages[1]!, messages[3]!];
+    expect(toAnthropicRequest(compacted).messages[1]?.content).toEqual([
+      { type: 'thinking', thinking: 'It times out.', signature: 'EqQB' },
+      { type: 'text', text: 'Which one?' },
+      { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'npm test' } },
+    ]);
+  });
+
+  it('writes a system message that stood in messages back there, and a later one of its own as user text', () => {
+    const inMessages: Message = {
+      role: 'system',
+      content: [{ type: 'text', text: 'Be brief.' }],
+      metadata: { anthropic: { role: 'system' } },
+    };
+    const summary: Message = { role: 'system', content: [{ type: 'text', text: 'Summary: c' }] };
+    expect(toAnthropicRequest([inMessages, user('a'), assistant('b'), inMessages, summary])).toEqual({
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'b' }] },
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Summary: c' }] },
+      ],
+    });
+    // The first user turn still comes before the assistant when compaction removed it.
+    expect(toAnthropicRequest([inMessages, assistant('b')]).messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import {
   type AssistantMessage,
   InvalidMessagesError,
+  isJSONValue,
   type JSONObject,
   type Message,
   type MessageIssue,
@@ -13,49 +14,60 @@ import {
   type OpenAIChatPart,
   refusalKey,
 } from './openai-chat-content-parts.js';
+import {
+  argumentsMarker,
+  contentMarker,
+  keyOrderMarker,
+  legacyFunctionMarker,
+  roleMarker,
+  toolCallsMarker,
+  verbatimCallKey,
+} from './openai-chat-markers.js';
+import { encodeAsString, writeChatMessage } from './openai-chat-message-writer.js';
 import type {
   OpenAIChatContentPart,
   OpenAIChatMessage,
   OpenAIChatMessagesInput,
 } from './openai-chat-request.js';
-import { fieldsExcept, isObject, openaiMetadata, parseArguments } from './openai-metadata.js';
-
-/** Message marker `content`: `parts` when the content was an array that a string could have replaced; `absent`. */
-export const contentMarker = 'content';
-/** Message marker `role`: `developer` for developer messages (core calls them system). */
-export const roleMarker = 'role';
-/** Message marker `toolCalls`: `empty` for an explicit empty `tool_calls` array. */
-export const toolCallsMarker = 'toolCalls';
-/** Tool-call marker `arguments`: the raw arguments string, when parsing it would not give it back. */
-export const argumentsMarker = 'arguments';
-/** Tool-call marker `call`: a tool call that is not a function call, kept verbatim. */
-export const verbatimCallKey = 'call';
+import { keyOrderDifference } from './openai-key-order.js';
+import {
+  fieldsExcept,
+  isObject,
+  openaiMetadata,
+  openaiMetadataOf,
+  parseArguments,
+} from './openai-metadata.js';
 
 /**
  * Converts Chat Completions messages to core messages, losslessly: {@link toOpenAIChatMessages} gives back
- * equal messages.
+ * the same messages, byte for byte once serialized (key order included).
  *
  * - `system` and `developer` become system messages (`metadata.openai.role` remembers `developer`);
  * - assistant `tool_calls` become tool-call parts with parsed inputs; arguments that are not JSON (or not in
  *   canonical form) keep their raw string in `metadata.openai.arguments`, and go back byte for byte;
  * - a `refusal` becomes a text part marked as such; each `tool` message becomes a tool message with one
  *   result, named after its call;
+ * - the deprecated function calling is read too: an assistant's `function_call` becomes a tool call with the
+ *   id `function_call_<index of the message>` (it has none of its own), and the `function` message after it
+ *   its result;
  * - fields core has no place for (`name`, `detail`, `audio`...) stay in `metadata.openai.fields`.
  *
- * Throws {@link InvalidMessagesError} for what is not a Chat Completions message (legacy `function` messages
- * included).
+ * Throws {@link InvalidMessagesError} for what is not a Chat Completions message.
  */
 export function fromOpenAIChatMessages(input: OpenAIChatMessagesInput): Message[] {
   // Plain JSON in practice; fields are read one by one.
   const messages = input as unknown as OpenAIChatMessage[];
   assertShape(messages);
   const toolNames = new Map<string, string>();
-  return messages.map((message): Message => {
+  /** The id given to the latest assistant `function_call`, until a `function` message answers it. */
+  let legacyCall: string | undefined;
+  return messages.map((message, index): Message => {
+    let converted: Message;
     switch (message.role) {
       case 'system':
       case 'developer': {
         const { parts, marker } = textContent(message.content, (parts) => encodeAsString(parts));
-        return {
+        converted = {
           role: 'system',
           content: parts.map((part) => (part.type === 'text' ? part : verbatimText(part))),
           ...openaiMetadata(
@@ -63,24 +75,50 @@ export function fromOpenAIChatMessages(input: OpenAIChatMessagesInput): Message[
             fieldsExcept(message, ['role', 'content']),
           ),
         };
+        break;
       }
       case 'user': {
         const { parts, marker } = textContent(message.content, (parts) => encodeAsString(parts));
-        return {
+        converted = {
           role: 'user',
           content: parts,
           ...openaiMetadata({ [contentMarker]: marker }, fieldsExcept(message, ['role', 'content'])),
         };
+        break;
       }
       case 'assistant':
-        return assistantMessage(message, toolNames);
+        converted = assistantMessage(message, `function_call_${index}`, toolNames);
+        break;
+      case 'function':
+        converted = functionMessage(message, legacyCall ?? `function_result_${index}`);
+        break;
       default:
-        return toolMessage(message, toolNames);
+        converted = toolMessage(message, toolNames);
     }
+    // The call waits for its `function` message through the `tool` messages answering the other calls.
+    if (message.role === 'assistant') {
+      legacyCall = isObject(message.function_call) ? `function_call_${index}` : undefined;
+    } else if (message.role !== 'tool') {
+      legacyCall = undefined;
+    }
+    return withKeyOrderOf(message, converted);
   });
 }
 
-function assistantMessage(message: OpenAIChatMessage, toolNames: Map<string, string>): AssistantMessage {
+/** The message marked with the key order `original` had, where it differs from the one written back. */
+function withKeyOrderOf(original: OpenAIChatMessage, message: Message): Message {
+  const written = writeChatMessage(message, 'system', () => {});
+  const order = written.length === 1 ? keyOrderDifference(original, written[0]!.message) : undefined;
+  if (order === undefined) return message;
+  const openai = openaiMetadataOf(message);
+  return { ...message, metadata: { ...message.metadata, openai: { ...openai, [keyOrderMarker]: order } } };
+}
+
+function assistantMessage(
+  message: OpenAIChatMessage,
+  legacyId: string,
+  toolNames: Map<string, string>,
+): AssistantMessage {
   // With no text, the default encoding writes `content: null`; with one plain text part, a string.
   const { parts, marker } = textContent(
     message.content,
@@ -96,12 +134,7 @@ function assistantMessage(message: OpenAIChatMessage, toolNames: Map<string, str
   }
   for (const call of message.tool_calls ?? []) {
     const fn = call.function;
-    if (
-      call.type === 'function' &&
-      isObject(fn) &&
-      typeof fn.name === 'string' &&
-      typeof fn.arguments === 'string'
-    ) {
+    if (call.type === 'function' && isObject(fn) && isName(fn.name) && typeof fn.arguments === 'string') {
       const { input, arguments: raw } = parseArguments(fn.arguments);
       toolNames.set(call.id, fn.name);
       content.push({
@@ -119,7 +152,7 @@ function assistantMessage(message: OpenAIChatMessage, toolNames: Map<string, str
       });
     } else {
       const custom = isObject(call.custom) ? call.custom : {};
-      const name = typeof custom.name === 'string' ? custom.name : call.type;
+      const name = isName(custom.name) ? custom.name : isName(call.type) ? call.type : 'tool';
       toolNames.set(call.id, name);
       content.push({
         type: 'tool-call',
@@ -129,6 +162,21 @@ function assistantMessage(message: OpenAIChatMessage, toolNames: Map<string, str
         metadata: { openai: { [verbatimCallKey]: call as JSONObject } },
       });
     }
+  }
+  const legacy = message.function_call;
+  if (isObject(legacy) && isName(legacy.name) && typeof legacy.arguments === 'string') {
+    const { input, arguments: raw } = parseArguments(legacy.arguments);
+    content.push({
+      type: 'tool-call',
+      toolCallId: legacyId,
+      toolName: legacy.name,
+      input,
+      ...openaiMetadata(
+        { [argumentsMarker]: raw, [legacyFunctionMarker]: true },
+        prefixed(fieldsExcept(legacy, ['name', 'arguments'])),
+      ),
+    });
+    consumed.push('function_call');
   }
   const toolCalls =
     Array.isArray(message.tool_calls) && message.tool_calls.length === 0 ? 'empty' : undefined;
@@ -140,6 +188,32 @@ function assistantMessage(message: OpenAIChatMessage, toolNames: Map<string, str
       fieldsExcept(message, consumed),
     ),
   };
+}
+
+/** A `function` message of the legacy function calling: the result of the `function_call` before it. */
+function functionMessage(message: OpenAIChatMessage, toolCallId: string): Message {
+  const content = message.content;
+  const marker = content === undefined ? 'absent' : content === null ? 'null' : undefined;
+  return {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId,
+        toolName: message.name as string,
+        output: typeof content === 'string' ? content : '',
+        ...openaiMetadata(
+          { [contentMarker]: marker, [legacyFunctionMarker]: true },
+          fieldsExcept(message, ['role', 'name', 'content']),
+        ),
+      },
+    ],
+  };
+}
+
+/** Core needs tool names and ids: a call without them is kept verbatim. */
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 function toolMessage(message: OpenAIChatMessage, toolNames: Map<string, string>): Message {
@@ -185,11 +259,6 @@ function textContent(
   return { parts, marker: wouldNotBeArray(parts) ? 'parts' : undefined };
 }
 
-/** Whether the default encoding writes these parts as a plain string: one text part without metadata. */
-export function encodeAsString(parts: readonly OpenAIChatPart[]): boolean {
-  return parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.metadata === undefined;
-}
-
 function verbatimText(part: OpenAIChatPart): TextPart {
   return {
     type: 'text',
@@ -216,8 +285,16 @@ function assertShape(messages: OpenAIChatMessage[]): void {
       return;
     }
     const role = message.role;
-    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(role)) {
+    if (!['system', 'developer', 'user', 'assistant', 'tool', 'function'].includes(role)) {
       issues.push({ index, path: 'role', message: `unsupported role ${JSON.stringify(role)}` });
+      return;
+    }
+    if (!isJSONValue(message)) {
+      issues.push({
+        index,
+        path: '',
+        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
+      });
       return;
     }
     const content = message.content;
@@ -231,15 +308,21 @@ function assertShape(messages: OpenAIChatMessage[]): void {
           }
         });
     }
-    if (role === 'tool' && typeof message.tool_call_id !== 'string') {
+    if (role === 'tool' && !isName(message.tool_call_id)) {
       issues.push({ index, path: 'tool_call_id', message: 'a tool message needs a tool_call_id' });
+    }
+    if (role === 'function' && !isName(message.name)) {
+      issues.push({ index, path: 'name', message: 'a function message needs the name of its function' });
+    }
+    if (role === 'function' && content !== undefined && content !== null && typeof content !== 'string') {
+      issues.push({ index, path: 'content', message: 'a function message has string content' });
     }
     if (message.tool_calls !== undefined) {
       if (!Array.isArray(message.tool_calls))
         issues.push({ index, path: 'tool_calls', message: 'must be an array' });
       else
         message.tool_calls.forEach((call, callIndex) => {
-          if (!isObject(call) || typeof call.id !== 'string' || typeof call.type !== 'string') {
+          if (!isObject(call) || !isName(call.id) || typeof call.type !== 'string') {
             issues.push({ index, path: `tool_calls[${callIndex}]`, message: 'must have an id and a type' });
           }
         });

@@ -1,14 +1,21 @@
 import {
   type AssistantMessage,
   InvalidMessagesError,
+  isJSONValue,
   type JSONObject,
+  joinsPrevious,
   type Message,
   type MessageIssue,
   type ReasoningPart,
+  type SystemMessage,
+  type TextPart,
   type ToolMessage,
   type ToolResultContentPart,
   type ToolResultPart,
+  type UserMessage,
+  withCompactionMetadata,
 } from '@compaction/core';
+import { type KeyOrder, keyOrderDifference } from './openai-key-order.js';
 import { fieldsExcept, isObject, openaiMetadata, parseArguments } from './openai-metadata.js';
 import {
   type OpenAIResponsesPart,
@@ -16,35 +23,50 @@ import {
   verbatimKey,
   verbatimTextPart,
 } from './openai-responses-content-parts.js';
+import { itemReferences } from './openai-responses-item-references.js';
+import {
+  assistantMessageItem,
+  defaultSummary,
+  functionCallItem,
+  functionOutputItem,
+  messageItem,
+  reasoningItem,
+} from './openai-responses-item-writer.js';
+import {
+  itemArgumentsMarker,
+  itemContentMarker,
+  itemMarker,
+  itemRoleMarker,
+  keyOrderMarker,
+  stringInputMarker,
+} from './openai-responses-markers.js';
 import type {
   OpenAIResponsesInput,
   OpenAIResponsesInputLike,
   OpenAIResponsesItem,
 } from './openai-responses-request.js';
-
-/** Marker `input: 'string'` on the user message made from a string `input`. */
-export const stringInputMarker = 'input';
-/** Message marker `content`: `parts` for an array content a string could have replaced. */
-export const itemContentMarker = 'content';
-/** Message marker `role`: `developer` for developer messages. */
-export const itemRoleMarker = 'role';
-/** Marker on the first text part of each assistant message item: the item's own fields and content shape. */
-export const itemMarker = 'item';
-/** Tool-call marker: the raw arguments string. */
-export const itemArgumentsMarker = 'arguments';
+import { toolCallOfItem, toolResultOfItem } from './openai-responses-tool-items.js';
 
 const messageRoles = ['user', 'system', 'developer', 'assistant'];
 
 /**
  * Converts a Responses API `input` to core messages, losslessly: {@link toOpenAIResponsesInput} gives back
- * an equal input.
+ * the same input, byte for byte once serialized (key order included).
  *
  * - user, system and developer message items become messages of their role;
- * - consecutive assistant-side items (assistant messages, `function_call`, `reasoning`) become one assistant
- *   message, part by part in order; consecutive `function_call_output` items become one tool message;
+ * - consecutive assistant-side items (assistant messages, calls, reasoning, server tool items) become one
+ *   assistant message, part by part in order; consecutive answers to calls become one tool message;
+ * - every call the client answers becomes a tool call: `function_call`, and the custom tool, computer,
+ *   local shell, shell, apply_patch and client tool search calls (by `call_id`) and MCP approval requests
+ *   (by `id`); the item answering it (`*_output`, `mcp_approval_response`) becomes its tool result, showing
+ *   the output as text (or images) to strategies and keeping the item itself in `metadata.openai.sourceItem`;
  * - reasoning keeps its summary as text, `encrypted_content` as `redactedData`, and its `id` in metadata;
- * - item types core has no part for are kept verbatim (`*_output` items in a user message, others in the
- *   assistant message).
+ * - other items (server tools such as web search, programs, item references...) are kept verbatim in the
+ *   assistant message, shown as their JSON; an answer whose call is not in the input (it was in an earlier
+ *   response, as with `previous_response_id`) is kept verbatim as a user message, what the application sends;
+ * - an item that refers to one in an earlier message (a tool called from a program, the `program_output`
+ *   that closes it, an `mcp_call` made under an approval) marks its message, and every message in between,
+ *   `metadata.compaction.joinsPrevious`, so turn grouping keeps the span whole.
  *
  * Throws {@link InvalidMessagesError} for input that is not a string or a list of items.
  */
@@ -59,9 +81,21 @@ export function fromOpenAIResponsesInput(value: OpenAIResponsesInputLike): Messa
       },
     ];
   }
+  return convertResponsesItems(input, new Map());
+}
+
+/**
+ * Converts input items to core messages (see {@link fromOpenAIResponsesInput}); `toolNames` holds the calls
+ * made before these items (by id, with their tool's name), and the calls among them are added to it. A
+ * conversation that converts its items as they are appended passes the same map each time, so an answer is
+ * paired with a call that came in an earlier group.
+ */
+export function convertResponsesItems(
+  input: OpenAIResponsesItem[],
+  toolNames: Map<string, string>,
+): Message[] {
   assertShape(input);
   const messages: Message[] = [];
-  const toolNames = new Map<string, string>();
   const assistant = (): AssistantMessage => {
     const last = messages.at(-1);
     if (last?.role === 'assistant') return last;
@@ -69,59 +103,122 @@ export function fromOpenAIResponsesInput(value: OpenAIResponsesInputLike): Messa
     messages.push(created);
     return created;
   };
+  const tool = (): ToolMessage => {
+    const last = messages.at(-1);
+    if (last?.role === 'tool') return last;
+    const created: ToolMessage = { role: 'tool', content: [] };
+    messages.push(created);
+    return created;
+  };
+  /** The message each opened id landed in. */
+  const openedIn = new Map<string, number>();
+  /** Spans of messages that must stay one turn: from the one that opened an id to the one using it. */
+  const spans: Array<{ from: number; to: number }> = [];
+
   for (const item of input) {
-    const type = item.type ?? 'message';
-    if (type === 'message' && typeof item.role === 'string' && messageRoles.includes(item.role)) {
-      if (item.role === 'assistant') appendAssistantItem(assistant(), item);
-      else messages.push(messageItem(item));
-    } else if (
-      type === 'function_call' &&
-      typeof item.call_id === 'string' &&
-      typeof item.name === 'string' &&
-      typeof item.arguments === 'string'
-    ) {
-      const { input: parsed, arguments: raw } = parseArguments(item.arguments);
-      toolNames.set(item.call_id, item.name);
-      assistant().content.push({
-        type: 'tool-call',
-        toolCallId: item.call_id,
-        toolName: item.name,
-        input: parsed,
-        ...openaiMetadata(
-          { [itemArgumentsMarker]: raw },
-          fieldsExcept(item, ['type', 'call_id', 'name', 'arguments']),
-        ),
-      });
-    } else if (type === 'function_call_output' && typeof item.call_id === 'string') {
-      const last = messages.at(-1);
-      const tool: ToolMessage = last?.role === 'tool' ? last : { role: 'tool', content: [] };
-      if (tool !== last) messages.push(tool);
-      tool.content.push(resultPart(item, toolNames));
-    } else if (type === 'reasoning') {
-      assistant().content.push(reasoningPart(item));
-    } else if (type.endsWith('_output')) {
-      messages.push({ role: 'user', content: [verbatimTextPart(item)] });
-    } else {
-      assistant().content.push(verbatimTextPart(item));
+    addItem(item);
+    const landed = messages.length - 1;
+    const { opens, refersTo } = itemReferences(item);
+    for (const id of refersTo) {
+      const openedAt = openedIn.get(id);
+      if (openedAt !== undefined && openedAt < landed) spans.push({ from: openedAt, to: landed });
+    }
+    for (const id of opens) if (!openedIn.has(id)) openedIn.set(id, landed);
+  }
+  for (const { from, to } of spans) {
+    let end = to + 1;
+    // The answers to the referring message's calls go with it.
+    while (messages[end]?.role === 'tool') end++;
+    for (let index = from + 1; index < end; index++) {
+      if (!joinsPrevious(messages[index]!)) {
+        messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
+      }
     }
   }
   return messages;
+
+  function addItem(item: OpenAIResponsesItem): void {
+    const type = item.type ?? 'message';
+    if (type === 'message' && typeof item.role === 'string' && messageRoles.includes(item.role)) {
+      if (item.role === 'assistant') appendAssistantItem(assistant(), item);
+      else messages.push(messageOfItem(item));
+      return;
+    }
+    if (
+      type === 'function_call' &&
+      isName(item.call_id) &&
+      isName(item.name) &&
+      typeof item.arguments === 'string'
+    ) {
+      toolNames.set(item.call_id, item.name);
+      assistant().content.push(functionCallPart(item));
+      return;
+    }
+    if (type === 'function_call_output' && isName(item.call_id)) {
+      if (toolNames.has(item.call_id)) tool().content.push(functionOutputPart(item, toolNames));
+      else answerWithoutCall(item);
+      return;
+    }
+    if (type === 'reasoning' && typeof item.id === 'string') {
+      assistant().content.push(reasoningPart(item));
+      return;
+    }
+    const call = toolCallOfItem(item);
+    if (call !== undefined) {
+      toolNames.set(call.toolCallId, call.toolName);
+      assistant().content.push(call);
+      return;
+    }
+    const result = toolResultOfItem(item, toolNames);
+    if (result !== undefined) {
+      if (toolNames.has(result.toolCallId)) tool().content.push(result);
+      else answerWithoutCall(item);
+      return;
+    }
+    assistant().content.push(verbatimTextPart(item));
+  }
+
+  /**
+   * An answer whose call is not in the input (it came in an earlier response, as with
+   * `previous_response_id`) is what the application sends this turn: a user message holding the item, which
+   * no repair removes and which goes back as it came.
+   */
+  function answerWithoutCall(item: OpenAIResponsesItem): void {
+    messages.push({ role: 'user', content: [verbatimTextPart(item)] });
+  }
 }
 
-function messageItem(item: OpenAIResponsesItem): Message {
+/** Adds the key order `item` had to the metadata `owner` carries, where it differs from `written`. */
+function withOrder<T extends { metadata?: JSONObject }>(
+  owner: T,
+  item: OpenAIResponsesItem,
+  written: OpenAIResponsesItem,
+): T {
+  const order = keyOrderDifference(item, written);
+  if (order === undefined) return owner;
+  const openai = isObject(owner.metadata?.openai) ? owner.metadata.openai : {};
+  return { ...owner, metadata: { ...owner.metadata, openai: { ...openai, [keyOrderMarker]: order } } };
+}
+
+function messageOfItem(item: OpenAIResponsesItem): Message {
   const role = item.role as string;
   const { parts, marker } = contentParts(item, role);
-  return {
+  const originals = Array.isArray(item.content) ? item.content : [];
+  const message = {
     role: role === 'user' ? 'user' : 'system',
+    // System messages hold text only: other content is kept as the part it came as.
     content:
       role === 'user'
         ? parts
-        : parts.map((part) => (part.type === 'text' ? part : verbatimTextPart(part as never))),
+        : parts.map((part, index) =>
+            part.type === 'text' ? part : verbatimTextPart(originals[index] as OpenAIResponsesItem),
+          ),
     ...openaiMetadata(
       { [itemRoleMarker]: role === 'developer' ? 'developer' : undefined, [itemContentMarker]: marker },
       fieldsExcept(item, ['role', 'content']),
     ),
-  } as Message;
+  } as UserMessage | SystemMessage;
+  return withOrder(message, item, messageItem(message, 'system'));
 }
 
 function appendAssistantItem(message: AssistantMessage, item: OpenAIResponsesItem): void {
@@ -140,9 +237,17 @@ function appendAssistantItem(message: AssistantMessage, item: OpenAIResponsesIte
     message.content.push(verbatimTextPart(item));
     return;
   }
+  const texts = parts as TextPart[];
+  const written = assistantMessageItem(texts, { fields, parts: marker !== undefined });
+  const order: KeyOrder | undefined = keyOrderDifference(item, written);
   const previous = message.content.at(-1);
-  const needsMarker = marker !== undefined || Object.keys(fields).length > 0 || previous?.type === 'text';
-  const [first, ...rest] = parts as Array<Extract<OpenAIResponsesPart, { type: 'text' }>>;
+  // The item's first part says where a new item starts (after another text) and what the item held.
+  const needsMarker =
+    marker !== undefined ||
+    Object.keys(fields).length > 0 ||
+    previous?.type === 'text' ||
+    order !== undefined;
+  const [first, ...rest] = texts;
   const marked = needsMarker
     ? {
         ...first!,
@@ -153,6 +258,7 @@ function appendAssistantItem(message: AssistantMessage, item: OpenAIResponsesIte
             [itemMarker]: {
               ...(Object.keys(fields).length > 0 ? { fields } : {}),
               ...(marker === undefined ? {} : { content: marker }),
+              ...(order === undefined ? {} : { keyOrder: order }),
             },
           },
         },
@@ -169,33 +275,52 @@ function contentParts(
   const content = item.content;
   if (typeof content === 'string') return { parts: [{ type: 'text', text: content }] };
   if (!Array.isArray(content)) return { parts: [] };
+  if (!isPartList(content)) return { parts: [] };
   const parts = content.map((part) => responsesPartToCore(part as OpenAIResponsesItem, role));
   const plainSingle = parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.metadata === undefined;
   return plainSingle ? { parts, marker: 'parts' } : { parts };
 }
 
-function resultPart(item: OpenAIResponsesItem, toolNames: Map<string, string>): ToolResultPart {
+function functionCallPart(item: OpenAIResponsesItem) {
+  const { input, arguments: raw } = parseArguments(item.arguments as string);
+  const part = {
+    type: 'tool-call' as const,
+    toolCallId: item.call_id as string,
+    toolName: item.name as string,
+    input,
+    ...openaiMetadata(
+      { [itemArgumentsMarker]: raw },
+      fieldsExcept(item, ['type', 'call_id', 'name', 'arguments']),
+    ),
+  };
+  return withOrder(part, item, functionCallItem(part));
+}
+
+function functionOutputPart(item: OpenAIResponsesItem, toolNames: Map<string, string>): ToolResultPart {
   const callId = item.call_id as string;
   const output = item.output;
   const base = { type: 'tool-result' as const, toolCallId: callId, toolName: toolNames.get(callId) ?? '' };
+  const fields = fieldsExcept(item, ['type', 'call_id', 'output']);
+  let part: ToolResultPart;
   if (typeof output === 'string') {
-    return { ...base, output, ...openaiMetadata({}, fieldsExcept(item, ['type', 'call_id', 'output'])) };
-  }
-  if (Array.isArray(output)) {
-    const parts = output.map((part) =>
-      responsesPartToCore(part as OpenAIResponsesItem, 'user'),
+    part = { ...base, output, ...openaiMetadata({}, fields) };
+  } else if (
+    Array.isArray(output) &&
+    output.every((entry) => isObject(entry) && typeof entry.type === 'string')
+  ) {
+    const parts = output.map((entry) =>
+      responsesPartToCore(entry as OpenAIResponsesItem, 'user'),
     ) as ToolResultContentPart[];
+    part = { ...base, output: parts, ...openaiMetadata({}, fields) };
+  } else {
+    // An output of another shape is shown as its JSON and sent back as it came.
     return {
       ...base,
-      output: parts,
-      ...openaiMetadata({}, fieldsExcept(item, ['type', 'call_id', 'output'])),
+      output: JSON.stringify(output ?? null),
+      metadata: { openai: { [verbatimKey]: item as JSONObject } },
     };
   }
-  return {
-    ...base,
-    output: JSON.stringify(output ?? null),
-    metadata: { openai: { [verbatimKey]: item as JSONObject } },
-  };
+  return withOrder(part, item, functionOutputItem(part));
 }
 
 function reasoningPart(item: OpenAIResponsesItem): ReasoningPart {
@@ -209,21 +334,25 @@ function reasoningPart(item: OpenAIResponsesItem): ReasoningPart {
     'summary',
     ...(encrypted === undefined ? [] : ['encrypted_content']),
   ]);
-  const part: ReasoningPart = {
-    type: 'reasoning',
-    text,
-    ...(encrypted === undefined ? {} : { redactedData: encrypted }),
-  };
   // The summary is rebuilt from the text; keep it only when that would not give it back.
   const rebuilt = defaultSummary(text);
   if (JSON.stringify(rebuilt) !== JSON.stringify(item.summary)) fields.summary = item.summary ?? null;
   if (item.summary === undefined) fields.summary = 'absent';
-  return { ...part, ...openaiMetadata({}, fields) };
+  const part: ReasoningPart = {
+    type: 'reasoning',
+    text,
+    ...(encrypted === undefined ? {} : { redactedData: encrypted }),
+    ...openaiMetadata({}, fields),
+  };
+  return withOrder(part, item, reasoningItem(part));
 }
 
-/** The summary written for a reasoning text. */
-export function defaultSummary(text: string): JSONObject[] {
-  return text === '' ? [] : [{ type: 'summary_text', text }];
+function isPartList(content: unknown): content is OpenAIResponsesItem[] {
+  return Array.isArray(content) && content.every((part) => isObject(part) && typeof part.type === 'string');
+}
+
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 function assertShape(items: OpenAIResponsesItem[]): void {
@@ -239,6 +368,19 @@ function assertShape(items: OpenAIResponsesItem[]): void {
       issues.push({ index, path: 'role', message: `unsupported role ${JSON.stringify(item.role)}` });
     } else if (item.type !== undefined && typeof item.type !== 'string') {
       issues.push({ index, path: 'type', message: 'must be a string' });
+    } else if (!isJSONValue(item)) {
+      issues.push({
+        index,
+        path: '',
+        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
+      });
+    } else if (
+      (item.type ?? 'message') === 'message' &&
+      ['user', 'system', 'developer'].includes(item.role as string) &&
+      typeof item.content !== 'string' &&
+      !isPartList(item.content)
+    ) {
+      issues.push({ index, path: 'content', message: 'must be a string or an array of content parts' });
     }
   });
   if (issues.length > 0) throw new InvalidMessagesError({ issues });

@@ -24,7 +24,8 @@ export const refusalKey = 'refusal';
  */
 export function chatPartToCore(part: OpenAIChatContentPart): OpenAIChatPart {
   const decoded = decode(part);
-  if (decoded !== undefined && deepEqual(coreToChatPart(decoded), part)) return decoded;
+  if (decoded !== undefined && isWellFormed(decoded) && deepEqual(coreToChatPart(decoded), part))
+    return decoded;
   return {
     type: 'text',
     text: JSON.stringify(part),
@@ -120,4 +121,11 @@ function decode(part: OpenAIChatContentPart): OpenAIChatPart | undefined {
     default:
       return undefined;
   }
+}
+
+/** Whether core accepts the part: an image needs its data or URL, a file its media type. */
+function isWellFormed(part: TextPart | ImagePart | FilePart): boolean {
+  if (part.type === 'image') return part.image !== '';
+  if (part.type === 'file') return part.mediaType !== '';
+  return true;
 }

@@ -1,6 +1,6 @@
 import { InvalidMessagesError, type Message, ProviderError } from '@compaction/core';
 import type OpenAI from 'openai';
-import { fromOpenAIResponsesInput } from './from-openai-responses-input.js';
+import { convertResponsesItems } from './from-openai-responses-input.js';
 import {
   OpenAIConversationBase,
   type OpenAIConversationBaseSettings,
@@ -8,6 +8,7 @@ import {
   type OpenAISendOptions,
 } from './openai-conversation-base.js';
 import { toOpenAICompactionError } from './openai-error.js';
+import type { OpenAIResponsesItem } from './openai-responses-request.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
@@ -76,6 +77,8 @@ export class OpenAIResponsesConversation extends OpenAIConversationBase<
   private readonly client: OpenAIResponsesConversationClient;
   private readonly defaults: OpenAIResponsesConversationRequest;
   private readonly systemRole: 'system' | 'developer' | undefined;
+  /** Every call appended so far, by id, with its tool's name. */
+  private readonly callNames = new Map<string, string>();
 
   constructor(settings: OpenAIResponsesConversationSettings) {
     const request = settings.request;
@@ -177,7 +180,8 @@ export class OpenAIResponsesConversation extends OpenAIConversationBase<
   }
 
   protected toCore(items: OpenAI.Responses.ResponseInputItem[]): Message[] {
-    return fromOpenAIResponsesInput(items);
+    // Outputs are appended apart from their calls: the calls seen so far pair them.
+    return convertResponsesItems(items as unknown as OpenAIResponsesItem[], this.callNames);
   }
 
   protected body(messages: Message[], request: Partial<OpenAIResponsesConversationRequest> | undefined) {

@@ -54,12 +54,64 @@ describe('Chat Completions converters', () => {
   });
 
   it('name tool results after their calls', () => {
-    expect(messages[4]).toEqual({
+    expect(messages[4]!.content).toEqual([
+      { type: 'tool-result', toolCallId: 'call_1', toolName: 'read_file', output: 'export const a = 1;' },
+    ]);
+  });
+
+  it('remember the key order of a message written in another order, and write it back so', () => {
+    // `tool_call_id` before `content`, as many clients write tool messages.
+    expect(messages[4]!.metadata).toEqual({
+      openai: { keyOrder: { keys: ['role', 'tool_call_id', 'content'] } },
+    });
+    expect(JSON.stringify(toOpenAIChatMessages(messages))).toBe(JSON.stringify(richChatMessages));
+  });
+
+  it('read the legacy function calling and write it back', () => {
+    const legacy = [
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: null,
+        function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+      { role: 'function', name: 'get_weather', content: '{"celsius":21}' },
+      { role: 'assistant', content: 'It is 21°C.' },
+    ];
+    const converted = fromOpenAIChatMessages(legacy);
+    expect(converted[1]!.content).toEqual([
+      {
+        type: 'tool-call',
+        toolCallId: 'function_call_1',
+        toolName: 'get_weather',
+        input: { city: 'Paris' },
+        metadata: { openai: { legacy: true } },
+      },
+    ]);
+    expect(converted[2]).toEqual({
       role: 'tool',
       content: [
-        { type: 'tool-result', toolCallId: 'call_1', toolName: 'read_file', output: 'export const a = 1;' },
+        {
+          type: 'tool-result',
+          toolCallId: 'function_call_1',
+          toolName: 'get_weather',
+          output: '{"celsius":21}',
+          metadata: { openai: { legacy: true } },
+        },
       ],
     });
+    expect(JSON.stringify(toOpenAIChatMessages(converted))).toBe(JSON.stringify(legacy));
+    // A shortened result is still a function message, and a call left without its result is an error.
+    const shortened = structuredClone(converted);
+    (shortened[2]!.content[0] as { output: string }).output = '[removed]';
+    expect(toOpenAIChatMessages(shortened)[2]).toEqual({
+      role: 'function',
+      name: 'get_weather',
+      content: '[removed]',
+    });
+    expect(() => toOpenAIChatMessages([converted[0]!, converted[1]!, converted[3]!])).toThrow(
+      /have no result before the next message/,
+    );
   });
 
   it('keep refusals as marked text', () => {
@@ -134,8 +186,11 @@ describe('Chat Completions converters', () => {
     for (const bad of [
       'x',
       [null],
-      [{ role: 'function', name: 'f', content: 'x' }],
+      [{ role: 'function', content: 'x' }],
+      [{ role: 'function', name: 'f', content: [{ type: 'text', text: 'x' }] }],
       [{ role: 'tool', content: 'x' }],
+      [{ role: 'tool', tool_call_id: '', content: 'x' }],
+      [{ role: 'user', content: 'x', when: new Date(0) }],
       [{ role: 'user', content: 3 }],
     ]) {
       expect(() => fromOpenAIChatMessages(bad as never)).toThrow(InvalidMessagesError);
@@ -156,7 +211,7 @@ describe('Responses converters', () => {
 
   it('give valid core messages and back the exact input', () => {
     expect(() => validateMessages(messages)).not.toThrow();
-    expect(toOpenAIResponsesInput(messages)).toEqual(richResponsesInput);
+    expect(JSON.stringify(toOpenAIResponsesInput(messages))).toBe(JSON.stringify(richResponsesInput));
   });
 
   it('group assistant-side items into one assistant message, in order', () => {
@@ -172,7 +227,13 @@ describe('Responses converters', () => {
       type: 'reasoning',
       text: 'Read the file first.',
       redactedData: 'gAAAAABencrypted==',
-      metadata: { openai: { fields: { id: 'rs_1' } } },
+      // The item had `id` second; it is written back there.
+      metadata: {
+        openai: {
+          fields: { id: 'rs_1' },
+          keyOrder: { keys: ['type', 'id', 'summary', 'encrypted_content'] },
+        },
+      },
     });
     expect(messages[4]).toMatchObject({
       role: 'tool',

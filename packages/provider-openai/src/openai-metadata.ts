@@ -34,9 +34,18 @@ export function openaiMetadata(markers: JSONObject, fields: JSONObject = {}): { 
 export function fieldsExcept(object: JSONObject, keys: readonly string[]): JSONObject {
   const rest: JSONObject = {};
   for (const [key, value] of Object.entries(object)) {
-    if (!keys.includes(key) && value !== undefined) rest[key] = value;
+    if (!keys.includes(key) && value !== undefined) setField(rest, key, value);
   }
   return rest;
+}
+
+/** Sets `target[key]`, a `__proto__` key included (an assignment would replace the prototype instead). */
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
 }
 
 export function isObject(value: unknown): value is JSONObject {

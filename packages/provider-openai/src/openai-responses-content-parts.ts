@@ -26,7 +26,8 @@ export function defaultTextType(role: string): string {
 /** Converts a message content part; shapes core cannot reproduce exactly are kept verbatim. */
 export function responsesPartToCore(part: OpenAIResponsesItem, role: string): OpenAIResponsesPart {
   const decoded = decode(part, role);
-  if (decoded !== undefined && deepEqual(coreToResponsesPart(decoded, role), part)) return decoded;
+  if (decoded !== undefined && isWellFormed(decoded) && deepEqual(coreToResponsesPart(decoded, role), part))
+    return decoded;
   return verbatimTextPart(part);
 }
 
@@ -130,4 +131,11 @@ function decode(part: OpenAIResponsesItem, role: string): OpenAIResponsesPart | 
     default:
       return undefined;
   }
+}
+
+/** Whether core accepts the part: an image needs its data or URL, a file its media type. */
+function isWellFormed(part: TextPart | ImagePart | FilePart): boolean {
+  if (part.type === 'image') return part.image !== '';
+  if (part.type === 'file') return part.mediaType !== '';
+  return true;
 }

@@ -4,16 +4,21 @@ import {
   type Message,
   repairHistory,
   turnMessages,
+  validateMessages,
 } from '@compaction/core';
 import { conversationArbitrary } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeForOpenAI } from './__fixtures__/normalize-for-openai.js';
+import { openAIChatMessagesArbitrary } from './__fixtures__/openai-chat-messages-arbitrary.js';
+import { openAIResponsesInputArbitrary } from './__fixtures__/openai-responses-input-arbitrary.js';
 import { readChatTranscripts } from './__fixtures__/openai-transcripts.js';
+import { oddlyChanged } from './__fixtures__/replace-somewhere.js';
 import { transcriptsDirectory } from './__fixtures__/transcripts-directory.js';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
 import { fromOpenAIResponsesInput } from './from-openai-responses-input.js';
 import type { OpenAIChatMessage, OpenAIChatMessageParam } from './openai-chat-request.js';
+import { itemReferences } from './openai-responses-item-references.js';
 import type { OpenAIResponsesItem } from './openai-responses-request.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
@@ -134,7 +139,7 @@ describe.skipIf(directory === undefined)(
       'to(from(r)) equals r for %s',
       (_name, messages) => {
         const core = fromOpenAIChatMessages(messages);
-        expect(toOpenAIChatMessages(core)).toEqual(messages);
+        expect(JSON.stringify(toOpenAIChatMessages(core))).toBe(JSON.stringify(messages));
         // Tool results are named after their calls, and parsed inputs are plain JSON.
         for (const message of core) {
           if (message.role === 'tool') expect(message.content[0]!.toolName).not.toBe('');
@@ -157,4 +162,97 @@ if (directory === undefined) {
   describe('Chat Completions converters on real conversations', () => {
     it.skip('skipped: transcripts not found (set COMPACTION_TRANSCRIPTS or add ../shared/fixtures/transcripts)', () => {});
   });
+}
+
+/** Converts, or refuses with a typed error; never crashes, never gives malformed core messages. */
+function convertsOrRefuses(convert: (input: never) => Message[]) {
+  return (input: unknown) => {
+    try {
+      const converted = convert(input as never);
+      expect(() => validateMessages(converted)).not.toThrow();
+    } catch (error) {
+      expect(InvalidMessagesError.isInstance(error)).toBe(true);
+    }
+  };
+}
+
+describe('Chat Completions converters on messages of every shape the SDK types allow', () => {
+  it('to(from(m)) serializes exactly as m, key order included', () => {
+    fc.assert(
+      fc.property(openAIChatMessagesArbitrary(), (messages) => {
+        const converted = fromOpenAIChatMessages(messages);
+        expect(() => validateMessages(converted)).not.toThrow();
+        expect(JSON.stringify(toOpenAIChatMessages(converted))).toBe(JSON.stringify(messages));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('from(m) gives valid core messages or a typed error, whatever odd value m holds', () => {
+    fc.assert(
+      fc.property(oddlyChanged(openAIChatMessagesArbitrary()), convertsOrRefuses(fromOpenAIChatMessages)),
+      {
+        numRuns: runs * 2,
+      },
+    );
+    fc.assert(fc.property(fc.anything({ maxDepth: 4 }), convertsOrRefuses(fromOpenAIChatMessages)));
+  });
+});
+
+describe('Responses converters on inputs of every shape the SDK types allow', () => {
+  it('to(from(i)) serializes exactly as i, key order included', () => {
+    fc.assert(
+      fc.property(openAIResponsesInputArbitrary(), (input) => {
+        const converted = fromOpenAIResponsesInput(input);
+        expect(() => validateMessages(converted)).not.toThrow();
+        expect(JSON.stringify(toOpenAIResponsesInput(converted))).toBe(JSON.stringify(input));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('from(i) gives valid core messages or a typed error, whatever odd value i holds', () => {
+    fc.assert(
+      fc.property(oddlyChanged(openAIResponsesInputArbitrary()), convertsOrRefuses(fromOpenAIResponsesInput)),
+      { numRuns: runs * 2 },
+    );
+    fc.assert(fc.property(fc.anything({ maxDepth: 4 }), convertsOrRefuses(fromOpenAIResponsesInput)));
+  });
+
+  it('a compacted input answers every call it keeps, keeps what items refer to, or fails with a typed error', () => {
+    fc.assert(
+      fc.property(
+        openAIResponsesInputArbitrary(),
+        fc.array(fc.boolean(), { maxLength: 40 }),
+        (input, keep) => {
+          let compactedInput: OpenAIResponsesItem[];
+          try {
+            const written = toOpenAIResponsesInput(compacted(fromOpenAIResponsesInput(input), keep));
+            compactedInput = typeof written === 'string' ? [] : (written as unknown as OpenAIResponsesItem[]);
+          } catch (error) {
+            expect(InvalidMessagesError.isInstance(error)).toBe(true);
+            return;
+          }
+          const originalIds = new Set(input.flatMap((item) => itemReferences(item).opens));
+          const opened = new Set<string>();
+          for (const item of compactedInput) {
+            for (const id of itemReferences(item).refersTo)
+              if (originalIds.has(id)) expect(opened).toContain(id);
+            const answered = answeredCall(item);
+            if (answered !== undefined && originalIds.has(answered)) expect(opened).toContain(answered);
+            for (const id of itemReferences(item).opens) opened.add(id);
+          }
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+});
+
+/** The call an answer item answers. */
+function answeredCall(item: OpenAIResponsesItem): string | undefined {
+  if (item.type === 'mcp_approval_response') return item.approval_request_id as string;
+  if (item.type === 'local_shell_call_output') return item.id as string;
+  if (item.type?.endsWith('_output') && item.type !== 'program_output') return item.call_id as string;
+  return undefined;
 }

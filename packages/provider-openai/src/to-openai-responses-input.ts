@@ -1,26 +1,32 @@
 import {
   type AssistantMessage,
   InvalidMessagesError,
-  type JSONObject,
   type Message,
   type MessageIssue,
   type TextPart,
+  type ToolResultPart,
 } from '@compaction/core';
+import { openaiMetadataOf, storedFields } from './openai-metadata.js';
+import { coreToResponsesPart, verbatimOf } from './openai-responses-content-parts.js';
 import {
-  defaultSummary,
-  itemArgumentsMarker,
-  itemContentMarker,
-  itemMarker,
-  itemRoleMarker,
-  stringInputMarker,
-} from './from-openai-responses-input.js';
-import { isObject, openaiMetadataOf, serializeArguments, storedFields } from './openai-metadata.js';
-import {
-  coreToResponsesPart,
-  type OpenAIResponsesPart,
-  verbatimOf,
-} from './openai-responses-content-parts.js';
+  type AssistantItemMarker,
+  assistantItemMarkerOf,
+  assistantMessageItem,
+  functionCallItem,
+  functionOutputItem,
+  messageItem,
+  reasoningItem,
+  withoutItemMarker,
+} from './openai-responses-item-writer.js';
+import { stringInputMarker } from './openai-responses-markers.js';
 import type { OpenAIResponsesInputParam, OpenAIResponsesItem } from './openai-responses-request.js';
+import {
+  callItemOf,
+  freshOutputItem,
+  needsOwnOutput,
+  outputItemOf,
+  sourceItemOf,
+} from './openai-responses-tool-items.js';
 
 /** Options of {@link toOpenAIResponsesInput}. */
 export interface ToOpenAIResponsesInputOptions {
@@ -29,14 +35,22 @@ export interface ToOpenAIResponsesInputOptions {
 }
 
 /**
- * Converts core messages to a Responses API `input`, the inverse of {@link fromOpenAIResponsesInput}. The
- * result is valid for the API:
+ * Converts core messages to a Responses API `input`, the inverse of {@link fromOpenAIResponsesInput}: items
+ * that came from an input and were not changed are written back as they were, byte for byte once
+ * serialized. The result is valid for the API:
  *
  * - consecutive assistant messages are written as one run of items (text runs become one message item);
+ * - a tool call or result made from a tool item goes back as that item; a result a strategy shortened is
+ *   written in the item's own shape (the text output of a custom tool, local shell, shell or apply_patch
+ *   call), except where the shape has no place for text (a computer call's screenshot, tool search results,
+ *   an MCP approval), which is sent as it came; a result added by a repair answers its call in the shape the
+ *   call needs (a computer call cannot be answered so: that is an error);
  * - reasoning that did not come from OpenAI (no item `id`) is dropped, since the API cannot take it back;
- * - every `function_call_output` must answer a `function_call` of the assistant run before it, and every
- *   call must be answered before the next user or system message (calls at the very end may still be
- *   waiting); otherwise {@link InvalidMessagesError} is thrown (run core's `repairHistory` first).
+ * - every answer must follow the assistant run with its call, and every call must be answered before the
+ *   next user or system message (calls at the very end may still be waiting); otherwise
+ *   {@link InvalidMessagesError} is thrown (run core's `repairHistory` first).
+ *
+ * Compaction's own marks (pins, `joinsPrevious`...) are never written.
  */
 export function toOpenAIResponsesInput(
   messages: Message[],
@@ -54,11 +68,12 @@ export function toOpenAIResponsesInput(
   }
   const items: OpenAIResponsesItem[] = [];
   const issues: MessageIssue[] = [];
-  let open = new Set<string>();
+  /** Calls waiting for an answer, with the item each was made from (none for a function call). */
+  let open = new Map<string, OpenAIResponsesItem | undefined>();
   let answered = new Set<string>();
   let openSource = -1;
   const closeCalls = () => {
-    const missing = [...open].filter((id) => !answered.has(id));
+    const missing = [...open.keys()].filter((id) => !answered.has(id));
     if (missing.length > 0) {
       issues.push({
         index: openSource,
@@ -66,21 +81,12 @@ export function toOpenAIResponsesInput(
         message: `tool call(s) ${missing.join(', ')} have no output before the next message`,
       });
     }
-    open = new Set();
+    open = new Map();
     answered = new Set();
   };
-  let textRun: { parts: TextPart[]; fields: JSONObject; partsMarker: boolean } | undefined;
+  let textRun: { parts: TextPart[]; marker: AssistantItemMarker } | undefined;
   const flushText = () => {
-    if (textRun === undefined) return;
-    const plain =
-      textRun.parts.length === 1 && textRun.parts[0]!.metadata === undefined && !textRun.partsMarker;
-    items.push({
-      role: 'assistant',
-      content: plain
-        ? textRun.parts[0]!.text
-        : textRun.parts.map((part) => coreToResponsesPart(part, 'assistant')),
-      ...textRun.fields,
-    });
+    if (textRun !== undefined) items.push(assistantMessageItem(textRun.parts, textRun.marker));
     textRun = undefined;
   };
 
@@ -90,28 +96,10 @@ export function toOpenAIResponsesInput(
       case 'system':
       case 'user': {
         closeCalls();
-        const marks = openaiMetadataOf(message);
-        const role =
-          message.role === 'user'
-            ? 'user'
-            : marks[itemRoleMarker] === 'developer'
-              ? 'developer'
-              : (options.systemRole ?? 'system');
+        // An answer kept whole in a user message (its call was not in the input) goes back as it came.
         const verbatim = message.content.length === 1 ? verbatimOf(message.content[0]!) : undefined;
-        if (verbatim?.type?.endsWith('_output')) {
-          items.push(verbatim);
-          return;
-        }
-        const parts = message.content as OpenAIResponsesPart[];
-        const plain = parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.metadata === undefined;
-        items.push({
-          role,
-          content:
-            plain && marks[itemContentMarker] !== 'parts'
-              ? (parts[0] as TextPart).text
-              : parts.map((part) => coreToResponsesPart(part, role)),
-          ...storedFields(message),
-        });
+        if (verbatim !== undefined && isAnswerItem(verbatim)) items.push(verbatim);
+        else items.push(messageItem(message, options.systemRole ?? 'system'));
         return;
       }
       case 'assistant':
@@ -120,30 +108,20 @@ export function toOpenAIResponsesInput(
         writeAssistant(message);
         return;
       case 'tool':
-        for (const part of message.content) {
-          const verbatim = verbatimOf(part);
-          if (verbatim !== undefined) {
-            items.push(verbatim);
-          } else {
-            items.push({
-              type: 'function_call_output',
-              call_id: part.toolCallId,
-              output:
-                typeof part.output === 'string'
-                  ? part.output
-                  : part.output.map((item) => coreToResponsesPart(item, 'user')),
-              ...storedFields(part),
-            });
-          }
+        message.content.forEach((part, partIndex) => {
+          const item = answerItem(part, (text) =>
+            issues.push({ index, path: `content[${partIndex}]`, message: text }),
+          );
+          if (item !== undefined) items.push(item);
           if (!open.has(part.toolCallId) || answered.has(part.toolCallId)) {
             issues.push({
               index,
               path: 'content',
-              message: `output ${part.toolCallId} does not answer a function_call of the assistant turn before it`,
+              message: `output ${part.toolCallId} does not answer a call of the assistant turn before it`,
             });
           }
           answered.add(part.toolCallId);
-        }
+        });
         return;
     }
   });
@@ -152,17 +130,12 @@ export function toOpenAIResponsesInput(
   function writeAssistant(message: AssistantMessage): void {
     for (const part of message.content) {
       if (part.type === 'text' && verbatimOf(part) === undefined) {
-        const marker = openaiMetadataOf(part)[itemMarker];
-        if (textRun === undefined || isObject(marker)) {
+        const marker = assistantItemMarkerOf(part);
+        if (textRun === undefined || marker !== undefined) {
           flushText();
-          const item = isObject(marker) ? marker : {};
-          textRun = {
-            parts: [],
-            fields: isObject(item.fields) ? item.fields : {},
-            partsMarker: item.content === 'parts',
-          };
+          textRun = { parts: [], marker: marker ?? { fields: {}, parts: false } };
         }
-        textRun.parts.push(stripItemMarker(part));
+        textRun.parts.push(withoutItemMarker(part));
         continue;
       }
       // Reasoning that cannot be sent is skipped without ending the text run around it.
@@ -173,29 +146,14 @@ export function toOpenAIResponsesInput(
           items.push(verbatimOf(part)!);
           break;
         case 'tool-call': {
-          const marks = openaiMetadataOf(part);
-          items.push({
-            type: 'function_call',
-            call_id: part.toolCallId,
-            name: part.toolName,
-            arguments: serializeArguments(part.input, marks[itemArgumentsMarker]),
-            ...storedFields(part),
-          });
-          open.add(part.toolCallId);
+          const source = sourceItemOf(part);
+          items.push(source === undefined ? functionCallItem(part) : callItemOf(part, source));
+          open.set(part.toolCallId, source);
           break;
         }
-        case 'reasoning': {
-          const { summary, ...rest } = storedFields(part);
-          items.push({
-            type: 'reasoning',
-            ...(summary === 'absent'
-              ? {}
-              : { summary: summary === undefined ? defaultSummary(part.text) : summary }),
-            ...(part.redactedData === undefined ? {} : { encrypted_content: part.redactedData }),
-            ...rest,
-          });
+        case 'reasoning':
+          items.push(reasoningItem(part));
           break;
-        }
         case 'file':
           items.push({ role: 'assistant', content: [coreToResponsesPart(part, 'assistant')] });
           break;
@@ -203,17 +161,26 @@ export function toOpenAIResponsesInput(
     }
   }
 
+  /** The item answering a call: the one the result came from, or one in the shape its call needs. */
+  function answerItem(part: ToolResultPart, report: (text: string) => void): OpenAIResponsesItem | undefined {
+    const source = sourceItemOf(part);
+    if (source !== undefined) return outputItemOf(part, source);
+    const verbatim = verbatimOf(part);
+    if (verbatim !== undefined) return verbatim;
+    const call = open.get(part.toolCallId);
+    if (call === undefined) return functionOutputItem(part);
+    if (needsOwnOutput(call)) {
+      report(`a ${call.type} is answered by its own output item (a screenshot), not by text`);
+      return undefined;
+    }
+    return freshOutputItem(call, part) ?? functionOutputItem(part);
+  }
+
   if (issues.length > 0) throw new InvalidMessagesError({ issues });
   return items as unknown as OpenAIResponsesInputParam;
 }
 
-/** The part without the item marker, which belongs to the item, not the part. */
-function stripItemMarker(part: TextPart): TextPart {
-  const openai = part.metadata?.openai;
-  if (!isObject(openai) || openai[itemMarker] === undefined) return part;
-  const { [itemMarker]: _item, ...rest } = openai;
-  const metadata = { ...part.metadata };
-  if (Object.keys(rest).length === 0) delete metadata.openai;
-  else metadata.openai = rest;
-  return Object.keys(metadata).length === 0 ? { type: 'text', text: part.text } : { ...part, metadata };
+/** Whether an item answers a call (content parts, which user messages also keep verbatim, never do). */
+function isAnswerItem(item: OpenAIResponsesItem): boolean {
+  return item.type?.endsWith('_output') === true || item.type === 'mcp_approval_response';
 }

@@ -1,4 +1,9 @@
-import { InvalidMessagesError, type Message, withCompactionMetadata } from '@compaction/core';
+import {
+  InvalidMessagesError,
+  type Message,
+  validateMessages,
+  withCompactionMetadata,
+} from '@compaction/core';
 import { conversationArbitrary } from '@compaction/testing';
 import type { ModelMessage } from 'ai';
 import fc from 'fast-check';
@@ -6,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkMessageArbitrary } from '../__fixtures__/ai-sdk-message-arbitrary.js';
 import { coreMessagesArbitrary } from '../__fixtures__/core-message-arbitrary.js';
 import { freezeMessages } from '../__fixtures__/freeze-messages.js';
+import { oddlyChanged } from '../__fixtures__/replace-somewhere.js';
 import type { LanguageModelPrompt } from '../ai-sdk-types.js';
 import { fromAiSdk, fromLanguageModelPrompt, toAiSdk, toLanguageModelPrompt } from './ai-sdk-messages.js';
 
@@ -49,6 +55,27 @@ describe('model messages', () => {
       }),
       runs,
     );
+  });
+});
+
+describe('odd input', () => {
+  it('converts to valid core messages or refuses with a typed error, never a crash', () => {
+    for (const [flavor, convert] of [
+      ['model', fromAiSdk],
+      ['prompt', fromLanguageModelPrompt],
+    ] as const) {
+      fc.assert(
+        fc.property(oddlyChanged(fc.array(aiSdkMessageArbitrary(flavor), { maxLength: 5 })), (messages) => {
+          try {
+            const converted = convert(messages as never);
+            expect(() => validateMessages(converted)).not.toThrow();
+          } catch (error) {
+            expect(InvalidMessagesError.isInstance(error)).toBe(true);
+          }
+        }),
+        runs,
+      );
+    }
   });
 });
 

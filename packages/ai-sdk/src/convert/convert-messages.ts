@@ -2,12 +2,14 @@ import { InvalidMessagesError, type Message, validateMessages } from '@compactio
 import { ConversionProblem } from './conversion-problem.js';
 import { decodeMessage } from './decode-message.js';
 import { encodeMessage, type Flavor } from './encode-message.js';
+import { joinReferencedTurns } from './join-referenced-turns.js';
 import { sameValue } from './same-value.js';
 
 /**
  * Decodes AI SDK messages of either flavor into core messages. A message carrying a compaction slot is
  * checked by encoding it back; if that does not reproduce it exactly (a slot written by hand, say), the slot
- * is kept as an ordinary provider option instead, so the conversion stays lossless.
+ * is kept as an ordinary provider option instead, so the conversion stays lossless. Messages of one model
+ * turn split over several steps are marked to stay together (see {@link joinReferencedTurns}).
  */
 export function decodeMessages(messages: readonly unknown[], flavor: Flavor): Message[] {
   if (!Array.isArray(messages)) {
@@ -15,7 +17,7 @@ export function decodeMessages(messages: readonly unknown[], flavor: Flavor): Me
       issues: [{ index: -1, path: '', message: 'expected an array of messages' }],
     });
   }
-  return messages.map((message, index) => decodeOne(message, index, flavor));
+  return joinReferencedTurns(messages.map((message, index) => decodeOne(message, index, flavor)));
 }
 
 /** Decodes one AI SDK message; see {@link decodeMessages}. */

@@ -1,4 +1,4 @@
-import type { Message, Part, TextPart } from '@compaction/core';
+import type { Message, Metadata, Part, TextPart } from '@compaction/core';
 import { stringToData } from './data-content.js';
 import {
   isRecord,
@@ -22,7 +22,7 @@ export function encodeMessage(message: Message, flavor: Flavor): Element {
   const { extras, own } = splitMetadata(message.metadata);
   const slot: Element = {};
   setDefined(slot, 'id', message.id);
-  setDefined(slot, 'metadata', own);
+  setDefined(slot, 'metadata', withoutJoinMark(own));
   let content: unknown;
 
   if (message.role === 'system') {
@@ -111,4 +111,17 @@ function encodePart(part: Part, flavor: Flavor): Element {
         output: outputToAiSdk(part, extras, slot),
       });
   }
+}
+
+/**
+ * Core metadata without the mark that a message joins the turn before it: decoding derives it again from
+ * the messages themselves, and Compaction's own marks are not written for the provider's sake.
+ */
+function withoutJoinMark(own: Metadata | undefined): Metadata | undefined {
+  const compaction = own?.compaction;
+  if (!isRecord(compaction) || compaction.joinsPrevious === undefined) return own;
+  const { joinsPrevious: _mark, ...marks } = compaction;
+  const { compaction: _compaction, ...rest } = own!;
+  if (Object.keys(marks).length > 0) return { ...rest, compaction: marks as Metadata };
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }

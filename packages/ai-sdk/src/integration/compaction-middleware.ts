@@ -10,6 +10,7 @@ import { encodeMessage } from '../convert/encode-message.js';
 import { type CompactionIntegrationSettings, resolveCompactionSettings } from './compaction-settings.js';
 import { ConversationTracker, type ConversationView } from './conversation-tracker.js';
 import { parseContextOverflow } from './parse-context-overflow.js';
+import { signedReasoningFirst } from './signed-reasoning-first.js';
 
 /** A language-model middleware that compacts, and the compactor it uses (to subscribe to its events). */
 export type CompactionMiddleware = LanguageModelMiddleware & { readonly compactor: Compactor };
@@ -76,8 +77,9 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
       if (failure === reason) throw error;
       throw failure;
     }
-    tracker.commit(call.view, result.messages);
-    return { params: { ...params, prompt: encode(result.messages) }, sent: result.messages };
+    const sent = signedReasoningFirst(result.messages);
+    tracker.commit(call.view, sent);
+    return { params: { ...params, prompt: encode(sent) }, sent };
   };
 
   return {
@@ -87,9 +89,12 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
     async transformParams({ params }) {
       const view = tracker.view(params.prompt);
       const result = await compactor.prepare(view.messages, options);
-      if (result.compacted) tracker.commit(view, result.messages);
-      const sent = result.compacted ? result.messages : view.messages;
-      const transformed = result.compacted || view.replaced ? { ...params, prompt: encode(sent) } : params;
+      // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
+      const compacted = result.compacted ? signedReasoningFirst(result.messages) : undefined;
+      if (compacted !== undefined) tracker.commit(view, compacted);
+      const sent = compacted ?? view.messages;
+      const transformed =
+        compacted !== undefined || view.replaced ? { ...params, prompt: encode(sent) } : params;
       calls.set(transformed, { view, sent });
       return transformed;
     },

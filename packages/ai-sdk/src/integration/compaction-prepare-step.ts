@@ -4,6 +4,7 @@ import { decodeOne } from '../convert/convert-messages.js';
 import { encodeMessage } from '../convert/encode-message.js';
 import { type CompactionIntegrationSettings, resolveCompactionSettings } from './compaction-settings.js';
 import { ConversationTracker } from './conversation-tracker.js';
+import { signedReasoningFirst } from './signed-reasoning-first.js';
 
 /** What a `prepareStep` function receives that compaction uses (a subset of the AI SDK's options). */
 export interface PrepareStepInput {
@@ -52,10 +53,12 @@ export function compactionPrepareStep(settings: CompactionIntegrationSettings): 
       compactor.recordUsage({ messages: previous, inputTokens });
     }
     const result = await compactor.prepare(view.messages, options);
-    if (result.compacted) tracker.commit(view, result.messages);
-    const sent = result.compacted ? result.messages : view.messages;
+    // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
+    const compacted = result.compacted ? signedReasoningFirst(result.messages) : undefined;
+    if (compacted !== undefined) tracker.commit(view, compacted);
+    const sent = compacted ?? view.messages;
     sentBy.set(view.conversation, sent);
-    if (!result.compacted && !view.replaced) return {};
+    if (compacted === undefined && !view.replaced) return {};
     return {
       messages: sent.map((message) =>
         tracker.encode(message, (core) => encodeMessage(core, 'model') as ModelMessage),

@@ -1,4 +1,5 @@
 import type { Message } from '@compaction/core';
+import { joinReferencedTurns } from '../convert/join-referenced-turns.js';
 import { sameValue } from '../convert/same-value.js';
 import { messageKey } from './message-key.js';
 
@@ -39,6 +40,7 @@ export class ConversationTracker<Item extends object> {
   private readonly conversations = new Map<string, Conversation>();
   private readonly decoded = new WeakMap<object, Message>();
   private readonly origins = new WeakMap<Message, Item>();
+  private readonly joined = new WeakMap<Message, Message>();
   private readonly decode: (item: Item, index: number) => Message;
   private readonly maximumConversations: number;
 
@@ -58,7 +60,7 @@ export class ConversationTracker<Item extends object> {
     while (same < shared && (items[same] === previous[same] || sameValue(items[same], previous[same])))
       same++;
 
-    const converted = items.map((item, index) => {
+    const decoded = items.map((item, index) => {
       if (index < same) return conversation.messages[index]!;
       let message = this.decoded.get(item);
       if (message === undefined) {
@@ -67,6 +69,12 @@ export class ConversationTracker<Item extends object> {
         this.decoded.set(item, message);
       }
       return message;
+    });
+    // Marked copies of messages that join the turn before them; unchanged, they go back as the caller's own.
+    const converted = joinReferencedTurns(decoded, this.joined);
+    converted.forEach((message, index) => {
+      const origin = this.origins.get(decoded[index]!);
+      if (message !== decoded[index] && origin !== undefined) this.origins.set(message, origin);
     });
 
     const { compactedCount, compacted } = conversation;
