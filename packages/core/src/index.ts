@@ -41,8 +41,8 @@ export {
   compactionMetadataOf,
   isCompactionProduct,
   isPinned,
-  joinsPrevious,
   isSummary,
+  joinsPrevious,
   pinMessage,
   withCompactionMetadata,
 } from './messages/compaction-metadata.js';
@@ -90,6 +90,13 @@ export {
 } from './provider-support/create-model-limits-resolver.js';
 export { findModelEntry, type ModelTableEntry } from './provider-support/find-model-entry.js';
 export { frozenCopy } from './provider-support/frozen-copy.js';
+export {
+  isKeyOrder,
+  type KeyOrder,
+  keyOrderDifference,
+  setField,
+  withKeyOrder,
+} from './provider-support/key-order.js';
 export { type LazyClientSettings, lazyClient } from './provider-support/lazy-client.js';
 export {
   type ProviderSettingsSchemaOptions,

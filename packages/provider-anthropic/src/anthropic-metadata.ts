@@ -1,4 +1,5 @@
 import type { JSONObject, JSONValue, Metadata } from '@compaction/core';
+import { setField } from '@compaction/core';
 
 /** The key under which converters keep Anthropic-only fields in core `metadata`. */
 export const anthropicKey = 'anthropic';
@@ -22,15 +23,6 @@ export function fieldsExcept(object: JSONObject, keys: readonly string[]): JSONO
     if (!keys.includes(key) && value !== undefined) setField(rest, key, value);
   }
   return rest;
-}
-
-/** Sets `target[key]`, a `__proto__` key included (an assignment would replace the prototype instead). */
-export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 /** The extra fields stored in a part's metadata, minus the converter's own markers. */

@@ -5,8 +5,8 @@ import type {
   ToolResultContentPart,
   ToolResultPart,
 } from '@compaction/core';
+import { isKeyOrder, withKeyOrder } from '@compaction/core';
 import { type AnthropicBlockPart, partToBlock, verbatimBlockKey } from './anthropic-content-blocks.js';
-import { isKeyOrder, withKeyOrder } from './anthropic-key-order.js';
 import {
   inputMarker,
   keyOrderMarker,

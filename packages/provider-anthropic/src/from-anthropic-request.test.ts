@@ -1,8 +1,8 @@
 import { InvalidMessagesError, type Message, validateMessages } from '@compaction/core';
+import { oddlyChanged } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicRequestArbitrary } from './__fixtures__/anthropic-request-arbitrary.js';
-import { oddlyChanged } from './__fixtures__/replace-somewhere.js';
 import { richAnthropicRequest } from './__fixtures__/rich-anthropic-request.js';
 import { fromAnthropicRequest } from './from-anthropic-request.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';

@@ -4,6 +4,7 @@ import {
   isJSONValue,
   type JSONObject,
   joinsPrevious,
+  keyOrderDifference,
   type Message,
   type Metadata,
   type SystemMessage,
@@ -15,7 +16,6 @@ import {
 } from '@compaction/core';
 import { blockReferences } from './anthropic-block-references.js';
 import { blockToPart } from './anthropic-content-blocks.js';
-import { keyOrderDifference } from './anthropic-key-order.js';
 import {
   inputMarker,
   keyOrderMarker,

@@ -3,6 +3,7 @@ import {
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
+  keyOrderDifference,
   type Message,
   type MessageIssue,
   type TextPart,
@@ -29,7 +30,6 @@ import type {
   OpenAIChatMessage,
   OpenAIChatMessagesInput,
 } from './openai-chat-request.js';
-import { keyOrderDifference } from './openai-key-order.js';
 import {
   fieldsExcept,
   isObject,

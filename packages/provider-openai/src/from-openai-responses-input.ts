@@ -4,6 +4,8 @@ import {
   isJSONValue,
   type JSONObject,
   joinsPrevious,
+  type KeyOrder,
+  keyOrderDifference,
   type Message,
   type MessageIssue,
   type ReasoningPart,
@@ -15,7 +17,6 @@ import {
   type UserMessage,
   withCompactionMetadata,
 } from '@compaction/core';
-import { type KeyOrder, keyOrderDifference } from './openai-key-order.js';
 import { fieldsExcept, isObject, openaiMetadata, parseArguments } from './openai-metadata.js';
 import {
   type OpenAIResponsesPart,

@@ -1,4 +1,5 @@
 import type { AssistantMessage, JSONObject, Message, TextPart, ToolResultPart } from '@compaction/core';
+import { isKeyOrder, setField, withKeyOrder } from '@compaction/core';
 import { coreToChatPart, type OpenAIChatPart, refusalKey } from './openai-chat-content-parts.js';
 import {
   argumentsMarker,
@@ -10,8 +11,7 @@ import {
   verbatimCallKey,
 } from './openai-chat-markers.js';
 import type { OpenAIChatContentPart, OpenAIChatMessage, OpenAIChatToolCall } from './openai-chat-request.js';
-import { isKeyOrder, withKeyOrder } from './openai-key-order.js';
-import { isObject, openaiMetadataOf, serializeArguments, setField, storedFields } from './openai-metadata.js';
+import { isObject, openaiMetadataOf, serializeArguments, storedFields } from './openai-metadata.js';
 
 /** A written message, with the tool calls it makes and the call it answers (legacy function calls have no id). */
 export interface WrittenChatMessage {

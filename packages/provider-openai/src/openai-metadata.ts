@@ -1,4 +1,4 @@
-import { deepEqual, type JSONObject, type JSONValue, type Metadata } from '@compaction/core';
+import { deepEqual, type JSONObject, type JSONValue, type Metadata, setField } from '@compaction/core';
 
 /**
  * What the converters keep in core `metadata.openai`: `fields` holds the provider fields a core message or
@@ -37,15 +37,6 @@ export function fieldsExcept(object: JSONObject, keys: readonly string[]): JSONO
     if (!keys.includes(key) && value !== undefined) setField(rest, key, value);
   }
   return rest;
-}
-
-/** Sets `target[key]`, a `__proto__` key included (an assignment would replace the prototype instead). */
-export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 export function isObject(value: unknown): value is JSONObject {

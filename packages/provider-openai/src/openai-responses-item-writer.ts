@@ -7,7 +7,7 @@ import type {
   ToolResultPart,
   UserMessage,
 } from '@compaction/core';
-import { isKeyOrder, withKeyOrder } from './openai-key-order.js';
+import { isKeyOrder, withKeyOrder } from '@compaction/core';
 import { isObject, openaiMetadataOf, serializeArguments, storedFields } from './openai-metadata.js';
 import { coreToResponsesPart, type OpenAIResponsesPart } from './openai-responses-content-parts.js';
 import {

@@ -6,14 +6,13 @@ import {
   turnMessages,
   validateMessages,
 } from '@compaction/core';
-import { conversationArbitrary } from '@compaction/testing';
+import { conversationArbitrary, oddlyChanged } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeForOpenAI } from './__fixtures__/normalize-for-openai.js';
 import { openAIChatMessagesArbitrary } from './__fixtures__/openai-chat-messages-arbitrary.js';
 import { openAIResponsesInputArbitrary } from './__fixtures__/openai-responses-input-arbitrary.js';
 import { readChatTranscripts } from './__fixtures__/openai-transcripts.js';
-import { oddlyChanged } from './__fixtures__/replace-somewhere.js';
 import { transcriptsDirectory } from './__fixtures__/transcripts-directory.js';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
 import { fromOpenAIResponsesInput } from './from-openai-responses-input.js';

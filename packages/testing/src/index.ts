@@ -57,4 +57,5 @@ export { openAIChatViolations } from './provider-contracts/openai-chat-violation
 export { openAIResponsesRequestArbitrary } from './provider-contracts/openai-responses-request-arbitrary.js';
 export { openAIResponsesViolations } from './provider-contracts/openai-responses-violations.js';
 export type { ProviderRequestArbitrarySettings } from './provider-contracts/provider-request-arbitrary-settings.js';
+export { oddlyChanged, replaceSomewhere } from './replace-somewhere.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';

@@ -4,14 +4,13 @@ import {
   validateMessages,
   withCompactionMetadata,
 } from '@compaction/core';
-import { conversationArbitrary } from '@compaction/testing';
+import { conversationArbitrary, oddlyChanged } from '@compaction/testing';
 import type { ModelMessage } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aiSdkMessageArbitrary } from '../__fixtures__/ai-sdk-message-arbitrary.js';
 import { coreMessagesArbitrary } from '../__fixtures__/core-message-arbitrary.js';
 import { freezeMessages } from '../__fixtures__/freeze-messages.js';
-import { oddlyChanged } from '../__fixtures__/replace-somewhere.js';
 import type { LanguageModelPrompt } from '../ai-sdk-types.js';
 import { fromAiSdk, fromLanguageModelPrompt, toAiSdk, toLanguageModelPrompt } from './ai-sdk-messages.js';
 

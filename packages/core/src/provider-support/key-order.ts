@@ -1,5 +1,4 @@
-import type { JSONObject } from '@compaction/core';
-import { setField } from './openai-metadata.js';
+import type { JSONObject } from '../json.js';
 
 /**
  * Where the keys of a request value stood in another order than the converter writes them: `keys` lists an
@@ -79,4 +78,16 @@ function writtenKeys(record: Record<string, unknown>): string[] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Sets `target[key]`, as an own enumerable field even for `__proto__` (which plain assignment would treat as
+ * the prototype): request JSON may hold any key.
+ */
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
 }
