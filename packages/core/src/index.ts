@@ -45,8 +45,8 @@ export {
   compactionMetadataOf,
   isCompactionProduct,
   isPinned,
-  joinsPrevious,
   isSummary,
+  joinsPrevious,
   pinMessage,
   withCompactionMetadata,
 } from './messages/compaction-metadata.js';

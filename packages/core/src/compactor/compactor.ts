@@ -451,7 +451,11 @@ function describeFailure(strategy: string, error: unknown): CompactionFailure {
   if (BudgetUnreachableError.isInstance(error)) {
     return { strategy, code: error.code, error: message, target: error.target, best: error.best };
   }
-  return { strategy, code: CompactionError.isInstance(error) ? error.code : 'strategy-failed', error: message };
+  return {
+    strategy,
+    code: CompactionError.isInstance(error) ? error.code : 'strategy-failed',
+    error: message,
+  };
 }
 
 /**

@@ -47,7 +47,11 @@ export function withShortenedOutput(part: ToolResultPart, output: string, strate
  * note of what was omitted); images and files in it become a one-line note. Marked as shortened by
  * `strategy`. Every strategy that shortens tool results uses this one cut.
  */
-export function shortenToolResult(part: ToolResultPart, keepCharacters: number, strategy: string): ToolResultPart {
+export function shortenToolResult(
+  part: ToolResultPart,
+  keepCharacters: number,
+  strategy: string,
+): ToolResultPart {
   if (typeof part.output === 'string') {
     return withShortenedOutput(part, truncateText(part.output, keepCharacters), strategy);
   }

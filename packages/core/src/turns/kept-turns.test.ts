@@ -80,14 +80,26 @@ describe('assembleKeptTurns', () => {
   });
 
   it('without markers, still separates two assistant messages that would merge ahead of reasoning', () => {
-    const history = [user('the task'), assistant('answer'), user('old request'), thinking('next'), user('now')];
+    const history = [
+      user('the task'),
+      assistant('answer'),
+      user('old request'),
+      thinking('next'),
+      user('now'),
+    ];
     const quiet = { ...markerSettings, markers: false };
     // Only "old request" goes: "answer" and the reasoning turn would meet.
     const separated = assemble(history, [1, 1, 0, 1, 1], quiet);
     expect(texts(separated.messages)).toEqual(['the task', 'answer', '[1 removed]', 'next', 'now']);
     expect(separated.markers).toBe(1);
     // Without reasoning after the gap, no marker.
-    const plain = [user('the task'), assistant('answer'), user('old request'), assistant('next'), user('now')];
+    const plain = [
+      user('the task'),
+      assistant('answer'),
+      user('old request'),
+      assistant('next'),
+      user('now'),
+    ];
     expect(assemble(plain, [1, 1, 0, 1, 1], quiet).markers).toBe(0);
   });
 });

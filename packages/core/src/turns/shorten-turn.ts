@@ -7,7 +7,7 @@ import type { Turn } from './group-turns.js';
 /** Tokens a truncation note adds to a result, allowed for when sharing out the room. */
 const noteAllowance = 16;
 /** Rounds of measuring and correcting the cut; each brings the turn closer to the room. */
-const attempts = 6;
+const attempts = 8;
 /** How close under the room a cut must come to stop early: a share of the room. */
 const closeEnough = 0.01;
 
@@ -62,6 +62,9 @@ export function shortenTurn(
   const resultTokens = sizes.reduce((sum, size) => sum + size.tokens, 0);
   let available = room - (turnTokens - resultTokens) - noteAllowance * sizes.length;
   let best: { messages: Message[]; tokens: number } | undefined;
+  // The allowance for the results that last fitted and that last did not: the next try stays between them.
+  let fitted: number | undefined;
+  let missed: number | undefined;
   for (let attempt = 0; attempt < attempts && available > 0; attempt++) {
     const cap = waterLevel(
       sizes.map((size) => size.tokens),
@@ -69,11 +72,20 @@ export function shortenTurn(
     );
     const shortened = buildTurn(messages, turn, sizes, cap, marks);
     const tokens = counter.estimate(shortened);
-    // Each round corrects the allowance by what the last cut missed by, over or under.
-    available += room - tokens;
-    if (tokens > room) continue;
-    if (best === undefined || tokens > best.tokens) best = { messages: shortened, tokens };
-    if (room - tokens <= room * closeEnough) break;
+    if (tokens <= room) {
+      if (best === undefined || tokens > best.tokens) best = { messages: shortened, tokens };
+      if (room - tokens <= room * closeEnough) break;
+      fitted = available;
+    } else {
+      missed = available;
+    }
+    // Correct by what the cut missed by; cuts snap to line breaks, so a miss by a few tokens may need a
+    // larger step back, and once both sides are known the next try goes between them.
+    let next = available + (room - tokens);
+    if (tokens > room) next = Math.min(next, available - room * closeEnough);
+    if (missed !== undefined && next >= missed) next = ((fitted ?? 0) + missed) / 2;
+    if (fitted !== undefined && next <= fitted) next = (fitted + (missed ?? fitted * 2)) / 2;
+    available = next;
   }
   return best?.messages;
 }
