@@ -112,7 +112,7 @@ describe('fillRoomWithTurn', () => {
     const counter = new TokenCounter();
     const target = 100_000;
     expect(wholeTurnSlack(target)).toBe(5_000);
-    expect(wholeTurnSlack(1_000)).toBe(128);
+    expect(wholeTurnSlack(1_000)).toBe(256);
     expect(fillRoomWithTurn(messages, turn, counter, { room: 5_000, target }, marks)).toBeUndefined();
     const filled = fillRoomWithTurn(messages, turn, counter, { room: 5_001, target }, marks);
     expect(counter.estimate(filled!)).toBeLessThanOrEqual(5_001);

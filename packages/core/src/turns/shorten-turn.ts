@@ -138,12 +138,12 @@ function buildTurn(
 }
 
 /** Least room, below the target, that a strategy may leave unused by removing a whole turn. */
-const minimumSlack = 128;
+const minimumSlack = 256;
 /** Share of the target a strategy may leave unused by removing a whole turn. */
 const slackShare = 0.05;
 
 /**
- * How far below the target a strategy may end by removing a whole turn: the larger of 128 tokens and 5% of
+ * How far below the target a strategy may end by removing a whole turn: the larger of 256 tokens and 5% of
  * the target. When removing the turn at its boundary (the last it removes, or the first it cannot keep)
  * would leave more room than this unused, the strategy shortens that turn's tool results to fill the room
  * instead ({@link fillRoomWithTurn}), so one huge result never takes everything around it along.
