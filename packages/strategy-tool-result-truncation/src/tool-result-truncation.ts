@@ -5,20 +5,22 @@ import {
   type CompactionOutput,
   type CompactionStrategy,
   isPinned,
+  isShortenedPart,
   type Message,
+  shortenToolResult,
   type TokenCounter,
   type ToolCallPart,
   type ToolMessage,
+  toolResultCharacters,
   validateOptions,
+  wholeTurnSlack,
   withCompactionMetadata,
 } from '@compaction/core';
-import { clearInput, maskResult, resultCharacters, truncateResult, wasShortened } from './shorten-result.js';
+import { clearInput, maskResult, strategyName } from './shorten-result.js';
 import {
   type ToolResultTruncationOptions,
   toolResultTruncationOptionsSchema,
 } from './tool-result-truncation-options.js';
-
-const strategyName = 'tool-result-truncation';
 
 /** Tokens a truncation note adds, left out of the room kept for the text itself. */
 const noteAllowance = 16;
@@ -28,8 +30,12 @@ type ValidatedOptions = Required<ToolResultTruncationOptions>;
 /**
  * Creates the `tool-result-truncation` strategy (observation masking): leaves the newest `keepRecent` tool
  * results alone and shortens older ones, oldest first, until the history is at or under the target. The tool
- * calls stay, so the model still sees what it did. Options are validated here, so direct use is checked like
- * a config. Throws `InvalidOptionsError` for bad options.
+ * calls stay, so the model still sees what it did. The result that crosses the target keeps as much of its
+ * start and end as the target allows when shortening it fully would leave the history more than
+ * `wholeTurnSlack` below the target (one huge result never takes the whole budget's worth with it). Options
+ * are validated here, so direct use is checked like a config. Throws `InvalidOptionsError` for bad options,
+ * and `BudgetUnreachableError` (with the target and the best reached) when even every old result shortened
+ * leaves the history over the limit.
  */
 export function createToolResultTruncation(options: ToolResultTruncationOptions = {}): CompactionStrategy {
   const validated = validateOptions<ValidatedOptions>(
@@ -59,6 +65,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       const result = [...messages];
       let tokens = tokensBefore;
       const tally: Tally = { shortenedResults: 0 };
+      const slack = wholeTurnSlack(budget.target);
       let clearedInputs = 0;
       // Oldest first, one turn at a time, stopping as soon as the target is met. A turn is an assistant
       // message and the tool messages after it: in a valid history only tool calls are answered there, so
@@ -73,7 +80,11 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
           const oldParts = oldResultsOf(message, index, recent);
           if (oldParts <= 0 || isPinned(message)) continue;
           const messageTokens = counts[index]!;
-          const content = shortenResults(message, oldParts, messageTokens, validated, exempt, tally);
+          const content = shortenResults(message, oldParts, messageTokens, validated, exempt, tally, {
+            excess: tokens - budget.target,
+            slack,
+            measure: (candidate) => counter.countMessage(withCompactionMetadata(message, marks, candidate)),
+          });
           if (content === undefined) continue;
           const replacement = withCompactionMetadata(message, marks, content);
           tokens += counter.countMessage(replacement) - messageTokens;
@@ -93,9 +104,10 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       const shortenedResults = tally.shortenedResults;
       if (tokens > budget.limit) {
         throw new BudgetUnreachableError({
-          tokens,
+          target: budget.target,
+          best: tokens,
           limit: budget.limit,
-          reason: `every tool result but the newest ${validated.keepRecent} is already shortened`,
+          reason: `every tool result but the newest ${validated.keepRecent} is shortened`,
         });
       }
       if (tokensBefore - tokens < validated.minTokensSaved && tokensBefore <= budget.limit) {
@@ -151,7 +163,9 @@ function oldResultsOf(
 
 /**
  * The content of one tool message with its old results (the first `oldParts`) that are over the cap
- * shortened, or `undefined` when none is.
+ * shortened, or `undefined` when none is. `goal.excess` is how far the history is over the target before this
+ * message: once it is met, later results stay; a result whose full shortening would overshoot the target by
+ * more than `goal.slack` is cut only as far as the target needs.
  */
 function shortenResults(
   message: ToolMessage,
@@ -160,25 +174,48 @@ function shortenResults(
   options: ValidatedOptions,
   exempt: ReadonlySet<string>,
   tally: Tally,
+  goal: { excess: number; slack: number; measure: (content: ToolMessage['content']) => number },
 ): ToolMessage['content'] | undefined {
   const parts = message.content;
   let messageCharacters = 0;
-  for (const part of parts) messageCharacters += resultCharacters(part);
+  for (const part of parts) messageCharacters += toolResultCharacters(part);
   if (messageCharacters === 0) return undefined;
   let content: ToolMessage['content'] | undefined;
-  for (let partIndex = 0; partIndex < oldParts; partIndex++) {
+  let excess = goal.excess;
+  for (let partIndex = 0; partIndex < oldParts && excess > 0; partIndex++) {
     const part = parts[partIndex]!;
-    if (exempt.has(part.toolName) || wasShortened(part)) continue;
+    if (exempt.has(part.toolName)) continue;
     // The counter measures whole messages (memoized); a result's share follows its share of the text.
-    const characters = resultCharacters(part);
+    const characters = toolResultCharacters(part);
     const tokens = (messageTokens * characters) / messageCharacters;
-    if (tokens <= options.maxResultTokens) continue;
+    // A result an earlier round shortened is left alone unless it is still far over the cap (another
+    // strategy kept a large part of it).
+    const cap = isShortenedPart(part) ? options.maxResultTokens * 2 : options.maxResultTokens;
+    if (tokens <= cap) continue;
     content ??= parts.slice();
+    const charactersPerToken = characters / tokens;
+    const saving = tokens - (options.mode === 'mask' ? noteAllowance : options.maxResultTokens);
+    if (saving > excess + goal.slack) {
+      // Shortened fully, this result would leave the history far below the target: it keeps what fits,
+      // measured and corrected, since its start and end need not count like the average of its text.
+      const goalTokens = messageTokens - excess;
+      let keepTokens = tokens - excess - noteAllowance;
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const keepCharacters = Math.floor(Math.max(0, keepTokens) * charactersPerToken);
+        content[partIndex] = shortenToolResult(part, keepCharacters, strategyName);
+        const measured = goal.measure(content);
+        if (measured <= goalTokens) break;
+        keepTokens -= measured - goalTokens;
+      }
+      tally.shortenedResults++;
+      break;
+    }
     if (options.mode === 'mask') content[partIndex] = maskResult(part, characters);
     else {
-      const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
-      content[partIndex] = truncateResult(part, Math.floor(keepCharacters));
+      const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * charactersPerToken;
+      content[partIndex] = shortenToolResult(part, Math.floor(keepCharacters), strategyName);
     }
+    excess -= saving;
     tally.shortenedResults++;
     tally.changedCalls?.add(part.toolCallId);
   }
@@ -193,7 +230,7 @@ function clearInputs(
   maxTokens: number,
 ): { content: AssistantMessage['content']; count: number } | undefined {
   const inputs = message.content.map((part) =>
-    part.type === 'tool-call' && toolCallIds.has(part.toolCallId) && !wasShortened(part)
+    part.type === 'tool-call' && toolCallIds.has(part.toolCallId) && !isShortenedPart(part)
       ? JSON.stringify(part.input).length
       : 0,
   );
