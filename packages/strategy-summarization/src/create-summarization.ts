@@ -113,7 +113,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const countText = (text: string) => counter.estimator.countText(text);
   const turnMessages = (turns: readonly Turn[]) =>
     turns.flatMap((turn) => messages.slice(turn.start, turn.end));
-  const layout = layoutHistory(messages);
+  const layout = layoutHistory(messages, counter);
   const headTokens = counter.estimate(turnMessages(layout.anchored));
   const previous = readPreviousSummaries(turnMessages(layout.summaries));
   const extractSettings = { commandCharacters: options.commandCharacters };
@@ -135,9 +135,12 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   );
   if (headTokens + overhead > budget.limit) {
     throw new BudgetUnreachableError({
-      tokens: headTokens + overhead,
+      target: budget.target,
+      best: headTokens + overhead,
       limit: budget.limit,
-      reason: 'the system prompt, pinned messages, original task and newest request alone do not fit',
+      reason:
+        'the system prompt, pinned messages, original task and newest request, kept verbatim, and the ' +
+        "summary's header are over it",
     });
   }
   let room = budget.target - headTokens - overhead;
@@ -160,14 +163,36 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     preferred: recentTokens,
     available: room - summaryTokens - trailTokens,
     minimumTurns: options.minimumRecentTurns,
+    target: budget.target,
+    round,
   });
+  // The kept messages in their original order, with the recent turn that was shortened, if one was.
+  const boundary = layout.candidates[recent.firstKept];
+  const keptTurns = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)].sort(
+    (left, right) => left.start - right.start,
+  );
+  const kept = keptTurns.flatMap((turn) =>
+    (turn === boundary && recent.shortened !== undefined
+      ? recent.shortened
+      : messages.slice(turn.start, turn.end)
+    ).map((message, offset) => ({ index: turn.start + offset, message })),
+  );
   const evictedTurns = layout.candidates.slice(0, recent.firstKept);
   if (evictedTurns.length === 0) {
+    const keptMessages = kept.map((item) => item.message);
+    const keptTokens = counter.estimate(keptMessages);
+    if (recent.shortened !== undefined && keptTokens <= budget.limit) {
+      return {
+        messages: keptMessages,
+        details: { summarized: false, reason: 'nothing-to-summarize', shortenedTurns: 1 },
+      };
+    }
     if (total <= budget.limit) {
       return { messages: [...messages], details: { summarized: false, reason: 'nothing-to-summarize' } };
     }
     throw new BudgetUnreachableError({
-      tokens: total,
+      target: budget.target,
+      best: Math.min(total, keptTokens),
       limit: budget.limit,
       reason: 'every turn that may be summarized is needed as a recent turn',
     });
@@ -179,13 +204,6 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     .filter((text): text is string => text !== undefined && text.trim().length > 0)
     .join('\n');
 
-  const kept = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)]
-    .sort((left, right) => left.start - right.start)
-    .flatMap((turn) =>
-      messages
-        .slice(turn.start, turn.end)
-        .map((message, offset) => ({ index: turn.start + offset, message })),
-    );
   const spanStart = Math.min(evictedTurns[0]!.start, ...layout.summaries.map((turn) => turn.start));
   const firstConversational = messages.find((message) => message.role !== 'system');
   const summarizedMessages = previous.summarizedMessages + evicted.length;
@@ -312,7 +330,8 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     result = assemble(digest, true, fittedTrail, digest === '' ? (previous.text ?? '') : digest);
     if (result.tokens > budget.limit) {
       throw new BudgetUnreachableError({
-        tokens: result.tokens,
+        target: budget.target,
+        best: result.tokens,
         limit: budget.limit,
         reason: 'even the extractive digest does not fit',
       });
@@ -327,6 +346,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     summarizedMessages: evicted.length,
     mergedSummaries: layout.summaries.length,
     keptRecentTurns: layout.candidates.length - recent.firstKept,
+    ...(recent.shortened === undefined ? {} : { shortenedTurns: 1 }),
     summaryRole: result!.role,
     summarizerCalls: calls,
     chunks,

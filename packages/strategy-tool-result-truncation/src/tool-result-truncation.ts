@@ -205,7 +205,8 @@ function shortenResults(
         content[partIndex] = shortenToolResult(part, keepCharacters, strategyName);
         const measured = goal.measure(content);
         if (measured <= goalTokens) break;
-        keepTokens -= measured - goalTokens;
+        // Cuts snap to line breaks: a miss by a few tokens needs a step of a few lines.
+        keepTokens -= Math.max(measured - goalTokens, keepTokens * 0.02 * (attempt + 1));
       }
       tally.shortenedResults++;
       break;
