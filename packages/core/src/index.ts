@@ -217,6 +217,7 @@ export {
 } from './tokens/text-features.js';
 // Tokens and budget
 export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
+export { fitToRoom, type Measured } from './turns/fit-to-room.js';
 // Turns, repair, verification
 export { groupTurns, type Turn, turnMessages } from './turns/group-turns.js';
 export {

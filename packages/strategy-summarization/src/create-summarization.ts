@@ -19,6 +19,7 @@ import { extractiveDigest } from './extractive-digest.js';
 import { layoutHistory, selectRecentTurns } from './plan-eviction.js';
 import { readPreviousSummaries } from './previous-summary.js';
 import { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
+import { separateReasoningTurns } from './separate-reasoning-turns.js';
 import { shortenMiddleToTokens } from './shorten-text.js';
 import {
   type ResolvedSummarizationOptions,
@@ -171,15 +172,22 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const keptTurns = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)].sort(
     (left, right) => left.start - right.start,
   );
-  const kept = keptTurns.flatMap((turn) =>
-    (turn === boundary && recent.shortened !== undefined
-      ? recent.shortened
-      : messages.slice(turn.start, turn.end)
-    ).map((message, offset) => ({ index: turn.start + offset, message })),
+  const kept = separateReasoningTurns(
+    keptTurns.flatMap((turn) =>
+      (turn === boundary && recent.shortened !== undefined
+        ? recent.shortened
+        : messages.slice(turn.start, turn.end)
+      ).map((message, offset) => ({ index: turn.start + offset, message })),
+    ),
+    round,
   );
   const evictedTurns = layout.candidates.slice(0, recent.firstKept);
   if (evictedTurns.length === 0) {
-    const keptMessages = kept.map((item) => item.message);
+    // Nothing is summarized: the history stays whole, but for the newest turn's results, if they were cut.
+    const keptMessages =
+      recent.shortened === undefined || boundary === undefined
+        ? [...messages]
+        : [...messages.slice(0, boundary.start), ...recent.shortened, ...messages.slice(boundary.end)];
     const keptTokens = counter.estimate(keptMessages);
     if (recent.shortened !== undefined && keptTokens <= budget.limit) {
       return {

@@ -7,23 +7,19 @@ import {
   isPinned,
   isShortenedPart,
   type Message,
-  shortenToolResult,
   type TokenCounter,
   type ToolCallPart,
   type ToolMessage,
-  toolResultCharacters,
   validateOptions,
   wholeTurnSlack,
   withCompactionMetadata,
 } from '@compaction/core';
-import { clearInput, maskResult, strategyName } from './shorten-result.js';
+import { clearInput, strategyName } from './shorten-result.js';
+import { shortenToolMessage, type Tally } from './shorten-tool-message.js';
 import {
   type ToolResultTruncationOptions,
   toolResultTruncationOptionsSchema,
 } from './tool-result-truncation-options.js';
-
-/** Tokens a truncation note adds, left out of the room kept for the text itself. */
-const noteAllowance = 16;
 
 type ValidatedOptions = Required<ToolResultTruncationOptions>;
 
@@ -80,15 +76,22 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
           const oldParts = oldResultsOf(message, index, recent);
           if (oldParts <= 0 || isPinned(message)) continue;
           const messageTokens = counts[index]!;
-          const content = shortenResults(message, oldParts, messageTokens, validated, exempt, tally, {
+          const replacement = shortenToolMessage(message, {
+            oldParts,
+            messageTokens,
+            options: validated,
+            exempt,
+            tally,
             excess: tokens - budget.target,
             slack,
-            measure: (candidate) => counter.countMessage(withCompactionMetadata(message, marks, candidate)),
+            count: (content) => {
+              const candidate = withCompactionMetadata(message, marks, content);
+              return { message: candidate, tokens: counter.countMessage(candidate) };
+            },
           });
-          if (content === undefined) continue;
-          const replacement = withCompactionMetadata(message, marks, content);
-          tokens += counter.countMessage(replacement) - messageTokens;
-          result[index] = replacement;
+          if (replacement === undefined) continue;
+          tokens += replacement.tokens - messageTokens;
+          result[index] = replacement.message;
         }
         const call = messages[start] as AssistantMessage;
         if (tally.changedCalls !== undefined && tally.changedCalls.size > 0 && !isPinned(call)) {
@@ -124,13 +127,6 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
   };
 }
 
-/** What a run has shortened so far. */
-interface Tally {
-  shortenedResults: number;
-  /** Ids of the calls whose results were shortened in the current turn, when their inputs are cleared too. */
-  changedCalls?: Set<string> | undefined;
-}
-
 /**
  * Where the newest `keep` results begin: results in messages before `messageIndex`, and the first
  * `partIndex` results of that message, are old.
@@ -159,68 +155,6 @@ function oldResultsOf(
 ): number {
   if (index < recent.messageIndex) return message.content.length;
   return index === recent.messageIndex ? recent.partIndex : 0;
-}
-
-/**
- * The content of one tool message with its old results (the first `oldParts`) that are over the cap
- * shortened, or `undefined` when none is. `goal.excess` is how far the history is over the target before this
- * message: once it is met, later results stay; a result whose full shortening would overshoot the target by
- * more than `goal.slack` is cut only as far as the target needs.
- */
-function shortenResults(
-  message: ToolMessage,
-  oldParts: number,
-  messageTokens: number,
-  options: ValidatedOptions,
-  exempt: ReadonlySet<string>,
-  tally: Tally,
-  goal: { excess: number; slack: number; measure: (content: ToolMessage['content']) => number },
-): ToolMessage['content'] | undefined {
-  const parts = message.content;
-  let messageCharacters = 0;
-  for (const part of parts) messageCharacters += toolResultCharacters(part);
-  if (messageCharacters === 0) return undefined;
-  let content: ToolMessage['content'] | undefined;
-  let excess = goal.excess;
-  for (let partIndex = 0; partIndex < oldParts && excess > 0; partIndex++) {
-    const part = parts[partIndex]!;
-    if (exempt.has(part.toolName)) continue;
-    // The counter measures whole messages (memoized); a result's share follows its share of the text.
-    const characters = toolResultCharacters(part);
-    const tokens = (messageTokens * characters) / messageCharacters;
-    // A result an earlier round shortened is left alone unless it is still far over the cap (another
-    // strategy kept a large part of it).
-    const cap = isShortenedPart(part) ? options.maxResultTokens * 2 : options.maxResultTokens;
-    if (tokens <= cap) continue;
-    content ??= parts.slice();
-    const charactersPerToken = characters / tokens;
-    const saving = tokens - (options.mode === 'mask' ? noteAllowance : options.maxResultTokens);
-    if (saving > excess + goal.slack) {
-      // Shortened fully, this result would leave the history far below the target: it keeps what fits,
-      // measured and corrected, since its start and end need not count like the average of its text.
-      const goalTokens = messageTokens - excess;
-      let keepTokens = tokens - excess - noteAllowance;
-      for (let attempt = 0; attempt < 4; attempt++) {
-        const keepCharacters = Math.floor(Math.max(0, keepTokens) * charactersPerToken);
-        content[partIndex] = shortenToolResult(part, keepCharacters, strategyName);
-        const measured = goal.measure(content);
-        if (measured <= goalTokens) break;
-        // Cuts snap to line breaks: a miss by a few tokens needs a step of a few lines.
-        keepTokens -= Math.max(measured - goalTokens, keepTokens * 0.02 * (attempt + 1));
-      }
-      tally.shortenedResults++;
-      break;
-    }
-    if (options.mode === 'mask') content[partIndex] = maskResult(part, characters);
-    else {
-      const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * charactersPerToken;
-      content[partIndex] = shortenToolResult(part, Math.floor(keepCharacters), strategyName);
-    }
-    excess -= saving;
-    tally.shortenedResults++;
-    tally.changedCalls?.add(part.toolCallId);
-  }
-  return content;
 }
 
 /** Replaces the inputs of the given calls that are over the cap with a note. */

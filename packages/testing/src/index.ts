@@ -30,9 +30,19 @@ export {
 } from './conversation-events-recorder.js';
 export { deepFreeze } from './deep-freeze.js';
 export {
+  type HugeResultConversationSettings,
+  hugeResultConversationArbitrary,
+} from './huge-result-arbitrary.js';
+export {
   createMockProvider,
   type MockProvider,
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';
+export {
+  checkTargetFill,
+  type FloorOf,
+  protectedTokens,
+  type TargetFillSettings,
+} from './target-fill-property.js';

@@ -27,9 +27,12 @@ export function removalMarker(count: number, settings: RemovalMarkerSettings): U
   );
 }
 
-/** An upper bound of what one marker costs (0 without markers), so plans leave room for the markers they add. */
+/**
+ * An upper bound of what one marker costs, so plans leave room for the marker of each gap they open. Counted
+ * even without markers: a gap between two assistant messages, the second with reasoning, gets one anyway.
+ */
 export function removalMarkerCost(counter: TokenCounter, settings: RemovalMarkerSettings): number {
-  return settings.markers ? counter.countMessage(removalMarker(9_999_999, settings)) : 0;
+  return counter.countMessage(removalMarker(9_999_999, settings));
 }
 
 /** A history assembled from kept turns, and what was removed. */

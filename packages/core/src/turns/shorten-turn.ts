@@ -2,14 +2,11 @@ import { isPinned, withCompactionMetadata } from '../messages/compaction-metadat
 import type { Message, ToolMessage } from '../messages/message.js';
 import { shortenToolResult, toolResultCharacters } from '../text/shorten-tool-result.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { fitToRoom } from './fit-to-room.js';
 import type { Turn } from './group-turns.js';
 
 /** Tokens a truncation note adds to a result, allowed for when sharing out the room. */
 const noteAllowance = 16;
-/** Rounds of measuring and correcting the cut; each brings the turn closer to the room. */
-const attempts = 8;
-/** How close under the room a cut must come to stop early: a share of the room. */
-const closeEnough = 0.01;
 
 /** The marks a shortened message carries. */
 export interface ShortenMarks {
@@ -60,34 +57,16 @@ export function shortenTurn(
   }
   if (sizes.length === 0 || turnTokens <= room) return undefined;
   const resultTokens = sizes.reduce((sum, size) => sum + size.tokens, 0);
-  let available = room - (turnTokens - resultTokens) - noteAllowance * sizes.length;
-  let best: { messages: Message[]; tokens: number } | undefined;
-  // The allowance for the results that last fitted and that last did not: the next try stays between them.
-  let fitted: number | undefined;
-  let missed: number | undefined;
-  for (let attempt = 0; attempt < attempts && available > 0; attempt++) {
-    const cap = waterLevel(
-      sizes.map((size) => size.tokens),
-      available,
-    );
-    const shortened = buildTurn(messages, turn, sizes, cap, marks);
-    const tokens = counter.estimate(shortened);
-    if (tokens <= room) {
-      if (best === undefined || tokens > best.tokens) best = { messages: shortened, tokens };
-      if (room - tokens <= room * closeEnough) break;
-      fitted = available;
-    } else {
-      missed = available;
-    }
-    // Correct by what the cut missed by; cuts snap to line breaks, so a miss by a few tokens may need a
-    // larger step back, and once both sides are known the next try goes between them.
-    let next = available + (room - tokens);
-    if (tokens > room) next = Math.min(next, available - room * closeEnough);
-    if (missed !== undefined && next >= missed) next = ((fitted ?? 0) + missed) / 2;
-    if (fitted !== undefined && next <= fitted) next = (fitted + (missed ?? fitted * 2)) / 2;
-    available = next;
-  }
-  return best?.messages;
+  const resultSizes = sizes.map((size) => size.tokens);
+  const fitted = fitToRoom(
+    room,
+    room - (turnTokens - resultTokens) - noteAllowance * sizes.length,
+    (available) => {
+      const shortened = buildTurn(messages, turn, sizes, waterLevel(resultSizes, available), marks);
+      return { value: shortened, tokens: counter.estimate(shortened) };
+    },
+  );
+  return fitted?.value;
 }
 
 /** The cap `c` for which the sizes, each cut to `c`, add up to at most `available`. */
