@@ -41,6 +41,7 @@ export {
 } from './mock-provider.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';
 export {
+  allowedShortfall,
   checkTargetFill,
   type FloorOf,
   protectedTokens,

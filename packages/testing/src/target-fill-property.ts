@@ -3,6 +3,7 @@ import {
   CompactionError,
   type CompactionStrategy,
   type Message,
+  mergesAheadOfReasoning,
   planTurns,
   TokenCounter,
   type TokenEstimator,
@@ -24,6 +25,8 @@ export interface TargetFillSettings {
   numRuns?: number;
   /** The fast-check seed, for reproducing a failure. */
   seed?: number;
+  /** With `seed`, the path a failure reported: replays that counterexample first. */
+  path?: string;
   estimator?: TokenEstimator;
   /**
    * Tokens the strategy can never get below on a history: the targets at or above it are the reachable
@@ -34,11 +37,28 @@ export interface TargetFillSettings {
 
 /**
  * Tokens of the protected turns of core's turn plan (system prompt, pinned messages, original task, newest
- * user request, a last turn waiting for results): what no strategy may remove or shorten.
+ * user request, a last turn waiting for results): what no strategy may remove or shorten. Where removing the
+ * turns between two protected turns would put an assistant message right before one with reasoning, a marker
+ * must stand between them (`mergesAheadOfReasoning`), and its room is counted too.
  */
 export function protectedTokens(messages: readonly Message[], counter: TokenCounter): number {
   const plan = planTurns(messages, counter, { keepOriginalTask: true });
-  return plan.tokens.reduce((sum, tokens) => sum + tokens, 0);
+  let tokens = 0;
+  let previous: number | undefined;
+  plan.turns.forEach((turn, turnIndex) => {
+    if (plan.protectedTurns[turnIndex] === 0) return;
+    tokens += plan.tokens[turnIndex]!;
+    const before = previous === undefined ? undefined : plan.turns[previous]!;
+    if (
+      before !== undefined &&
+      before.end < turn.start &&
+      mergesAheadOfReasoning(messages[before.end - 1], messages[turn.start])
+    ) {
+      tokens += separatorAllowance;
+    }
+    previous = turnIndex;
+  });
+  return tokens;
 }
 
 /** What a turn keeps at least when its tool results are shortened to nothing: its calls, text and notes. */
@@ -59,6 +79,8 @@ function unshortenableTokens(messages: readonly Message[], counter: TokenCounter
 
 /** The longest note a shortened result keeps when nothing else of it fits. */
 const noteOfNothing = '\n[... 99999999 characters omitted ...]\n';
+/** What a marker that must separate two protected turns costs at most. */
+const separatorAllowance = 24;
 /** What one gap may cost in the room a strategy sets aside for its marker and leaves unused. */
 const markerTolerance = 16;
 
@@ -123,7 +145,7 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
       }
       const tokens = counter.estimate(after);
       if (floor > target || tokens >= target) return true;
-      const allowance = causedShortfall(input, after, counter, target);
+      const allowance = allowedShortfall(input, after, counter, target);
       if (tokens < target - allowance) {
         throw new Error(
           `${tokens} tokens against a target of ${target} (limit ${limit}): more than the allowed ${allowance} below it`,
@@ -131,7 +153,11 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
       }
       return true;
     }),
-    { numRuns: settings.numRuns ?? 200, ...(settings.seed === undefined ? {} : { seed: settings.seed }) },
+    {
+      numRuns: settings.numRuns ?? 200,
+      ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+      ...(settings.path === undefined ? {} : { path: settings.path, endOnFailure: true }),
+    },
   );
   if (!details.failed) return undefined;
   const reason =
@@ -146,10 +172,11 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
 }
 
 /**
- * How far below the target the result may be: the slack, the most a removed or shortened unprotected turn
- * keeps at least, and a tolerance per run of removed messages.
+ * How far below its target a compaction of `before` into `after` may end, with cause: `wholeTurnSlack(target)`,
+ * plus the calls, text and reasoning of the largest unprotected turn it removed or changed (what that turn keeps
+ * at least once its tool results are shortened to nothing), plus 16 tokens per run of removed messages.
  */
-function causedShortfall(
+export function allowedShortfall(
   before: readonly Message[],
   after: readonly Message[],
   counter: TokenCounter,
