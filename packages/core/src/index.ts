@@ -22,7 +22,11 @@ export {
   createCompactor,
 } from './compactor/compactor.js';
 export { EventEmitter } from './compactor/event-emitter.js';
-export { BudgetUnreachableError } from './errors/budget-unreachable-error.js';
+export {
+  BudgetUnreachableError,
+  type BudgetUnreachableSettings,
+  type LegacyBudgetUnreachableSettings,
+} from './errors/budget-unreachable-error.js';
 export { CompactionAbortedError } from './errors/compaction-aborted-error.js';
 // Errors
 export { CompactionError, type CompactionErrorCode } from './errors/compaction-error.js';
@@ -186,6 +190,13 @@ export type { TokenEstimator, TokenEstimatorV1 } from './specs/token-estimator-v
 export type { CompactionRecord, CompactionStore } from './store/compaction-store.js';
 export { InMemoryCompactionStore, mergeMetadata } from './store/in-memory-compaction-store.js';
 export { createPipeline, type PipelineOptions, pipelineDefinition } from './strategies/pipeline.js';
+export {
+  isShortenedPart,
+  shortenedPartMetadata,
+  shortenToolResult,
+  toolResultCharacters,
+  withShortenedOutput,
+} from './text/shorten-tool-result.js';
 export { truncateText } from './text/truncate-text.js';
 export {
   type ApproximateEstimatorSettings,
@@ -213,6 +224,7 @@ export {
 } from './tokens/text-features.js';
 // Tokens and budget
 export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
+export { fitToRoom, type Measured } from './turns/fit-to-room.js';
 // Turns, repair, verification
 export { groupTurns, type Turn, turnMessages } from './turns/group-turns.js';
 export {
@@ -222,6 +234,7 @@ export {
   removalMarker,
   removalMarkerCost,
 } from './turns/kept-turns.js';
+export { mergesAheadOfReasoning } from './turns/reasoning-boundary.js';
 export {
   assertValidHistory,
   missingResultText,
@@ -230,6 +243,12 @@ export {
   type RepairResult,
   repairHistory,
 } from './turns/repair-history.js';
+export {
+  fillRoomWithTurn,
+  type ShortenMarks,
+  shortenTurn,
+  wholeTurnSlack,
+} from './turns/shorten-turn.js';
 export {
   countTurn,
   keepUserTurnFirst,

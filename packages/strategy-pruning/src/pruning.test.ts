@@ -4,6 +4,7 @@ import {
   createStrategyRegistry,
   InvalidMessagesError,
   InvalidOptionsError,
+  isUserRequest,
   type Message,
   pinMessage,
   type StrategyOptionsByName,
@@ -68,7 +69,9 @@ describe('createPruning', () => {
     expect(removed).toBeGreaterThan(0);
     expect(removed).toBe(messages.length + 1 - output.messages.length);
     expect(textOf(marker)).toBe(markerText(removed));
-    expect(marker.role).toBe('assistant');
+    // A user message, so it never merges into a model turn ahead of its reasoning; never a user request.
+    expect(marker.role).toBe('user');
+    expect(isUserRequest(marker)).toBe(false);
     expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 2, strategy: 'pruning' });
   });
 
@@ -128,10 +131,12 @@ describe('createPruning', () => {
       { keepOriginalTask: false, minRecentTurns: 0 },
     );
     expect(violations).toEqual([]);
-    expect(output.messages[1]).toBe(history[4]);
+    // The marker, a user message, may open the conversation; the next user request follows it.
+    expect(compactionMetadataOf(output.messages[1]!)?.kind).toBe('marker');
+    expect(output.messages[2]).toBe(history[4]);
   });
 
-  it('throws BudgetUnreachableError when the protected messages alone are over the limit', async () => {
+  it('throws BudgetUnreachableError with the target and the best when the protected messages are over it', async () => {
     const counter = new TokenCounter();
     const history = [
       systemMessage('x'.repeat(4000)),
@@ -139,15 +144,92 @@ describe('createPruning', () => {
       ...toolTurn('a', 100),
       userMessage('now'),
     ];
-    await expect(
-      createPruning().compact({
+    const protectedTokens = counter.estimate([history[0]!, history[1]!, history[4]!]);
+    const error = await createPruning()
+      .compact({
         messages: history,
         counter,
         budget: { limit: 100, target: 50 },
         trigger: 'overflow',
         round: 1,
-      }),
-    ).rejects.toBeInstanceOf(BudgetUnreachableError);
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetUnreachableError);
+    expect(error).toMatchObject({ target: 50, limit: 100, best: protectedTokens });
+    expect((error as Error).message).toMatch(/^Cannot reach the target of 50 tokens: the best is [\d,]+/);
+  });
+
+  describe('a turn too large to drop without emptying the history', () => {
+    // An agent run with one enormous tool result among ordinary ones.
+    const giant = [
+      systemMessage('You are a coding agent.'),
+      userMessage('Find why the build is slow.'),
+      ...toolTurn('a', 2_000),
+      ...toolTurn('b', 2_000),
+      ...toolTurn('huge', 800_000),
+      ...toolTurn('c', 2_000),
+      ...toolTurn('d', 2_000),
+      userMessage('What did you find?'),
+    ];
+    const giantTotal = new TokenCounter().estimate(giant);
+
+    it('keeps an old huge turn shortened to fill the target instead of dropping it', async () => {
+      const target = Math.floor(giantTotal * 0.25);
+      const { output, violations, tokens } = await run(
+        giant,
+        { limit: giantTotal, target },
+        { minRecentTurns: 2 },
+      );
+      expect(violations).toEqual([]);
+      expect(tokens).toBeLessThanOrEqual(target);
+      expect(tokens).toBeGreaterThanOrEqual(target * 0.95);
+      const result = output.messages.find(
+        (message) => message.role === 'tool' && message.content[0]!.toolCallId === 'huge',
+      ) as Extract<Message, { role: 'tool' }>;
+      expect(compactionMetadataOf(result)).toEqual({ kind: 'modified', round: 2, strategy: 'pruning' });
+      const text = result.content[0]!.output as string;
+      expect(text.startsWith('huge:')).toBe(true);
+      expect(text).toMatch(/characters omitted/);
+      // The call stays the same object; the newer turns stay whole.
+      expect(output.messages).toContain(giant[6]);
+      expect(output.messages.slice(-5)).toEqual(giant.slice(-5));
+      expect(output.details).toMatchObject({ shortenedTurns: 1 });
+    });
+
+    it('shortens a huge recent turn when the limit forces the recent turns to give way', async () => {
+      const target = Math.floor(giantTotal * 0.1);
+      const { output, violations, tokens } = await run(giant, { limit: target, target });
+      expect(violations).toEqual([]);
+      expect(tokens).toBeLessThanOrEqual(target);
+      expect(tokens).toBeGreaterThanOrEqual(target * 0.95);
+      expect(output.messages).toContain(giant[6]);
+      expect(output.messages.slice(-5)).toEqual(giant.slice(-5));
+    });
+
+    it('drops a huge turn whole when the room it would leave is within the slack', async () => {
+      const withoutHuge = giantTotal - new TokenCounter().estimate(giant.slice(6, 8));
+      // Dropping the huge turn (and the two before it) lands just under the target.
+      const target = withoutHuge - new TokenCounter().estimate(giant.slice(2, 6)) + 100;
+      const { output, tokens } = await run(giant, { limit: giantTotal, target }, { minRecentTurns: 2 });
+      expect(output.messages).not.toContain(giant[6]);
+      expect(tokens).toBeLessThanOrEqual(target);
+      expect(output.details).toMatchObject({ shortenedTurns: 0 });
+    });
+  });
+
+  it('keeps a last turn whose tool calls still wait for their results', async () => {
+    const [call] = toolTurn('running', 10);
+    const waiting = [...messages.slice(0, -1), call!];
+    const size = new TokenCounter().estimate(waiting);
+    const { output, violations } = await run(
+      waiting,
+      { limit: size, target: Math.floor(size / 4) },
+      {
+        minRecentTurns: 0,
+      },
+    );
+    expect(violations).toEqual([]);
+    expect(output.messages.at(-1)).toBe(call);
   });
 
   it('rejects a malformed history with a typed error', async () => {

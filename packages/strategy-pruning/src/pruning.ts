@@ -5,7 +5,9 @@ import {
   type CompactionOutput,
   type CompactionStrategy,
   countTurn,
+  fillRoomWithTurn,
   keepUserTurnFirst,
+  type Message,
   planTurns,
   type RemovalMarkerSettings,
   removalMarkerCost,
@@ -18,9 +20,13 @@ const strategyName = 'pruning';
 
 /**
  * Creates the `pruning` strategy: drops the oldest whole turns until the history is at or under the target,
- * keeping the system prompt, pinned messages, the original task, the newest user request and the newest
- * `minRecentTurns` turns. Options are validated here, so direct use is checked like a config.
- * Throws `InvalidOptionsError` for bad options.
+ * keeping the system prompt, pinned messages, the original task, the newest user request, a last turn still
+ * waiting for tool results and the newest `minRecentTurns` turns. When dropping the last turn it needs to
+ * drop would leave the history more than `wholeTurnSlack` below the target (a turn with a huge tool result),
+ * that turn is kept with its results shortened to fill the room instead. Options are validated here, so
+ * direct use is checked like a config. Throws `InvalidOptionsError` for bad options, and
+ * `BudgetUnreachableError` (with the target and the best reached) when what it may not remove is over the
+ * limit.
  */
 export function createPruning(options: PruningOptions = {}): CompactionStrategy {
   const { keepOriginalTask, minRecentTurns, marker } = validateOptions<Required<PruningOptions>>(
@@ -52,38 +58,62 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
       };
       const turnCount = plan.turns.length;
       const kept = new Uint8Array(turnCount).fill(1);
+      const replacements = new Map<number, Message[]>();
       const recentStart = Math.max(0, turnCount - minRecentTurns);
       const costOfMarker = removalMarkerCost(counter, settings);
       let tokens = total;
-      const drop = (turnIndex: number) => {
-        kept[turnIndex] = 0;
-        tokens -= turnTokens[turnIndex]!;
+      /**
+       * Removes a turn, or, when that would leave more than the slack below the target, keeps it with its
+       * tool results shortened to fill the room instead. Returns whether it shortened (then the target is met).
+       */
+      const removeOrShorten = (turnIndex: number): boolean => {
+        const rest = tokens - turnTokens[turnIndex]!;
         // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
-        if (turnIndex === 0 || kept[turnIndex - 1] === 1) tokens += costOfMarker;
+        const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? costOfMarker : 0);
+        if (withoutTurn < budget.target) {
+          const shortened = fillRoomWithTurn(
+            messages,
+            plan.turns[turnIndex]!,
+            counter,
+            { room: budget.target - rest, target: budget.target },
+            { round, strategy: strategyName },
+          );
+          if (shortened !== undefined) {
+            replacements.set(turnIndex, shortened);
+            tokens = rest + counter.estimate(shortened);
+            return true;
+          }
+        }
+        kept[turnIndex] = 0;
+        tokens = withoutTurn;
+        return false;
       };
       // Oldest first; the recent turns give way only when the limit cannot be met without them.
       for (let turnIndex = 0; turnIndex < recentStart && tokens > budget.target; turnIndex++) {
-        if (plan.protectedTurns[turnIndex] === 0) drop(turnIndex);
+        if (plan.protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
       }
       for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
-        if (plan.protectedTurns[turnIndex] === 0) drop(turnIndex);
+        if (plan.protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
       }
       // The recent turns are not dropped for it.
       keepUserTurnFirst(messages, plan, kept, recentStart);
+      for (const turnIndex of replacements.keys()) if (kept[turnIndex] === 0) replacements.delete(turnIndex);
 
-      let assembled = assembleKeptTurns(messages, plan, kept, settings);
+      let assembled = assembleKeptTurns(messages, plan, kept, settings, replacements);
       let tokensAfter = counter.estimate(assembled.messages);
       if (tokensAfter > budget.limit && assembled.markers > 0) {
         // The markers are what tips it over: the limit comes first.
-        assembled = assembleKeptTurns(messages, plan, kept, { ...settings, markers: false });
+        assembled = assembleKeptTurns(messages, plan, kept, { ...settings, markers: false }, replacements);
         tokensAfter = counter.estimate(assembled.messages);
       }
       if (tokensAfter > budget.limit) {
         throw new BudgetUnreachableError({
-          tokens: tokensAfter,
+          target: budget.target,
+          best: tokensAfter,
           limit: budget.limit,
           reason:
-            'the system prompt, pinned messages, original task and newest user request alone are over the limit',
+            'the system prompt, pinned messages, original task and newest user request, which it may not ' +
+            'remove, are over it',
         });
       }
       return {
@@ -92,6 +122,7 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
           removedMessages: assembled.removedMessages,
           removedTurns: assembled.removedTurns,
           markers: assembled.markers,
+          shortenedTurns: replacements.size,
           tokensBefore: total,
           tokensAfter,
         },

@@ -4,6 +4,7 @@ import {
   createStrategyRegistry,
   InvalidMessagesError,
   InvalidOptionsError,
+  isUserRequest,
   type Message,
   type StrategyOptionsByName,
   TokenCounter,
@@ -51,6 +52,8 @@ describe('createSlidingWindow', () => {
     expect(output.messages.slice(0, 2)).toEqual(messages.slice(0, 2));
     const marker = output.messages[2]!;
     expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 3, strategy: 'sliding-window' });
+    expect(marker.role).toBe('user');
+    expect(isUserRequest(marker)).toBe(false);
     expect(textOf(marker)).toBe(markerText(output.details?.removedMessages as number));
     const window = output.messages.slice(3);
     expect(window).toEqual(messages.slice(messages.length - window.length));
@@ -107,7 +110,9 @@ describe('createSlidingWindow', () => {
       { keepOriginalTask: false },
     );
     expect(violations).toEqual([]);
-    expect(output.messages[1]).toBe(history[4]);
+    // The marker, a user message, may open the conversation; the next user request follows it.
+    expect(compactionMetadataOf(output.messages[1]!)?.kind).toBe('marker');
+    expect(output.messages[2]).toBe(history[4]);
   });
 
   it('returns the history unchanged when it fits', async () => {
@@ -116,14 +121,40 @@ describe('createSlidingWindow', () => {
     expect(output.messages.every((message, index) => message === messages[index])).toBe(true);
   });
 
-  it('throws BudgetUnreachableError when the head alone is over the limit', async () => {
+  it('throws BudgetUnreachableError with the target and the best when the head alone is over the limit', async () => {
     const history = [
       systemMessage('x'.repeat(4000)),
       userMessage('task'),
       ...toolTurn('a', 100),
       userMessage('now'),
     ];
-    await expect(run(history, { limit: 100, target: 50 })).rejects.toBeInstanceOf(BudgetUnreachableError);
+    const head = new TokenCounter().estimate([history[0]!, history[1]!, history[4]!]);
+    const error = await run(history, { limit: 100, target: 50 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetUnreachableError);
+    expect(error).toMatchObject({ target: 50, limit: 100, best: head });
+  });
+
+  it('fills the target with a huge older turn shortened instead of stopping the window before it', async () => {
+    const history = [
+      systemMessage('agent'),
+      userMessage('task'),
+      ...toolTurn('old', 2_000),
+      ...toolTurn('huge', 2_000_000),
+      ...toolTurn('a', 2_000),
+      ...toolTurn('b', 2_000),
+      userMessage('What did you find?'),
+    ];
+    const size = new TokenCounter().estimate(history);
+    const target = Math.floor(size * 0.1);
+    const { output, violations, tokens } = await run(history, { limit: target, target });
+    expect(violations).toEqual([]);
+    expect(tokens).toBeLessThanOrEqual(target);
+    expect(tokens).toBeGreaterThanOrEqual(target * 0.95);
+    // The window runs from the shortened huge turn to the end; only the turn before it is skipped.
+    expect(output.messages.slice(-5)).toEqual(history.slice(-5));
+    expect(output.messages).toContain(history[4]);
+    expect(output.messages).not.toContain(history[2]);
+    expect(output.details).toMatchObject({ shortenedTurns: 1, removedMessages: 2 });
   });
 
   it('rejects a malformed history with a typed error', async () => {

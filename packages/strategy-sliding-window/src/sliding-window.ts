@@ -5,25 +5,28 @@ import {
   type CompactionOutput,
   type CompactionStrategy,
   countTurn,
+  fillRoomWithTurn,
   keepUserTurnFirst,
   type Message,
   planTurns,
   type RemovalMarkerSettings,
   removalMarkerCost,
+  shortenTurn,
   type TokenCounter,
   type TurnPlan,
   validateOptions,
 } from '@compaction/core';
 import { markerText } from './marker-text.js';
-import { shortenTurn } from './shorten-turn.js';
 import { type SlidingWindowOptions, slidingWindowOptionsSchema } from './sliding-window-options.js';
 
 const strategyName = 'sliding-window';
 
 /**
  * Creates the `sliding-window` strategy: keeps the head (system prompt, original task, pinned messages,
- * newest user request) and the newest turns that fit a token window, with a marker for what was skipped.
- * The newest turn, when it alone is too large, is kept with its tool results truncated rather than dropped.
+ * newest user request, a last turn still waiting for tool results) and the newest turns that fit a token
+ * window, with a marker for what was skipped. The first turn that does not fit is kept with its tool results
+ * shortened to fill the room when that room is more than `wholeTurnSlack` (always for the newest turn), so a
+ * huge result never empties the window.
  * Options are validated here, so direct use is checked like a config. Throws `InvalidOptionsError` for bad
  * options.
  */
@@ -101,21 +104,31 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
           windowStart = 0;
           break;
         }
-        if (inWindow === 0) {
-          // The newest turn alone is too large: keep it with its tool results cut, never split from its calls.
-          const room = Math.min(budget.target - outside - fromWindowStart, windowTokens);
-          const shortened = shortenTurn(messages, turn, counter, room, settings);
-          if (shortened !== undefined) {
-            replacements.set(turnIndex, shortened);
-            windowStart = turnIndex;
-          }
+        // The first turn that does not fit: rather than end the window far below the target (one huge tool
+        // result would take everything older with it), keep it with its results shortened to fill the room.
+        // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
+        const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
+        const marks = { round, strategy: strategyName };
+        const shortened =
+          inWindow === 0
+            ? shortenTurn(messages, turn, counter, room, marks)
+            : fillRoomWithTurn(
+                messages,
+                turn,
+                counter,
+                { room, target: Math.min(budget.target, windowTokens) },
+                marks,
+              );
+        if (shortened !== undefined) {
+          replacements.set(turnIndex, shortened);
+          windowStart = turnIndex;
         }
         break;
       }
       if (windowStart === 0 && replacements.size === 0) {
         // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
         const tokens = counter.estimate(messages);
-        if (tokens > budget.limit) throw unreachable(tokens, budget.limit);
+        if (tokens > budget.limit) throw unreachable(budget, tokens);
         return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
       }
 
@@ -133,9 +146,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
         assembled = assembleKeptTurns(messages, plan, kept, { ...settings, markers: false }, replacements);
         tokensAfter = counter.estimate(assembled.messages);
       }
-      if (tokensAfter > budget.limit) {
-        throw unreachable(tokensAfter, budget.limit);
-      }
+      if (tokensAfter > budget.limit) throw unreachable(budget, tokensAfter);
       return {
         messages: assembled.messages,
         details: {
@@ -150,12 +161,14 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
   };
 }
 
-function unreachable(tokens: number, limit: number): BudgetUnreachableError {
+function unreachable(budget: { limit: number; target: number }, best: number): BudgetUnreachableError {
   return new BudgetUnreachableError({
-    tokens,
-    limit,
+    target: budget.target,
+    best,
+    limit: budget.limit,
     reason:
-      'the system prompt, pinned messages, original task and newest user request alone are over the limit',
+      'the system prompt, pinned messages, original task and newest user request, which it may not ' +
+      'remove, are over it',
   });
 }
 

@@ -1,4 +1,12 @@
-import { compactionMetadataOf, createCompactor, isSummary, type Message, textOf } from '@compaction/core';
+import {
+  type CompactionStrategy,
+  compactionMetadataOf,
+  createCompactor,
+  isSummary,
+  type Message,
+  textOf,
+} from '@compaction/core';
+import { createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { visibleText } from './__fixtures__/artifacts-of-span.js';
 import { summarizingProvider } from './__fixtures__/summaries.js';
@@ -71,4 +79,48 @@ describe('with the Compactor, over many rounds', () => {
       expect(textOf(history[2]!)).toBe('Read every part and report the longest one.');
     },
   );
+});
+
+describe('with the Compactor, when the summarizer fails', () => {
+  const history: Message[] = [
+    { role: 'system', content: [{ type: 'text', text: 'You are a coding agent.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Read every part and report the longest one.' }] },
+    ...Array.from({ length: 40 }, (_, index) => step(index)).flat(),
+    { role: 'user', content: [{ type: 'text', text: 'Which part is longest?' }] },
+  ];
+  const budget = { contextWindow: 6_000, reservedOutputTokens: 0 };
+  const failing = () => createMockProvider({ responses: [new Error('529 overloaded')] });
+
+  it("shows the strategy's own fallback, the extractive digest, in the event's details", async () => {
+    const compactor = createCompactor({ strategy: createSummarization({ provider: failing() }), budget });
+    const result = await compactor.compact(history);
+    expect(result.failures).toEqual([]);
+    expect(result.event).toMatchObject({
+      usedFallback: false,
+      details: { summarized: true, fallback: 'extractive', reason: 'provider-error' },
+    });
+    expect(result.event!.details!.failure).toContain('529 overloaded');
+  });
+
+  it("reports the summarizer's failure, typed, when the Compactor's fallback produced the result", async () => {
+    const keepNewest: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'keep-newest',
+      compact: async ({ messages }) => ({ messages: [...messages.slice(0, 2), ...messages.slice(-3)] }),
+    };
+    const compactor = createCompactor({
+      strategy: createSummarization({ provider: failing(), fallback: 'error' }),
+      fallback: keepNewest,
+      budget,
+    });
+    const result = await compactor.compact(history);
+    expect(result.event).toMatchObject({ strategy: 'keep-newest', usedFallback: true });
+    expect(result.failures).toEqual([
+      {
+        strategy: 'summarization',
+        code: 'strategy-failed',
+        error: 'Summarization failed (provider-error): 529 overloaded',
+      },
+    ]);
+  });
 });

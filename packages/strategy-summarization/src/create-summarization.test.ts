@@ -1,4 +1,5 @@
 import {
+  BudgetUnreachableError,
   CompactionAbortedError,
   type CompactionInput,
   compactionMetadataOf,
@@ -9,6 +10,7 @@ import {
   TokenCounter,
   textOf,
   verifyCompaction,
+  withCompactionMetadata,
 } from '@compaction/core';
 import { createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +36,8 @@ function expectValid(input: CompactionInput, after: Message[]) {
 }
 
 const allText = (messages: readonly Message[]) => messages.map(textOf).join('\n');
+const textOfResult = (message: Message) =>
+  message.role === 'tool' ? (message.content[0]!.output as string) : '';
 
 describe('createSummarization', () => {
   it('returns the history unchanged when it is already under the target', async () => {
@@ -247,6 +251,84 @@ describe('createSummarization', () => {
     expectValid(nextInput, again.messages);
     expect(again.messages.filter(isSummary)).toHaveLength(1);
     expect(compactionMetadataOf(again.messages.find(isSummary)!)!.round).toBe(2);
+  });
+
+  it('places the summary as a user message when an assistant message with reasoning would follow it', async () => {
+    const strategy = createSummarization({
+      provider: summarizingProvider(),
+      placement: 'assistant-after-task',
+    });
+    // Every turn starts with signed reasoning, as with extended thinking.
+    const messages = codingHistory(30).map((message) =>
+      message.role === 'assistant'
+        ? {
+            ...message,
+            content: [{ type: 'reasoning' as const, text: 'plan', signature: 'sig' }, ...message.content],
+          }
+        : message,
+    );
+    const input = inputFor(messages, 0.3);
+    const output = await strategy.compact(input);
+    expectValid(input, output.messages);
+    const at = output.messages.findIndex(isSummary);
+    expect(output.messages[at]!.role).toBe('user');
+    expect(output.messages[at + 1]).toBe(messages[1]);
+    expect(output.details).toMatchObject({ summaryRole: 'user' });
+  });
+
+  it('keeps a huge newest turn with its results shortened instead of summarizing it away', async () => {
+    const messages = codingHistory(20);
+    const huge = 'x'.repeat(10) + '\nhuge line\n'.repeat(100_000);
+    const last = messages.length - 2;
+    const withHuge = messages.map((message, index) =>
+      index === last && message.role === 'tool'
+        ? { ...message, content: [{ ...message.content[0]!, output: huge }] }
+        : message,
+    );
+    const input = inputFor(withHuge, 0.3);
+    const output = await createSummarization({ provider: summarizingProvider() }).compact(input);
+    expectValid(input, output.messages);
+    // The call stays as it was; its result keeps its start and end.
+    expect(output.messages.at(-3)).toBe(withHuge[last - 1]);
+    const result = output.messages.at(-2)!;
+    expect(compactionMetadataOf(result)).toMatchObject({ kind: 'modified', strategy: 'summarization' });
+    expect(textOfResult(result)).toMatch(/^x{10}\nhuge line[\s\S]*characters omitted[\s\S]*huge line\n$/);
+    expect(output.details).toMatchObject({ summarized: true, shortenedTurns: 1 });
+    // The shortened turn takes the recent turns' share of the target, not a sliver of it.
+    const target = input.budget.target;
+    expect(input.counter.estimate([output.messages.at(-3)!, result])).toBeGreaterThan(0.25 * target);
+  });
+
+  it('takes the first user request as the task, not a removal marker standing before it', async () => {
+    const messages = codingHistory(30);
+    const marker = withCompactionMetadata<Message>(
+      { role: 'user', content: [{ type: 'text', text: '[4 earlier messages removed to save space.]' }] },
+      { kind: 'marker', round: 1, strategy: 'pruning' },
+    );
+    const withMarker = [messages[0]!, marker, ...messages.slice(1)];
+    const input = inputFor(withMarker, 0.3);
+    const output = await createSummarization({ provider: summarizingProvider() }).compact(input);
+    expectValid(input, output.messages);
+    // The marker was summarized with the old turns; the summary stands before the task, kept verbatim.
+    expect(output.messages).not.toContain(marker);
+    const at = output.messages.findIndex(isSummary);
+    expect(output.messages[at + 1]).toBe(messages[1]);
+  });
+
+  it('throws BudgetUnreachableError with the target and the best when the verbatim head is over it', async () => {
+    const messages = codingHistory(10);
+    const huge = [
+      messages[0]!,
+      { role: 'user' as const, content: [{ type: 'text' as const, text: 'y'.repeat(20_000) }] },
+      ...messages.slice(2),
+    ];
+    const input = inputFor(huge, 0.2);
+    const error = await createSummarization({ provider: summarizingProvider() })
+      .compact(input)
+      .catch((caught: unknown) => caught);
+    expect(BudgetUnreachableError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ target: input.budget.target, limit: input.budget.limit });
+    expect((error as BudgetUnreachableError).best).toBeGreaterThan(input.budget.target);
   });
 
   it('turns an abort into CompactionAbortedError', async () => {

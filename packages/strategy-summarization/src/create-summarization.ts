@@ -19,6 +19,7 @@ import { extractiveDigest } from './extractive-digest.js';
 import { layoutHistory, selectRecentTurns } from './plan-eviction.js';
 import { readPreviousSummaries } from './previous-summary.js';
 import { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
+import { separateReasoningTurns } from './separate-reasoning-turns.js';
 import { shortenMiddleToTokens } from './shorten-text.js';
 import {
   type ResolvedSummarizationOptions,
@@ -113,7 +114,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const countText = (text: string) => counter.estimator.countText(text);
   const turnMessages = (turns: readonly Turn[]) =>
     turns.flatMap((turn) => messages.slice(turn.start, turn.end));
-  const layout = layoutHistory(messages);
+  const layout = layoutHistory(messages, counter);
   const headTokens = counter.estimate(turnMessages(layout.anchored));
   const previous = readPreviousSummaries(turnMessages(layout.summaries));
   const extractSettings = { commandCharacters: options.commandCharacters };
@@ -135,9 +136,12 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   );
   if (headTokens + overhead > budget.limit) {
     throw new BudgetUnreachableError({
-      tokens: headTokens + overhead,
+      target: budget.target,
+      best: headTokens + overhead,
       limit: budget.limit,
-      reason: 'the system prompt, pinned messages, original task and newest request alone do not fit',
+      reason:
+        'the system prompt, pinned messages, original task and newest request, kept verbatim, and the ' +
+        "summary's header are over it",
     });
   }
   let room = budget.target - headTokens - overhead;
@@ -160,14 +164,43 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     preferred: recentTokens,
     available: room - summaryTokens - trailTokens,
     minimumTurns: options.minimumRecentTurns,
+    target: budget.target,
+    round,
   });
+  // The kept messages in their original order, with the recent turn that was shortened, if one was.
+  const boundary = layout.candidates[recent.firstKept];
+  const keptTurns = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)].sort(
+    (left, right) => left.start - right.start,
+  );
+  const kept = separateReasoningTurns(
+    keptTurns.flatMap((turn) =>
+      (turn === boundary && recent.shortened !== undefined
+        ? recent.shortened
+        : messages.slice(turn.start, turn.end)
+      ).map((message, offset) => ({ index: turn.start + offset, message })),
+    ),
+    round,
+  );
   const evictedTurns = layout.candidates.slice(0, recent.firstKept);
   if (evictedTurns.length === 0) {
+    // Nothing is summarized: the history stays whole, but for the newest turn's results, if they were cut.
+    const keptMessages =
+      recent.shortened === undefined || boundary === undefined
+        ? [...messages]
+        : [...messages.slice(0, boundary.start), ...recent.shortened, ...messages.slice(boundary.end)];
+    const keptTokens = counter.estimate(keptMessages);
+    if (recent.shortened !== undefined && keptTokens <= budget.limit) {
+      return {
+        messages: keptMessages,
+        details: { summarized: false, reason: 'nothing-to-summarize', shortenedTurns: 1 },
+      };
+    }
     if (total <= budget.limit) {
       return { messages: [...messages], details: { summarized: false, reason: 'nothing-to-summarize' } };
     }
     throw new BudgetUnreachableError({
-      tokens: total,
+      target: budget.target,
+      best: Math.min(total, keptTokens),
       limit: budget.limit,
       reason: 'every turn that may be summarized is needed as a recent turn',
     });
@@ -179,13 +212,6 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     .filter((text): text is string => text !== undefined && text.trim().length > 0)
     .join('\n');
 
-  const kept = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)]
-    .sort((left, right) => left.start - right.start)
-    .flatMap((turn) =>
-      messages
-        .slice(turn.start, turn.end)
-        .map((message, offset) => ({ index: turn.start + offset, message })),
-    );
   const spanStart = Math.min(evictedTurns[0]!.start, ...layout.summaries.map((turn) => turn.start));
   const firstConversational = messages.find((message) => message.role !== 'system');
   const summarizedMessages = previous.summarizedMessages + evicted.length;
@@ -312,7 +338,8 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     result = assemble(digest, true, fittedTrail, digest === '' ? (previous.text ?? '') : digest);
     if (result.tokens > budget.limit) {
       throw new BudgetUnreachableError({
-        tokens: result.tokens,
+        target: budget.target,
+        best: result.tokens,
         limit: budget.limit,
         reason: 'even the extractive digest does not fit',
       });
@@ -327,6 +354,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     summarizedMessages: evicted.length,
     mergedSummaries: layout.summaries.length,
     keptRecentTurns: layout.candidates.length - recent.firstKept,
+    ...(recent.shortened === undefined ? {} : { shortenedTurns: 1 }),
     summaryRole: result!.role,
     summarizerCalls: calls,
     chunks,

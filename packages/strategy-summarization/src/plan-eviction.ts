@@ -1,21 +1,23 @@
 import {
-  groupTurns,
-  isPinned,
+  fillRoomWithTurn,
+  firstUserMessageIndex,
   isSummary,
   latestUserMessageIndex,
   type Message,
+  planTurns,
+  shortenTurn,
   type TokenCounter,
   type Turn,
-  toolCallsOf,
 } from '@compaction/core';
+import { strategyName } from './summary-message.js';
 
 /** How a history splits before summarizing. */
 export interface HistoryLayout {
-  /** Index of the original task: the first user message that is not a summary (-1 when none). */
+  /** Index of the original task: the first user request (`firstUserMessageIndex`), or -1 when none. */
   taskIndex: number;
   /** Index of the newest user request (-1 when none). */
   latestIndex: number;
-  /** Turns kept whatever happens: they hold a system, pinned, task or newest-request message. */
+  /** Turns kept whatever happens: the protected turns of core's turn plan. */
   anchored: Turn[];
   /** Earlier summaries, merged into the new one. */
   summaries: Turn[];
@@ -24,40 +26,27 @@ export interface HistoryLayout {
 }
 
 /**
- * Splits a history into turns kept verbatim (system prompt, pinned messages, the original task and the
- * newest user request, each with the rest of its turn), earlier summaries (found by metadata) and the
- * turns that may be summarized. Turns come from `groupTurns`, so a tool call and its results always stay
- * together.
+ * Splits a history into turns kept verbatim, earlier summaries (found by metadata) and the turns that may be
+ * summarized. It is core's turn plan (`planTurns`, with the original task kept): the protected turns (system
+ * prompt, pinned messages, the original task, the newest user request, a last turn still waiting for tool
+ * results) are kept, so a tool call and its results, and any message a converter joined to the turn before
+ * it, are always kept or summarized together, and "the original task" is the same message for every strategy.
  */
-export function layoutHistory(messages: readonly Message[]): HistoryLayout {
-  const taskIndex = messages.findIndex((message) => message.role === 'user' && !isSummary(message));
-  // The newest user message is kept verbatim by rule, even if it is an earlier summary.
-  const latestIndex = latestUserMessageIndex(messages);
-  const isAnchor = (message: Message, index: number) =>
-    message.role === 'system' || isPinned(message) || index === taskIndex || index === latestIndex;
-  const layout: HistoryLayout = { taskIndex, latestIndex, anchored: [], summaries: [], candidates: [] };
-  const turns = groupTurns(messages);
-  turns.forEach((turn, turnIndex) => {
-    const turnMessages = messages.slice(turn.start, turn.end);
-    // A last turn whose calls still wait for results stays: the results will be appended after it.
-    const waiting = turnIndex === turns.length - 1 && hasUnansweredCalls(turnMessages);
-    if (waiting || turnMessages.some((message, offset) => isAnchor(message, turn.start + offset))) {
-      layout.anchored.push(turn);
-    } else if (turnMessages.length === 1 && isSummary(turnMessages[0]!)) {
-      layout.summaries.push(turn);
-    } else {
-      layout.candidates.push(turn);
-    }
+export function layoutHistory(messages: readonly Message[], counter: TokenCounter): HistoryLayout {
+  const plan = planTurns(messages, counter, { keepOriginalTask: true });
+  const layout: HistoryLayout = {
+    taskIndex: firstUserMessageIndex(messages),
+    latestIndex: latestUserMessageIndex(messages),
+    anchored: [],
+    summaries: [],
+    candidates: [],
+  };
+  plan.turns.forEach((turn, turnIndex) => {
+    if (plan.protectedTurns[turnIndex] === 1) layout.anchored.push(turn);
+    else if (turn.end - turn.start === 1 && isSummary(messages[turn.start]!)) layout.summaries.push(turn);
+    else layout.candidates.push(turn);
   });
   return layout;
-}
-
-function hasUnansweredCalls(turnMessages: readonly Message[]): boolean {
-  const answered = new Set<string>();
-  for (const message of turnMessages) {
-    if (message.role === 'tool') for (const part of message.content) answered.add(part.toolCallId);
-  }
-  return toolCallsOf(turnMessages[0]!).some((call) => !answered.has(call.toolCallId));
 }
 
 /** What {@link selectRecentTurns} weighs. */
@@ -70,23 +59,49 @@ export interface RecentTurnsInput {
   /** Tokens recent turns may never exceed (what the target leaves after the head and the summary). */
   available: number;
   minimumTurns: number;
+  /** The compaction's target, which sets how much room may go unused (`wholeTurnSlack`). */
+  target: number;
+  round: number;
+}
+
+/** The recent turns kept: from candidate `firstKept` on, the first of them possibly shortened. */
+export interface RecentTurns {
+  firstKept: number;
+  tokens: number;
+  /** The messages of candidate `firstKept` with its tool results shortened, when it was too large whole. */
+  shortened?: Message[];
 }
 
 /**
  * How many of the newest candidate turns stay verbatim: as many as fit the preferred share, at least
- * `minimumTurns`, and never more than the target leaves. Returns the index of the first kept candidate.
+ * `minimumTurns`, and never more than the target leaves. The first turn that does not fit is kept with its
+ * tool results shortened to fill the room it would leave, rather than summarized whole, when that room is more
+ * than `wholeTurnSlack` of the target (always for the newest turn), so one huge result does not push every
+ * recent turn into the summary.
  */
-export function selectRecentTurns(input: RecentTurnsInput): { firstKept: number; tokens: number } {
+export function selectRecentTurns(input: RecentTurnsInput): RecentTurns {
   let tokens = 0;
   let firstKept = input.candidates.length;
   for (let index = input.candidates.length - 1; index >= 0; index--) {
     const turn = input.candidates[index]!;
     const turnTokens = input.counter.estimate(input.messages.slice(turn.start, turn.end));
     const kept = input.candidates.length - index - 1;
-    if (tokens + turnTokens > input.available) break;
-    if (tokens + turnTokens > input.preferred && kept >= input.minimumTurns) break;
-    tokens += turnTokens;
-    firstKept = index;
+    const limit = kept < input.minimumTurns ? input.available : Math.min(input.preferred, input.available);
+    const room = limit - tokens;
+    if (turnTokens <= room) {
+      tokens += turnTokens;
+      firstKept = index;
+      continue;
+    }
+    const marks = { round: input.round, strategy: strategyName };
+    const shortened =
+      kept === 0
+        ? shortenTurn(input.messages, turn, input.counter, room, marks)
+        : fillRoomWithTurn(input.messages, turn, input.counter, { room, target: input.target }, marks);
+    if (shortened !== undefined) {
+      return { firstKept: index, tokens: tokens + input.counter.estimate(shortened), shortened };
+    }
+    break;
   }
   return { firstKept, tokens };
 }

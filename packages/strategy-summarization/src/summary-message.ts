@@ -1,4 +1,9 @@
-import { type JSONObject, type Message, withCompactionMetadata } from '@compaction/core';
+import {
+  type JSONObject,
+  type Message,
+  mergesAheadOfReasoning,
+  withCompactionMetadata,
+} from '@compaction/core';
 import type { ArtifactTrail } from './artifact-trail.js';
 import type { SummaryPlacement } from './summarization-options.js';
 
@@ -57,7 +62,9 @@ export interface Placed {
  * Puts the summary among the kept messages (in their original order). `user-before-task` puts a user message
  * right before the original task (after the system prompt and anything pinned before it).
  * `assistant-after-task` puts an assistant message where the summarized span began; when nothing would
- * follow it, or the history would no longer start with a user turn, it is placed as `user-before-task`.
+ * follow it, when the history would no longer start with a user turn, or when an assistant message with
+ * reasoning would follow it (providers would merge the two into one turn with the summary ahead of the
+ * thinking block, which they refuse), it is placed as `user-before-task`.
  */
 export function placeSummary(
   placement: SummaryPlacement,
@@ -72,7 +79,10 @@ export function placeSummary(
     const keepsUserFirst = !positions.startsWithUser || firstConversational?.role === 'user';
     if (at !== -1 && keepsUserFirst) {
       const after = kept.slice(at).map((item) => item.message);
-      return { messages: [...before, makeSummary('assistant'), ...after], role: 'assistant' };
+      const summary = makeSummary('assistant');
+      if (!mergesAheadOfReasoning(summary, after[0])) {
+        return { messages: [...before, summary, ...after], role: 'assistant' };
+      }
     }
   }
   let at = kept.findIndex((item) => item.index === positions.taskIndex);

@@ -191,8 +191,50 @@ describe('createToolResultTruncation', () => {
     );
   });
 
-  it('throws BudgetUnreachableError when even shortened results are over the limit', async () => {
-    await expect(run(messages, { limit: 50, target: 50 })).rejects.toBeInstanceOf(BudgetUnreachableError);
+  it('throws BudgetUnreachableError with the target and the best when even shortened results are over it', async () => {
+    const error = await run(messages, { limit: 60, target: 50 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetUnreachableError);
+    const { best } = error as BudgetUnreachableError;
+    expect(error).toMatchObject({ target: 50, limit: 60 });
+    // The best is the history with every old result shortened: the newest three stay whole.
+    expect(best).toBeGreaterThan(new TokenCounter().estimate(messages.slice(-7)));
+    expect(best).toBeLessThan(total / 2);
+  });
+
+  describe('one huge old result', () => {
+    const [hugeCall, hugeResult] = toolTurn('huge', 1_000_000);
+    const history: Message[] = [...messages.slice(0, 2), hugeCall, hugeResult, ...messages.slice(2)];
+    const size = new TokenCounter().estimate(history);
+    const target = Math.floor(size / 2);
+
+    for (const mode of ['truncate', 'mask'] as const) {
+      it(`${mode}: keeps as much of it as the target allows instead of emptying it`, async () => {
+        const { output, violations, tokens } = await run(history, { limit: size, target }, { mode });
+        expect(violations).toEqual([]);
+        expect(tokens).toBeLessThanOrEqual(target);
+        expect(tokens).toBeGreaterThanOrEqual(target * 0.95);
+        const text = outputOf(output.messages[3]);
+        expect(text.startsWith('huge:')).toBe(true);
+        expect(text).toMatch(/characters omitted/);
+        // It alone met the target: every later result is untouched.
+        expect(output.messages.slice(4)).toEqual(history.slice(4));
+        output.messages.slice(4).forEach((message, index) => {
+          expect(message).toBe(history[4 + index]);
+        });
+        expect(output.details).toMatchObject({ shortenedResults: 1 });
+      });
+    }
+
+    it('shortens it further in a later round with a lower target', async () => {
+      const counter = new TokenCounter();
+      const first = await run(history, { limit: size, target }, {}, counter);
+      const lower = Math.floor(target / 4);
+      const second = await run(first.output.messages, { limit: size, target: lower }, {}, counter);
+      expect(second.tokens).toBeLessThanOrEqual(lower);
+      expect(outputOf(second.output.messages[3]).length).toBeLessThan(
+        outputOf(first.output.messages[3]).length,
+      );
+    });
   });
 
   it('rejects a malformed history with a typed error', async () => {

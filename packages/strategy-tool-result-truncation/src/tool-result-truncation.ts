@@ -5,31 +5,33 @@ import {
   type CompactionOutput,
   type CompactionStrategy,
   isPinned,
+  isShortenedPart,
   type Message,
   type TokenCounter,
   type ToolCallPart,
   type ToolMessage,
   validateOptions,
+  wholeTurnSlack,
   withCompactionMetadata,
 } from '@compaction/core';
-import { clearInput, maskResult, resultCharacters, truncateResult, wasShortened } from './shorten-result.js';
+import { clearInput, strategyName } from './shorten-result.js';
+import { shortenToolMessage, type Tally } from './shorten-tool-message.js';
 import {
   type ToolResultTruncationOptions,
   toolResultTruncationOptionsSchema,
 } from './tool-result-truncation-options.js';
-
-const strategyName = 'tool-result-truncation';
-
-/** Tokens a truncation note adds, left out of the room kept for the text itself. */
-const noteAllowance = 16;
 
 type ValidatedOptions = Required<ToolResultTruncationOptions>;
 
 /**
  * Creates the `tool-result-truncation` strategy (observation masking): leaves the newest `keepRecent` tool
  * results alone and shortens older ones, oldest first, until the history is at or under the target. The tool
- * calls stay, so the model still sees what it did. Options are validated here, so direct use is checked like
- * a config. Throws `InvalidOptionsError` for bad options.
+ * calls stay, so the model still sees what it did. The result that crosses the target keeps as much of its
+ * start and end as the target allows when shortening it fully would leave the history more than
+ * `wholeTurnSlack` below the target (one huge result never takes the whole budget's worth with it). Options
+ * are validated here, so direct use is checked like a config. Throws `InvalidOptionsError` for bad options,
+ * and `BudgetUnreachableError` (with the target and the best reached) when even every old result shortened
+ * leaves the history over the limit.
  */
 export function createToolResultTruncation(options: ToolResultTruncationOptions = {}): CompactionStrategy {
   const validated = validateOptions<ValidatedOptions>(
@@ -59,6 +61,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       const result = [...messages];
       let tokens = tokensBefore;
       const tally: Tally = { shortenedResults: 0 };
+      const slack = wholeTurnSlack(budget.target);
       let clearedInputs = 0;
       // Oldest first, one turn at a time, stopping as soon as the target is met. A turn is an assistant
       // message and the tool messages after it: in a valid history only tool calls are answered there, so
@@ -73,11 +76,22 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
           const oldParts = oldResultsOf(message, index, recent);
           if (oldParts <= 0 || isPinned(message)) continue;
           const messageTokens = counts[index]!;
-          const content = shortenResults(message, oldParts, messageTokens, validated, exempt, tally);
-          if (content === undefined) continue;
-          const replacement = withCompactionMetadata(message, marks, content);
-          tokens += counter.countMessage(replacement) - messageTokens;
-          result[index] = replacement;
+          const replacement = shortenToolMessage(message, {
+            oldParts,
+            messageTokens,
+            options: validated,
+            exempt,
+            tally,
+            excess: tokens - budget.target,
+            slack,
+            count: (content) => {
+              const candidate = withCompactionMetadata(message, marks, content);
+              return { message: candidate, tokens: counter.countMessage(candidate) };
+            },
+          });
+          if (replacement === undefined) continue;
+          tokens += replacement.tokens - messageTokens;
+          result[index] = replacement.message;
         }
         const call = messages[start] as AssistantMessage;
         if (tally.changedCalls !== undefined && tally.changedCalls.size > 0 && !isPinned(call)) {
@@ -93,9 +107,10 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       const shortenedResults = tally.shortenedResults;
       if (tokens > budget.limit) {
         throw new BudgetUnreachableError({
-          tokens,
+          target: budget.target,
+          best: tokens,
           limit: budget.limit,
-          reason: `every tool result but the newest ${validated.keepRecent} is already shortened`,
+          reason: `every tool result but the newest ${validated.keepRecent} is shortened`,
         });
       }
       if (tokensBefore - tokens < validated.minTokensSaved && tokensBefore <= budget.limit) {
@@ -110,13 +125,6 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       };
     },
   };
-}
-
-/** What a run has shortened so far. */
-interface Tally {
-  shortenedResults: number;
-  /** Ids of the calls whose results were shortened in the current turn, when their inputs are cleared too. */
-  changedCalls?: Set<string> | undefined;
 }
 
 /**
@@ -149,42 +157,6 @@ function oldResultsOf(
   return index === recent.messageIndex ? recent.partIndex : 0;
 }
 
-/**
- * The content of one tool message with its old results (the first `oldParts`) that are over the cap
- * shortened, or `undefined` when none is.
- */
-function shortenResults(
-  message: ToolMessage,
-  oldParts: number,
-  messageTokens: number,
-  options: ValidatedOptions,
-  exempt: ReadonlySet<string>,
-  tally: Tally,
-): ToolMessage['content'] | undefined {
-  const parts = message.content;
-  let messageCharacters = 0;
-  for (const part of parts) messageCharacters += resultCharacters(part);
-  if (messageCharacters === 0) return undefined;
-  let content: ToolMessage['content'] | undefined;
-  for (let partIndex = 0; partIndex < oldParts; partIndex++) {
-    const part = parts[partIndex]!;
-    if (exempt.has(part.toolName) || wasShortened(part)) continue;
-    // The counter measures whole messages (memoized); a result's share follows its share of the text.
-    const characters = resultCharacters(part);
-    const tokens = (messageTokens * characters) / messageCharacters;
-    if (tokens <= options.maxResultTokens) continue;
-    content ??= parts.slice();
-    if (options.mode === 'mask') content[partIndex] = maskResult(part, characters);
-    else {
-      const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
-      content[partIndex] = truncateResult(part, Math.floor(keepCharacters));
-    }
-    tally.shortenedResults++;
-    tally.changedCalls?.add(part.toolCallId);
-  }
-  return content;
-}
-
 /** Replaces the inputs of the given calls that are over the cap with a note. */
 function clearInputs(
   message: AssistantMessage,
@@ -193,7 +165,7 @@ function clearInputs(
   maxTokens: number,
 ): { content: AssistantMessage['content']; count: number } | undefined {
   const inputs = message.content.map((part) =>
-    part.type === 'tool-call' && toolCallIds.has(part.toolCallId) && !wasShortened(part)
+    part.type === 'tool-call' && toolCallIds.has(part.toolCallId) && !isShortenedPart(part)
       ? JSON.stringify(part.input).length
       : 0,
   );

@@ -30,6 +30,10 @@ export {
 } from './conversation-events-recorder.js';
 export { deepFreeze } from './deep-freeze.js';
 export {
+  type HugeResultConversationSettings,
+  hugeResultConversationArbitrary,
+} from './huge-result-arbitrary.js';
+export {
   createMockProvider,
   type MockProvider,
   type MockProviderSettings,
@@ -59,3 +63,10 @@ export { openAIResponsesViolations } from './provider-contracts/openai-responses
 export type { ProviderRequestArbitrarySettings } from './provider-contracts/provider-request-arbitrary-settings.js';
 export { oddlyChanged, replaceSomewhere } from './replace-somewhere.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';
+export {
+  allowedShortfall,
+  checkTargetFill,
+  type FloorOf,
+  protectedTokens,
+  type TargetFillSettings,
+} from './target-fill-property.js';

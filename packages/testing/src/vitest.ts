@@ -12,6 +12,7 @@ import {
   describeProviderContractOutcome,
   type ProviderContractSettings,
 } from './provider-contract-conformance.js';
+import { checkTargetFill, type TargetFillSettings } from './target-fill-property.js';
 
 /**
  * Registers the conformance suite as Vitest tests: one test per property, each over `numRuns` generated
@@ -77,3 +78,17 @@ export {
   sampleCompactionRecord,
 } from './store-suite.js';
 export { describeTranscriptTargets, requiredTokens, targetShares } from './transcript-targets.js';
+
+/**
+ * Registers the target-fill property ({@link checkTargetFill}) as one Vitest test: on generated histories,
+ * most with one huge tool result, a reachable target is met, and not by ending far below it.
+ */
+export function describeTargetFill(name: string, settings: TargetFillSettings): void {
+  const numRuns = settings.numRuns ?? 200;
+  it(`${name} meets reachable targets without ending far below them (${numRuns} runs)`, {
+    timeout: 600_000,
+  }, async () => {
+    const failure = await checkTargetFill(settings);
+    expect(failure, failure).toBeUndefined();
+  });
+}

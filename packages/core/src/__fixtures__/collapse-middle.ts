@@ -35,7 +35,12 @@ export function collapseMiddle(name = 'collapse-middle'): CompactionStrategy {
       }
       const tokens = counter.count(kept);
       if (tokens > budget.limit)
-        throw new BudgetUnreachableError({ tokens, limit: budget.limit, reason: 'kept messages too large' });
+        throw new BudgetUnreachableError({
+          target: budget.target,
+          best: tokens,
+          limit: budget.limit,
+          reason: 'kept messages too large',
+        });
       return { messages: kept, summary: `${removed} removed` };
     },
   };

@@ -1,17 +1,28 @@
+import type { CompactionErrorCode } from '../errors/compaction-error.js';
 import type { JSONObject } from '../json.js';
 import type { CompactionTrigger } from '../specs/compaction-strategy-v1.js';
 import type { Repair } from '../turns/repair-history.js';
 import type { RuleViolation } from '../verify/rule-violation.js';
 
-/** A strategy attempt that did not produce the result: it threw, or its result broke a rule. */
+/**
+ * A strategy attempt that did not produce the result: it threw, or its result broke a rule. Plain JSON, so
+ * events with failures can be stored and shown as they are.
+ */
 export interface CompactionFailure {
+  /** The strategy that failed. */
   strategy: string;
-  /** The error message, when the strategy threw. */
-  error?: string;
-  /** The error code, when the strategy threw a Compaction error. */
-  code?: string;
-  /** The rules its result broke. */
+  /**
+   * The code of the error: the strategy's own Compaction error code, `rule-violation` when its result broke
+   * a rule, `budget-unreachable` when it could not reach the target, `strategy-failed` for any other error.
+   */
+  code: CompactionErrorCode;
+  /** The error's message, readable as it is (for broken rules, the rules and what broke them). */
+  error: string;
+  /** The rules its result broke, when it broke any. */
   violations?: RuleViolation[];
+  /** With `budget-unreachable`: the target it was asked to reach and the best it reached, in tokens. */
+  target?: number;
+  best?: number;
 }
 
 /** The record of one compaction. */

@@ -101,8 +101,32 @@ describe('Compactor.compact', () => {
       const compactor = createCompactor({ strategy, fallback: collapseMiddle(), budget, counter });
       const result = await compactor.compact(history);
       expect(result.event).toMatchObject({ strategy: 'collapse-middle', usedFallback: true });
-      expect(result.event!.failures[0]!.strategy).toBe(strategy.name);
+      expect(result.failures).toEqual(result.event!.failures);
+      expect(result.failures).toHaveLength(1);
+      expect(result.failures[0]!.strategy).toBe(strategy.name);
     }
+    const thrown = await createCompactor({
+      strategy: throwing('boom'),
+      fallback: collapseMiddle(),
+      budget,
+      counter,
+    }).compact(history);
+    expect(thrown.failures).toEqual([{ strategy: 'throwing', code: 'strategy-failed', error: 'boom' }]);
+    const broken = await createCompactor({
+      strategy: dropsToolResults,
+      fallback: collapseMiddle(),
+      budget,
+      counter,
+    }).compact(history);
+    expect(broken.failures[0]).toMatchObject({ strategy: 'drops-tool-results', code: 'rule-violation' });
+    expect(broken.failures[0]!.error).toContain('tool-pairing');
+    expect(broken.failures[0]!.violations?.[0]?.rule).toBe('tool-pairing');
+  });
+
+  it('reports no failures when the strategy succeeds', async () => {
+    const result = await createCompactor({ strategy: collapseMiddle(), budget, counter }).compact(history);
+    expect(result.failures).toEqual([]);
+    expect(result.event?.failures).toEqual([]);
   });
 
   it('throws a typed error and leaves the history intact when every strategy fails', async () => {
@@ -122,10 +146,69 @@ describe('Compactor.compact', () => {
     expect(input).toEqual(history);
   });
 
-  it('reports an unreachable budget as BudgetUnreachableError', async () => {
+  it("passes a strategy's BudgetUnreachableError on unchanged, the closest one when several failed", async () => {
     const tiny = { contextWindow: 20, reservedOutputTokens: 0, safetyMargin: 0, trigger: 0.9, target: 0.5 };
-    const compactor = createCompactor({ strategy: collapseMiddle(), budget: tiny, counter });
-    await expect(compactor.compact(history)).rejects.toThrow(BudgetUnreachableError);
+    const thrown: BudgetUnreachableError[] = [];
+    const unreachable = (name: string, best: number): CompactionStrategy => ({
+      specificationVersion: 'v1',
+      name,
+      async compact({ budget: { target, limit } }) {
+        const error = new BudgetUnreachableError({ target, best, limit, reason: name });
+        thrown.push(error);
+        throw error;
+      },
+    });
+    const alone = createCompactor({ strategy: unreachable('first', 900), budget: tiny, counter });
+    // The budget: a limit of 20 tokens and a target of half of it.
+    expect(alone.budget).toMatchObject({ limit: 20, target: 10 });
+    expect(await alone.compact(history).catch((error: unknown) => error)).toBe(thrown[0]);
+    expect(thrown[0]).toMatchObject({ target: alone.budget.target, limit: alone.budget.limit, best: 900 });
+    const errors: unknown[] = [];
+    const both = createCompactor({
+      strategy: unreachable('first', 900),
+      fallback: unreachable('fallback', 400),
+      budget: tiny,
+      counter,
+    });
+    both.on('error', (event) => errors.push(event));
+    expect(await both.compact(history).catch((error: unknown) => error)).toBe(thrown[2]);
+    expect(errors).toEqual([
+      {
+        sessionId: 'default',
+        trigger: 'manual',
+        error: thrown[2],
+        failures: [
+          { strategy: 'first', code: 'budget-unreachable', error: thrown[1]!.message, target: 10, best: 900 },
+          {
+            strategy: 'fallback',
+            code: 'budget-unreachable',
+            error: thrown[2]!.message,
+            target: 10,
+            best: 400,
+          },
+        ],
+      },
+    ]);
+    const collapsing = createCompactor({ strategy: collapseMiddle(), budget: tiny, counter });
+    await expect(collapsing.compact(history)).rejects.toThrow(
+      /^Cannot reach the target of 10 tokens: the best is [\d,]+, over the limit of 20 \(kept messages too large\)$/,
+    );
+  });
+
+  it('takes a result over the limit as an unreachable budget, naming the target and the count', async () => {
+    const keepsEverything: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'keeps-everything',
+      compact: async ({ messages }) => ({ messages: [...messages] }),
+    };
+    const compactor = createCompactor({ strategy: keepsEverything, budget, counter });
+    const error = await compactor.compact(history).catch((caught: unknown) => caught);
+    expect(BudgetUnreachableError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      target: compactor.budget.target,
+      limit: compactor.budget.limit,
+      best: historyTokens,
+    });
   });
 
   it('lets the before hook cancel or replace instructions, and calls the after hook', async () => {
@@ -248,6 +331,7 @@ describe('Compactor loops', () => {
     const result = await compactor.prepare(fitting);
     expect(result).toMatchObject({ compacted: false });
     expect(result.messages).toEqual(history);
+    expect(result.failures).toEqual([{ strategy: 'throwing', code: 'strategy-failed', error: 'down' }]);
     expect(errors).toHaveLength(1);
   });
 

@@ -79,6 +79,12 @@ export interface CompactionResult {
   event?: CompactionEvent;
   /** Why nothing was compacted, when nothing was. */
   skipped?: SkipReason;
+  /**
+   * The strategies that failed, in the order they ran: before the fallback produced the result
+   * (`event.usedFallback`), or, from {@link Compactor.prepare}, before it kept the history unchanged because
+   * it still fit. Empty when none failed.
+   */
+  failures: CompactionFailure[];
 }
 
 interface SessionState {
@@ -172,13 +178,19 @@ export class Compactor {
           tokens: check.tokens,
         });
       }
-      return { messages: [...messages], compacted: false, skipped: check.reason as SkipReason };
+      return {
+        messages: [...messages],
+        compacted: false,
+        skipped: check.reason as SkipReason,
+        failures: [],
+      };
     }
+    const failures: CompactionFailure[] = [];
     try {
-      return await this.compact(messages, { ...options, trigger: 'auto' });
+      return await this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
     } catch (error) {
       if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
-      return { messages: [...messages], compacted: false };
+      return { messages: [...messages], compacted: false, failures };
     }
   }
 
@@ -197,11 +209,24 @@ export class Compactor {
     return this.compact(messages, { ...options, trigger: 'overflow', overflow });
   }
 
-  /** Compacts now. Compactions of one session are serialized. */
+  /**
+   * Compacts now. Compactions of one session are serialized. When every strategy fails it throws: the
+   * `BudgetUnreachableError` of the strategy that came closest to the target, unchanged, when one could not
+   * reach it; otherwise the last strategy's Compaction error (or a `StrategyFailedError` wrapping its error).
+   */
   async compact(messages: readonly Message[], options: CompactOptions = {}): Promise<CompactionResult> {
+    return this.enqueue(messages, options, []);
+  }
+
+  /** Runs a compaction after the session's earlier ones; the failures of its strategies go to `failures`. */
+  private enqueue(
+    messages: readonly Message[],
+    options: CompactOptions,
+    failures: CompactionFailure[],
+  ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
     const session = this.session(sessionId);
-    const run = session.running.then(() => this.run(messages, options, sessionId, session));
+    const run = session.running.then(() => this.run(messages, options, sessionId, session, failures));
     session.running = run.catch(() => undefined);
     return run;
   }
@@ -211,13 +236,14 @@ export class Compactor {
     options: CompactOptions,
     sessionId: string,
     session: SessionState,
+    failures: CompactionFailure[],
   ): Promise<CompactionResult> {
     const trigger = options.trigger ?? 'manual';
     const { messages, repairs } = repairHistory(input, this.settings.repair);
     const tokensBefore = this.counter.count(messages);
     const skip = (reason: SkipReason): CompactionResult => {
       this.emitter.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
-      return { messages, compacted: false, skipped: reason };
+      return { messages, compacted: false, skipped: reason, failures };
     };
 
     let instructions = options.instructions;
@@ -238,7 +264,7 @@ export class Compactor {
     const startedAt = new Date().toISOString();
     const started = performance.now();
     const round = session.rounds + 1;
-    const failures: CompactionFailure[] = [];
+    const unreachable: BudgetUnreachableError[] = [];
     const strategies = [this.settings.strategy, ...(this.settings.fallback ? [this.settings.fallback] : [])];
     let lastError: unknown;
 
@@ -262,6 +288,7 @@ export class Compactor {
         }
         lastError = error;
         failures.push(describeFailure(strategy.name, error));
+        if (BudgetUnreachableError.isInstance(error)) unreachable.push(error);
         continue;
       }
       const event: CompactionEvent = {
@@ -277,7 +304,7 @@ export class Compactor {
         messagesAfter: attempt.messages.length,
         durationMs: performance.now() - started,
         startedAt,
-        failures,
+        failures: [...failures],
         repairs,
         ...(attempt.summary === undefined ? {} : { summary: attempt.summary }),
         ...(instructions === undefined ? {} : { instructions }),
@@ -294,10 +321,10 @@ export class Compactor {
       }
       await this.settings.hooks?.afterCompaction?.(event);
       this.emitter.emit('end', event);
-      return { messages: attempt.messages, compacted: true, event };
+      return { messages: attempt.messages, compacted: true, event, failures };
     }
 
-    const error = finalError(lastError, failures, tokensBefore, budget.limit, this.settings.strategy.name);
+    const error = finalError(lastError, unreachable, this.settings.strategy.name);
     this.emitter.emit('error', { sessionId, trigger, error, failures });
     throw error;
   }
@@ -324,11 +351,23 @@ export class Compactor {
       counter: this.counter,
       limit: budget.limit,
     });
-    if (violations.length > 0) throw new RuleViolationError({ strategy: strategy.name, violations });
     const tokens = this.counter.count(output.messages);
+    if (violations.length > 0) {
+      if (violations.every((violation) => violation.rule === 'within-limit')) {
+        // A result over the limit is the strategy's way of saying how far it got.
+        throw new BudgetUnreachableError({
+          target: budget.target,
+          best: tokens,
+          limit: budget.limit,
+          reason: `"${strategy.name}" returned a history over the limit`,
+        });
+      }
+      throw new RuleViolationError({ strategy: strategy.name, violations });
+    }
     if (tokens >= tokensBefore) {
       throw new BudgetUnreachableError({
-        tokens,
+        target: budget.target,
+        best: tokensBefore,
         limit: budget.limit,
         reason: `"${strategy.name}" made no progress`,
       });
@@ -405,30 +444,32 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 function describeFailure(strategy: string, error: unknown): CompactionFailure {
-  if (RuleViolationError.isInstance(error))
-    return { strategy, code: error.code, violations: error.violations };
   const message = error instanceof Error ? error.message : String(error);
-  return { strategy, error: message, ...(CompactionError.isInstance(error) ? { code: error.code } : {}) };
+  if (RuleViolationError.isInstance(error)) {
+    return { strategy, code: error.code, error: message, violations: error.violations };
+  }
+  if (BudgetUnreachableError.isInstance(error)) {
+    return { strategy, code: error.code, error: message, target: error.target, best: error.best };
+  }
+  return {
+    strategy,
+    code: CompactionError.isInstance(error) ? error.code : 'strategy-failed',
+    error: message,
+  };
 }
 
+/**
+ * The error a compaction ends with when every strategy failed: an unreachable budget first (it is what the
+ * user can act on), from the strategy that came closest, passed on unchanged; otherwise the last error.
+ */
 function finalError(
   lastError: unknown,
-  failures: CompactionFailure[],
-  tokens: number,
-  limit: number,
+  unreachable: readonly BudgetUnreachableError[],
   strategy: string,
 ): CompactionError {
-  const overLimit = failures.some(
-    (failure) =>
-      failure.code === 'budget-unreachable' ||
-      failure.violations?.some((violation) => violation.rule === 'within-limit'),
-  );
-  if (overLimit) {
-    const reasons = failures.map(
-      (failure) => `${failure.strategy}: ${failure.error ?? failure.violations?.[0]?.message}`,
-    );
-    return new BudgetUnreachableError({ tokens, limit, reason: reasons.join('; '), cause: lastError });
-  }
+  let closest: BudgetUnreachableError | undefined;
+  for (const error of unreachable) if (closest === undefined || error.best < closest.best) closest = error;
+  if (closest !== undefined) return closest;
   if (CompactionError.isInstance(lastError)) return lastError;
   return new StrategyFailedError({ strategy, cause: lastError });
 }

@@ -3,31 +3,84 @@ import { CompactionError } from './compaction-error.js';
 const marker = 'compaction.error.budget-unreachable';
 const symbol = Symbol.for(marker);
 
-/** Compaction could not bring the conversation under the token limit without breaking a rule. */
+/** What a {@link BudgetUnreachableError} is built from. */
+export interface BudgetUnreachableSettings {
+  /** The target the compaction was asked to reach, in tokens. */
+  target: number;
+  /** Tokens of the smallest history the strategy could build (or of the input, when nothing could go). */
+  best: number;
+  /** The hard limit the result had to meet; defaults to `target`. */
+  limit?: number;
+  /** Why the strategy could not go lower, such as what it may not remove. */
+  reason?: string;
+  cause?: unknown;
+}
+
+/**
+ * @deprecated The settings before the error named the target: `tokens` is the best reached and `limit` is
+ * taken as the target too. Pass {@link BudgetUnreachableSettings} instead.
+ */
+export interface LegacyBudgetUnreachableSettings {
+  tokens: number;
+  limit: number;
+  reason: string;
+  cause?: unknown;
+}
+
+/**
+ * A strategy (or every strategy the Compactor tried) could not shrink the conversation to its target
+ * without breaking a rule: the messages it may not remove or shorten are too large. The message names the
+ * user's numbers, as in `Cannot reach the target of 507 tokens: the best is 2,028 (...)`.
+ */
 export class BudgetUnreachableError extends CompactionError {
   private readonly [symbol] = true;
-  /** Tokens of the best result reached (or of the input, when nothing could be removed). */
-  readonly tokens: number;
-  /** The limit that had to be met. */
+  /** The target the compaction was asked to reach, in tokens. */
+  readonly target: number;
+  /** Tokens of the smallest history the strategy could build. */
+  readonly best: number;
+  /** The hard limit the result had to meet (at least `target`). */
   readonly limit: number;
+  /** Why the strategy could not go lower, when it said. */
+  readonly reason: string | undefined;
 
-  constructor({
-    tokens,
-    limit,
-    reason,
-    cause,
-  }: { tokens: number; limit: number; reason: string; cause?: unknown }) {
+  constructor(settings: BudgetUnreachableSettings | LegacyBudgetUnreachableSettings) {
+    const { target, best, limit, reason, cause } = normalize(settings);
+    const overLimit = limit > target ? `, over the limit of ${formatTokens(limit)}` : '';
     super({
       code: 'budget-unreachable',
-      message: `Cannot compact to ${limit} tokens (best: ${tokens}): ${reason}`,
+      message:
+        `Cannot reach the target of ${formatTokens(target)} tokens: the best is ${formatTokens(best)}` +
+        `${overLimit}${reason === undefined ? '' : ` (${reason})`}`,
       cause,
     });
     this.name = 'BudgetUnreachableError';
-    this.tokens = tokens;
+    this.target = target;
+    this.best = best;
     this.limit = limit;
+    this.reason = reason;
+  }
+
+  /** @deprecated The same as {@link BudgetUnreachableError.best}. */
+  get tokens(): number {
+    return this.best;
   }
 
   static override isInstance(error: unknown): error is BudgetUnreachableError {
     return CompactionError.hasMarker(error, marker);
   }
+}
+
+function normalize(
+  settings: BudgetUnreachableSettings | LegacyBudgetUnreachableSettings,
+): Required<Omit<BudgetUnreachableSettings, 'reason' | 'cause'>> & { reason?: string; cause?: unknown } {
+  if ('best' in settings) {
+    return { ...settings, limit: Math.max(settings.limit ?? settings.target, settings.target) };
+  }
+  const { tokens, limit, reason, cause } = settings;
+  return { target: limit, best: tokens, limit, reason, cause };
+}
+
+/** A token count as users read it: rounded, with thousands separators. */
+function formatTokens(tokens: number): string {
+  return Math.round(tokens).toLocaleString('en-US');
 }

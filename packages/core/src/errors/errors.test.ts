@@ -45,4 +45,27 @@ describe('errors', () => {
     });
     expect(overflow.message).toContain('210000 tokens > 200000');
   });
+
+  it('name the target asked for and the best reached, with the limit when it differs', () => {
+    const error = new BudgetUnreachableError({
+      target: 507,
+      best: 2028,
+      reason: 'the task alone is over it',
+    });
+    expect(error.message).toBe(
+      'Cannot reach the target of 507 tokens: the best is 2,028 (the task alone is over it)',
+    );
+    expect(error).toMatchObject({ code: 'budget-unreachable', target: 507, best: 2028, limit: 507 });
+    const overLimit = new BudgetUnreachableError({ target: 122_000, best: 190_500.4, limit: 180_000 });
+    expect(overLimit.message).toBe(
+      'Cannot reach the target of 122,000 tokens: the best is 190,500, over the limit of 180,000',
+    );
+    expect(overLimit.reason).toBeUndefined();
+  });
+
+  it('still accept the settings that named only the limit, taking it as the target', () => {
+    const error = new BudgetUnreachableError({ tokens: 900, limit: 600, reason: 'too large' });
+    expect(error).toMatchObject({ target: 600, best: 900, limit: 600, tokens: 900, reason: 'too large' });
+    expect(error.message).toBe('Cannot reach the target of 600 tokens: the best is 900 (too large)');
+  });
 });

@@ -67,7 +67,7 @@ describe('createPipeline', () => {
       async compact(input) {
         const output = await shorten(400, calls).compact(input);
         if (counter.estimate(output.messages) > input.budget.limit)
-          throw new BudgetUnreachableError({ tokens: 0, limit: 0, reason: 'x' });
+          throw new BudgetUnreachableError({ target: input.budget.target, best: 0, reason: 'x' });
         return output;
       },
     };
@@ -83,10 +83,54 @@ describe('createPipeline', () => {
     expect(output.details?.stages).toHaveLength(2);
   });
 
-  it('throws BudgetUnreachableError when the stages cannot reach the limit', async () => {
+  it('throws BudgetUnreachableError with its target and the best the stages reached', async () => {
     const pipeline = createPipeline([shorten(900, [])]);
-    await expect(
-      pipeline.compact({ messages, counter, budget: { limit: 10, target: 5 }, trigger: 'auto', round: 1 }),
-    ).rejects.toThrow(BudgetUnreachableError);
+    const error = await pipeline
+      .compact({ messages, counter, budget: { limit: 10, target: 5 }, trigger: 'auto', round: 1 })
+      .catch((caught: unknown) => caught);
+    expect(BudgetUnreachableError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ target: 5, limit: 10 });
+    expect((error as BudgetUnreachableError).best).toBeLessThan(total);
+    expect((error as BudgetUnreachableError).best).toBeGreaterThan(10);
+  });
+
+  const thrown: unknown[] = [];
+  const failing = (best: number): CompactionStrategy => ({
+    specificationVersion: 'v1',
+    name: 'failing',
+    async compact({ budget }) {
+      const error = new BudgetUnreachableError({ target: budget.target, best, limit: budget.limit });
+      thrown.push(error);
+      throw error;
+    },
+  });
+
+  it("passes the last stage's BudgetUnreachableError on unchanged when it came lowest", async () => {
+    const error = await createPipeline([shorten(900, []), failing(20)])
+      .compact({ messages, counter, budget: { limit: 10, target: 5 }, trigger: 'auto', round: 1 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBe(thrown.at(-1));
+    expect(error).toMatchObject({ target: 5, best: 20, limit: 10 });
+    const higher = await createPipeline([shorten(900, []), failing(total * 10)])
+      .compact({ messages, counter, budget: { limit: 10, target: 5 }, trigger: 'auto', round: 1 })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as BudgetUnreachableError,
+      );
+    // The earlier stage got lower than the last one: its count is the best.
+    expect(higher?.best).toBeLessThan(total);
+    expect(higher?.cause).toMatchObject({ best: total * 10 });
+  });
+
+  it("keeps the earlier stages' result when the last stage fails but the limit is already met", async () => {
+    const output = await createPipeline([shorten(100, []), failing(0)]).compact({
+      messages,
+      counter,
+      budget: { limit: total, target: 1 },
+      trigger: 'auto',
+      round: 1,
+    });
+    expect(output.details?.stages).toHaveLength(1);
+    expect(counter.estimate(output.messages)).toBeLessThan(total / 2);
   });
 });

@@ -23,7 +23,9 @@ declare module '../registry/strategy-definition.js' {
  * (such as truncating old tool results) spare the costly ones (such as summarizing). Each stage receives the
  * previous stage's output. Stages before the last are given the target but not the hard limit, so a stage
  * that gets only part of the way still passes its progress on; the pipeline's result must meet the limit or
- * it throws {@link BudgetUnreachableError}. `details.stages` records each stage that ran with its token counts.
+ * it throws {@link BudgetUnreachableError} with the pipeline's target and the best any stage reached (the
+ * last stage's own error, unchanged, when it came lowest). `details.stages` records each stage that ran with
+ * its token counts.
  */
 export function createPipeline(stages: readonly CompactionStrategy[]): CompactionStrategy {
   return {
@@ -47,8 +49,12 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
         try {
           output = await stage.compact({ ...input, messages, budget: stageBudget });
         } catch (error) {
-          if (!isLast && BudgetUnreachableError.isInstance(error)) continue;
-          throw error;
+          if (!BudgetUnreachableError.isInstance(error)) throw error;
+          if (!isLast) continue;
+          // The earlier stages' progress already meets the limit: it is the pipeline's result.
+          if (tokens <= budget.limit) break;
+          if (error.best <= tokens) throw error;
+          throw unreachable(budget, tokens, stages, error);
         }
         const tokensAfter = counter.estimate(output.messages);
         stageDetails.push({
@@ -63,14 +69,7 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
         messages = output.messages;
         tokens = tokensAfter;
       }
-      if (tokens > budget.limit) {
-        const names = stages.map((stage) => stage.name).join(', ');
-        throw new BudgetUnreachableError({
-          tokens,
-          limit: budget.limit,
-          reason: `stages ${names || '(none)'} ran out`,
-        });
-      }
+      if (tokens > budget.limit) throw unreachable(budget, tokens, stages);
       return {
         messages,
         ...(summaries.length > 0 ? { summary: summaries.join('\n\n') } : {}),
@@ -78,6 +77,23 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
       };
     },
   };
+}
+
+/** The pipeline's own error when its stages together got no lower than `best`. */
+function unreachable(
+  budget: { limit: number; target: number },
+  best: number,
+  stages: readonly CompactionStrategy[],
+  cause?: unknown,
+): BudgetUnreachableError {
+  const names = stages.map((stage) => stage.name).join(', ');
+  return new BudgetUnreachableError({
+    target: budget.target,
+    best,
+    limit: budget.limit,
+    reason: `stages ${names || '(none)'} ran out`,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 const strategyConfigSchema: OptionsSchema = {

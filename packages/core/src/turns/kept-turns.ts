@@ -1,6 +1,7 @@
 import { withCompactionMetadata } from '../messages/compaction-metadata.js';
-import type { AssistantMessage, Message } from '../messages/message.js';
+import type { Message, UserMessage } from '../messages/message.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { mergesAheadOfReasoning } from './reasoning-boundary.js';
 import type { TurnPlan } from './turn-plan.js';
 
 /** How {@link assembleKeptTurns} marks the places where messages were removed. */
@@ -13,17 +14,25 @@ export interface RemovalMarkerSettings {
   strategy: string;
 }
 
-/** The marker message for `count` removed messages: an assistant message marked `kind: 'marker'`. */
-export function removalMarker(count: number, settings: RemovalMarkerSettings): AssistantMessage {
-  return withCompactionMetadata<AssistantMessage>(
-    { role: 'assistant', content: [{ type: 'text', text: settings.text(count) }] },
+/**
+ * The marker message for `count` removed messages: a user message marked `kind: 'marker'`. In the user role
+ * it never merges into a model turn (where it would stand ahead of a thinking block the provider requires
+ * first); after tool results it joins their user turn, and `isUserRequest` ignores it, so it never becomes
+ * the newest user request.
+ */
+export function removalMarker(count: number, settings: RemovalMarkerSettings): UserMessage {
+  return withCompactionMetadata<UserMessage>(
+    { role: 'user', content: [{ type: 'text', text: settings.text(count) }] },
     { kind: 'marker', round: settings.round, strategy: settings.strategy },
   );
 }
 
-/** An upper bound of what one marker costs (0 without markers), so plans leave room for the markers they add. */
+/**
+ * An upper bound of what one marker costs, so plans leave room for the marker of each gap they open. Counted
+ * even without markers: a gap between two assistant messages, the second with reasoning, gets one anyway.
+ */
 export function removalMarkerCost(counter: TokenCounter, settings: RemovalMarkerSettings): number {
-  return settings.markers ? counter.countMessage(removalMarker(9_999_999, settings)) : 0;
+  return counter.countMessage(removalMarker(9_999_999, settings));
 }
 
 /** A history assembled from kept turns, and what was removed. */
@@ -36,10 +45,11 @@ export interface AssembledHistory {
 
 /**
  * Builds a history from the kept turns (`kept[turn] === 1`), in their original order, with one marker per
- * run of removed messages; `replacements` gives new messages for kept turns that were shortened. Markers are
- * assistant messages, so a marker never stands first when the history must start with a user turn (its
- * count then moves to the next gap, if there is one) and never stands last (where it would read as the
- * model's answer); such counts are still reported in `removedMessages`.
+ * run of removed messages that a kept turn follows; `replacements` gives new messages for kept turns that
+ * were shortened. Markers are user messages, so one may open the conversation; none ends it (it would read
+ * as a new request), so removed messages after the last kept turn are only counted in `removedMessages`.
+ * Without markers, a gap still gets one where the messages around it would merge into one model turn ahead
+ * of its reasoning (see {@link mergesAheadOfReasoning}), which providers refuse.
  */
 export function assembleKeptTurns(
   messages: readonly Message[],
@@ -53,7 +63,6 @@ export function assembleKeptTurns(
   let removedMessages = 0;
   let removedTurns = 0;
   let markers = 0;
-  let conversationStarted = false;
   plan.turns.forEach((turn, turnIndex) => {
     if (kept[turnIndex] !== 1) {
       pending += turn.end - turn.start;
@@ -61,17 +70,16 @@ export function assembleKeptTurns(
       removedTurns++;
       return;
     }
-    const afterGap = turnIndex > 0 && kept[turnIndex - 1] !== 1;
-    if (afterGap && pending > 0 && settings.markers && (conversationStarted || !plan.startsWithUser)) {
+    const turnMessages = replacements.get(turnIndex) ?? messages.slice(turn.start, turn.end);
+    if (
+      pending > 0 &&
+      (settings.markers || mergesAheadOfReasoning(result[result.length - 1], turnMessages[0]))
+    ) {
       result.push(removalMarker(pending, settings));
       markers++;
-      pending = 0;
     }
-    const turnMessages = replacements.get(turnIndex) ?? messages.slice(turn.start, turn.end);
-    for (const message of turnMessages) {
-      if (message.role !== 'system') conversationStarted = true;
-      result.push(message);
-    }
+    pending = 0;
+    for (const message of turnMessages) result.push(message);
   });
   return { messages: result, removedMessages, removedTurns, markers };
 }

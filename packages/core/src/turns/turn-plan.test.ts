@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
-import { pinMessage } from '../messages/compaction-metadata.js';
+import { pinMessage, withCompactionMetadata } from '../messages/compaction-metadata.js';
 import { TokenCounter } from '../tokens/token-counter.js';
-import { assembleKeptTurns, type RemovalMarkerSettings } from './kept-turns.js';
 import { keepUserTurnFirst, planTurns } from './turn-plan.js';
-
-const markerSettings: RemovalMarkerSettings = {
-  markers: true,
-  text: (count) => `[${count} removed]`,
-  round: 1,
-  strategy: 'test',
-};
 
 describe('planTurns', () => {
   const messages = [
@@ -37,6 +29,23 @@ describe('planTurns', () => {
     });
   });
 
+  it('protects a last turn whose calls still wait for their results, and only that one', () => {
+    const waiting = [user('the task'), calls('a'), results('a'), calls('b', 'c'), results('b')];
+    const plan = planTurns(waiting, new TokenCounter(), { keepOriginalTask: true });
+    expect(Array.from(plan.protectedTurns)).toEqual([1, 0, 1]);
+    const answered = planTurns([...waiting, results('c')], new TokenCounter(), { keepOriginalTask: true });
+    expect(Array.from(answered.protectedTurns)).toEqual([1, 0, 0]);
+  });
+
+  it('takes the first user request as the original task, never a marker or summary before it', () => {
+    const marker = withCompactionMetadata(user('[3 removed]'), { kind: 'marker' });
+    const plan = planTurns([system('s'), marker, user('the task'), user('newest')], new TokenCounter(), {
+      keepOriginalTask: true,
+    });
+    expect(plan.taskTurn).toBe(2);
+    expect(Array.from(plan.protectedTurns)).toEqual([1, 0, 1, 1]);
+  });
+
   it('leaves the original task unprotected unless asked', () => {
     const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
     expect(plan.protectedTurns[1]).toBe(0);
@@ -44,7 +53,7 @@ describe('planTurns', () => {
   });
 });
 
-describe('keepUserTurnFirst and assembleKeptTurns', () => {
+describe('keepUserTurnFirst', () => {
   const messages = [
     system('s'),
     user('the task'),
@@ -54,21 +63,12 @@ describe('keepUserTurnFirst and assembleKeptTurns', () => {
     user('newest request'),
   ];
 
-  it('drops kept turns that would open the conversation with the model, and marks each gap once', () => {
+  it('drops kept turns that would open the conversation with the model', () => {
     const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
     // Keep everything but the task: the result would open with "one", an assistant turn.
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
     keepUserTurnFirst(messages, plan, kept);
     expect(Array.from(kept)).toEqual([1, 0, 0, 1, 1, 1]);
-    const assembled = assembleKeptTurns(messages, plan, kept, markerSettings);
-    // The marker would stand first in the conversation, so its count waits for a later gap (none here).
-    expect(assembled.messages.map((message) => message.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'user',
-    ]);
-    expect(assembled).toMatchObject({ removedMessages: 2, removedTurns: 2, markers: 0 });
   });
 
   it('keeps the original task when a protected model turn would otherwise stand first', () => {
@@ -84,26 +84,5 @@ describe('keepUserTurnFirst and assembleKeptTurns', () => {
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
     keepUserTurnFirst(messages, plan, kept, 2);
     expect(kept[2]).toBe(1);
-  });
-
-  it('puts one marker in each gap after the conversation started, and uses replacements for kept turns', () => {
-    const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: true });
-    const kept = Uint8Array.from([1, 1, 0, 0, 1, 1]);
-    const replacement = assistant('three, shortened');
-    const assembled = assembleKeptTurns(messages, plan, kept, markerSettings, new Map([[4, [replacement]]]));
-    expect(assembled.messages.map((message) => message.content[0])).toEqual([
-      { type: 'text', text: 's' },
-      { type: 'text', text: 'the task' },
-      { type: 'text', text: '[2 removed]' },
-      { type: 'text', text: 'three, shortened' },
-      { type: 'text', text: 'newest request' },
-    ]);
-    expect(assembled.messages[2]!.metadata?.compaction).toEqual({
-      kind: 'marker',
-      round: 1,
-      strategy: 'test',
-    });
-    expect(assembled.messages[4]).toBe(messages[5]);
-    expect(assembled).toMatchObject({ removedMessages: 2, removedTurns: 2, markers: 1 });
   });
 });

@@ -1,6 +1,11 @@
 import { isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { firstUserMessageIndex, latestUserMessageIndex } from '../messages/message-content.js';
+import {
+  firstUserMessageIndex,
+  latestUserMessageIndex,
+  toolCallsOf,
+  toolResultsOf,
+} from '../messages/message-content.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { groupTurns, type Turn } from './group-turns.js';
 
@@ -16,7 +21,10 @@ export interface TurnPlan {
    * that are dropped anyway.
    */
   tokens: Float64Array;
-  /** 1 for turns holding a system, pinned, original-task or newest-user message. */
+  /**
+   * 1 for turns holding a system, pinned, original-task or newest-user message, and for a last turn whose
+   * tool calls still wait for their results (the results will be appended after it).
+   */
   protectedTurns: Uint8Array;
   /** Index of the turn holding the original task (the first user message), or -1. */
   taskTurn: number;
@@ -26,7 +34,10 @@ export interface TurnPlan {
 
 /**
  * Groups a history into turns and measures the protected ones, which are never dropped: system messages,
- * pinned messages, the newest user request and, when `keepOriginalTask` is set, the first user message.
+ * pinned messages, the newest user request, a last turn whose calls still wait for results and, when
+ * `keepOriginalTask` is set, the original task (the first user request, see `firstUserMessageIndex`).
+ * Every strategy that decides what to keep starts from this plan, so all share one idea of a turn and of
+ * the original task.
  */
 export function planTurns(
   messages: readonly Message[],
@@ -53,6 +64,7 @@ export function planTurns(
         isProtected = true;
       }
     }
+    if (turnIndex === turns.length - 1 && awaitsResults(messages, turn)) isProtected = true;
     if (isProtected) {
       protectedTurns[turnIndex] = 1;
       tokens[turnIndex] = countTurn(messages, turn, counter);
@@ -60,6 +72,18 @@ export function planTurns(
   });
   const firstConversational = messages.find((message) => message.role !== 'system');
   return { turns, tokens, protectedTurns, taskTurn, startsWithUser: firstConversational?.role === 'user' };
+}
+
+/** Whether a turn's tool calls are not all answered inside it (possible only for the last turn). */
+function awaitsResults(messages: readonly Message[], turn: Turn): boolean {
+  const answered = new Set<string>();
+  for (let index = turn.start; index < turn.end; index++) {
+    for (const part of toolResultsOf(messages[index]!)) answered.add(part.toolCallId);
+  }
+  for (let index = turn.start; index < turn.end; index++) {
+    for (const call of toolCallsOf(messages[index]!)) if (!answered.has(call.toolCallId)) return true;
+  }
+  return false;
 }
 
 /** Tokens of one turn, from the counter's memoized per-message counts. */

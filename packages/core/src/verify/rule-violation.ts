@@ -6,6 +6,8 @@ export type CompactionRule =
   | 'pinned-kept'
   | 'latest-user-kept'
   | 'starts-with-user'
+  | 'reasoning-first'
+  | 'marker-not-last'
   | 'unmarked-change'
   | 'within-limit';
 

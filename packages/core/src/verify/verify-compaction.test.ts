@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
 import { pinMessage, withCompactionMetadata } from '../messages/compaction-metadata.js';
+import type { Message } from '../messages/message.js';
 import { TokenCounter } from '../tokens/token-counter.js';
 import { verifyCompaction } from './verify-compaction.js';
 
@@ -60,5 +61,40 @@ describe('verifyCompaction', () => {
 
   it('checks the token limit', () => {
     expect(rules(before, [head, task, pinned, last], 1)).toEqual(['within-limit']);
+  });
+
+  describe('reasoning first', () => {
+    const thinking = {
+      role: 'assistant' as const,
+      content: [
+        { type: 'reasoning' as const, text: 'plan', signature: 'sig' },
+        { type: 'text' as const, text: 'next step' },
+      ],
+    };
+    const answer = assistant('answer');
+    const input = [task, answer, user('more'), thinking, last];
+    const mark = (message: Message, kind: 'marker' | 'summary') =>
+      withCompactionMetadata(message, { kind, round: 1 });
+
+    it('finds a written assistant message put right before reasoning, and accepts a user-role one', () => {
+      expect(rules(input, [task, mark(assistant('[1 removed]'), 'marker'), thinking, last])).toEqual([
+        'reasoning-first',
+      ]);
+      expect(rules(input, [task, mark(assistant('summary'), 'summary'), thinking, last])).toEqual([
+        'reasoning-first',
+      ]);
+      expect(rules(input, [task, mark(user('[2 removed]'), 'marker'), thinking, last])).toEqual([]);
+    });
+
+    it('finds two input messages brought together by a removal, and accepts a pair that stood together', () => {
+      expect(rules(input, [task, answer, thinking, last])).toEqual(['reasoning-first']);
+      const together = [task, answer, thinking, last];
+      expect(rules(together, together)).toEqual([]);
+    });
+  });
+
+  it('finds a removal marker at the end of the result', () => {
+    const marker = withCompactionMetadata(user('[2 removed]'), { kind: 'marker', round: 1 });
+    expect(rules(before, [head, task, pinned, last, marker])).toEqual(['marker-not-last']);
   });
 });

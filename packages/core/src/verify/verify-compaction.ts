@@ -1,8 +1,9 @@
-import { isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
+import { compactionMetadataOf, isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
 import { latestUserMessageIndex, toolCallsOf } from '../messages/message-content.js';
 import { findMessageIssues } from '../messages/validate-messages.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { mergesAheadOfReasoning } from '../turns/reasoning-boundary.js';
 import { deepEqual } from './deep-equal.js';
 import type { RuleViolation } from './rule-violation.js';
 
@@ -19,8 +20,10 @@ export interface VerifyCompactionInput {
  * Checks a compaction result against the rules every strategy keeps and lists what it breaks (empty when
  * it keeps them all): well-formed messages; every tool result right after the call it answers and every
  * answered call still answered; system and pinned messages kept verbatim and in order; the newest user
- * request kept verbatim; a user turn first when the input had one first; messages either unchanged objects
- * of the input or marked as compaction products; and the token count within the limit.
+ * request kept verbatim; a user turn first when the input had one first; no assistant message newly put
+ * right before an assistant message with reasoning (providers would merge them into one turn with the
+ * reasoning no longer first); no removal marker last; messages either unchanged objects of the input or
+ * marked as compaction products; and the token count within the limit.
  */
 export function verifyCompaction({ before, after, counter, limit }: VerifyCompactionInput): RuleViolation[] {
   const violations: RuleViolation[] = [];
@@ -53,6 +56,16 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
     });
   }
 
+  checkReasoningFirst(before, after, violations);
+  const last = after[after.length - 1];
+  if (last !== undefined && compactionMetadataOf(last)?.kind === 'marker' && !before.includes(last)) {
+    violations.push({
+      rule: 'marker-not-last',
+      message: 'the result ends with a removal marker, which would read as a new request',
+      index: after.length - 1,
+    });
+  }
+
   const originals = new Set(before);
   after.forEach((message, index) => {
     if (!originals.has(message) && !isCompactionProduct(message)) {
@@ -75,6 +88,38 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
 
 function firstConversational(messages: readonly Message[]): Message | undefined {
   return messages.find((message) => message.role !== 'system');
+}
+
+/**
+ * Flags an assistant message with reasoning that the result puts right after an assistant message it did not
+ * follow in the input: a marker or summary a strategy wrote, or an input message that stood elsewhere.
+ * Messages a strategy changed in place (`kind: 'modified'`) keep their neighbours and are not flagged.
+ */
+function checkReasoningFirst(
+  before: readonly Message[],
+  after: readonly Message[],
+  violations: RuleViolation[],
+) {
+  let positions: Map<Message, number> | undefined;
+  for (let index = 1; index < after.length; index++) {
+    const previous = after[index - 1]!;
+    const message = after[index]!;
+    if (!mergesAheadOfReasoning(previous, message)) continue;
+    const kind = compactionMetadataOf(previous)?.kind;
+    positions ??= new Map(before.map((original, position) => [original, position]));
+    const previousPosition = positions.get(previous);
+    const position = positions.get(message);
+    const created = previousPosition === undefined && (kind === 'marker' || kind === 'summary');
+    const moved =
+      previousPosition !== undefined && position !== undefined && position !== previousPosition + 1;
+    if (created || moved) {
+      violations.push({
+        rule: 'reasoning-first',
+        message: 'an assistant message now stands right before an assistant message with reasoning',
+        index,
+      });
+    }
+  }
 }
 
 function checkToolPairing(

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
+import { compactionMetadataOf } from '../messages/compaction-metadata.js';
+import type { AssistantMessage, Message } from '../messages/message.js';
+import { isUserRequest, latestUserMessageIndex, textOf } from '../messages/message-content.js';
+import { TokenCounter } from '../tokens/token-counter.js';
+import { assembleKeptTurns, type RemovalMarkerSettings, removalMarker } from './kept-turns.js';
+import { planTurns } from './turn-plan.js';
+
+const markerSettings: RemovalMarkerSettings = {
+  markers: true,
+  text: (count) => `[${count} removed]`,
+  round: 1,
+  strategy: 'test',
+};
+
+const thinking = (text: string): AssistantMessage => ({
+  role: 'assistant',
+  content: [
+    { type: 'reasoning', text: 'plan', signature: 'sig' },
+    { type: 'text', text },
+  ],
+});
+
+const texts = (messages: readonly Message[]) => messages.map(textOf);
+
+function assemble(messages: Message[], kept: number[], settings = markerSettings) {
+  const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: true });
+  return assembleKeptTurns(messages, plan, Uint8Array.from(kept), settings);
+}
+
+describe('removalMarker', () => {
+  it('is a user message marked as a marker, which is never taken for a user request', () => {
+    const marker = removalMarker(3, markerSettings);
+    expect(marker).toMatchObject({ role: 'user', content: [{ type: 'text', text: '[3 removed]' }] });
+    expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 1, strategy: 'test' });
+    expect(isUserRequest(marker)).toBe(false);
+    expect(latestUserMessageIndex([user('request'), marker])).toBe(0);
+  });
+});
+
+describe('assembleKeptTurns', () => {
+  const messages = [
+    system('s'),
+    user('the task'),
+    assistant('one'),
+    user('two'),
+    assistant('three'),
+    user('newest request'),
+  ];
+
+  it('puts one marker in each gap a kept turn follows, and uses replacements for kept turns', () => {
+    const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: true });
+    const kept = Uint8Array.from([1, 1, 0, 0, 1, 1]);
+    const replacement = assistant('three, shortened');
+    const assembled = assembleKeptTurns(messages, plan, kept, markerSettings, new Map([[4, [replacement]]]));
+    expect(texts(assembled.messages)).toEqual([
+      's',
+      'the task',
+      '[2 removed]',
+      'three, shortened',
+      'newest request',
+    ]);
+    expect(assembled.messages[2]!.role).toBe('user');
+    expect(assembled.messages[4]).toBe(messages[5]);
+    expect(assembled).toMatchObject({ removedMessages: 2, removedTurns: 2, markers: 1 });
+  });
+
+  it('may open the conversation with a marker, since it is a user message', () => {
+    const assembled = assemble(messages, [1, 0, 0, 1, 1, 1]);
+    expect(texts(assembled.messages)).toEqual(['s', '[2 removed]', 'two', 'three', 'newest request']);
+    expect(assembled.markers).toBe(1);
+  });
+
+  it('never ends the history with a marker: removed messages at the end are only counted', () => {
+    const trailing = [user('the task'), calls('a'), results('a'), assistant('done'), assistant('more')];
+    const assembled = assemble(trailing, [1, 1, 0, 0]);
+    expect(assembled.messages).toEqual(trailing.slice(0, 3));
+    expect(assembled).toMatchObject({ removedMessages: 2, removedTurns: 2, markers: 0 });
+  });
+
+  it('without markers, still separates two assistant messages that would merge ahead of reasoning', () => {
+    const history = [
+      user('the task'),
+      assistant('answer'),
+      user('old request'),
+      thinking('next'),
+      user('now'),
+    ];
+    const quiet = { ...markerSettings, markers: false };
+    // Only "old request" goes: "answer" and the reasoning turn would meet.
+    const separated = assemble(history, [1, 1, 0, 1, 1], quiet);
+    expect(texts(separated.messages)).toEqual(['the task', 'answer', '[1 removed]', 'next', 'now']);
+    expect(separated.markers).toBe(1);
+    // Without reasoning after the gap, no marker.
+    const plain = [
+      user('the task'),
+      assistant('answer'),
+      user('old request'),
+      assistant('next'),
+      user('now'),
+    ];
+    expect(assemble(plain, [1, 1, 0, 1, 1], quiet).markers).toBe(0);
+  });
+});

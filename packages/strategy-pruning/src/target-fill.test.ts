@@ -1,0 +1,7 @@
+import { describeTargetFill } from '@compaction/testing/vitest';
+import { createPruning } from './pruning.js';
+
+describeTargetFill('pruning', { strategy: () => createPruning() });
+describeTargetFill('pruning without recent turns or markers', {
+  strategy: () => createPruning({ minRecentTurns: 0, marker: false }),
+});

@@ -1,0 +1,141 @@
+import {
+  fitToRoom,
+  isShortenedPart,
+  shortenToolResult,
+  type ToolMessage,
+  type ToolResultPart,
+  toolResultCharacters,
+} from '@compaction/core';
+import { maskResult, strategyName } from './shorten-result.js';
+import type { ToolResultTruncationOptions } from './tool-result-truncation-options.js';
+
+/** Tokens a truncation note adds, left out of the room kept for the text itself. */
+const noteAllowance = 16;
+
+/** What a run has shortened so far. */
+export interface Tally {
+  shortenedResults: number;
+  /** Ids of the calls whose results were shortened in the current turn, when their inputs are cleared too. */
+  changedCalls?: Set<string> | undefined;
+}
+
+/** A candidate replacement of the tool message, and what it counts. */
+interface Counted {
+  message: ToolMessage;
+  tokens: number;
+}
+
+/** What {@link shortenToolMessage} works with. */
+export interface ShortenToolMessageInput {
+  /** How many of the message's results, from the first, are old (the rest are among the newest). */
+  oldParts: number;
+  messageTokens: number;
+  options: Required<ToolResultTruncationOptions>;
+  exempt: ReadonlySet<string>;
+  tally: Tally;
+  /** How far the history is over the target before this message. */
+  excess: number;
+  /** How far below the target the history may end (`wholeTurnSlack`). */
+  slack: number;
+  /** The message marked as changed, with `content`, and its count. */
+  count: (content: ToolMessage['content']) => Counted;
+}
+
+/**
+ * Shortens the old results of one tool message, in order, while the history is over its target, and
+ * returns the changed message with its count (undefined when none is shortened). A result's tokens are
+ * estimated from its share of the message's text; once the estimate says the target is met, the count
+ * decides, so a message whose results count unlike their length neither stops short nor overshoots. When
+ * the last result shortened took the history more than `slack` below the target, it is put back, and if
+ * whole it would be over the target, it keeps as much of its start and end as the target allows (in either
+ * mode): one huge result never takes the whole budget's worth with it.
+ */
+export function shortenToolMessage(
+  message: ToolMessage,
+  input: ShortenToolMessageInput,
+): Counted | undefined {
+  const { options, tally } = input;
+  const parts = message.content;
+  const characters = parts.map(toolResultCharacters);
+  const messageCharacters = characters.reduce((sum, value) => sum + value, 0);
+  if (messageCharacters === 0) return undefined;
+  // The message's count at which the history meets its target.
+  const goal = input.messageTokens - input.excess;
+  const estimate = (partIndex: number) => (input.messageTokens * characters[partIndex]!) / messageCharacters;
+  let content: ToolMessage['content'] | undefined;
+  let counted: Counted | undefined;
+  const shortened: number[] = [];
+  let excess = input.excess;
+  for (let partIndex = 0; partIndex < input.oldParts && excess > 0; partIndex++) {
+    const part = parts[partIndex]!;
+    if (input.exempt.has(part.toolName)) continue;
+    const tokens = estimate(partIndex);
+    // A result an earlier round shortened is left alone unless it is still far over the cap (another
+    // strategy kept a large part of it).
+    const cap = isShortenedPart(part) ? options.maxResultTokens * 2 : options.maxResultTokens;
+    if (tokens <= cap) continue;
+    content ??= parts.slice();
+    content[partIndex] = shortenFully(part, characters[partIndex]!, tokens, options);
+    shortened.push(partIndex);
+    excess -= tokens - (options.mode === 'mask' ? noteAllowance : options.maxResultTokens);
+    if (excess <= 0) {
+      // The estimate says the target is met: the count decides whether it is.
+      counted = input.count(content);
+      excess = counted.tokens - goal;
+    }
+  }
+  if (content === undefined) return undefined;
+  let current: ToolMessage['content'] = content;
+  counted ??= input.count(current);
+  let partial: number | undefined;
+  while (shortened.length > 0 && counted.tokens < goal - input.slack) {
+    // Too far below the target: the last result shortened gives some of its text back.
+    const partIndex = shortened.pop()!;
+    const part = parts[partIndex]!;
+    const restored = current.slice();
+    restored[partIndex] = part;
+    const whole = input.count(restored);
+    if (whole.tokens <= goal) {
+      current = restored;
+      counted = whole;
+      continue;
+    }
+    // What the result counts, from the two counts rather than its share of the text (results sharing a
+    // message need not count alike), and what of it the target leaves room for.
+    const resultTokens = Math.max(1, whole.tokens - counted.tokens);
+    const charactersPerToken = characters[partIndex]! / resultTokens;
+    const fitted = fitToRoom(goal, goal - counted.tokens, (keepTokens) => {
+      const candidate = restored.slice();
+      const keepCharacters = Math.floor(Math.max(0, keepTokens) * charactersPerToken);
+      candidate[partIndex] = shortenToolResult(part, keepCharacters, strategyName);
+      const result = input.count(candidate);
+      return { value: { content: candidate, counted: result }, tokens: result.tokens };
+    });
+    if (fitted !== undefined) {
+      current = fitted.value.content;
+      counted = fitted.value.counted;
+      partial = partIndex;
+    } else {
+      shortened.push(partIndex);
+    }
+    break;
+  }
+  const changed = shortened.length + (partial === undefined ? 0 : 1);
+  if (changed === 0) return undefined;
+  tally.shortenedResults += changed;
+  // The calls of results cut only partly keep their inputs.
+  for (const partIndex of shortened) tally.changedCalls?.add(parts[partIndex]!.toolCallId);
+  return counted;
+}
+
+/** A result shortened as far as the mode goes: masked, or cut to about the cap. */
+function shortenFully(
+  part: ToolResultPart,
+  characters: number,
+  tokens: number,
+  options: Required<ToolResultTruncationOptions>,
+): ToolResultPart {
+  if (options.mode === 'mask') return maskResult(part, characters);
+  const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
+  return shortenToolResult(part, Math.floor(keepCharacters), strategyName);
+}
