@@ -69,9 +69,10 @@ export const knownProblems: readonly KnownProblem[] = [
     id: 'marker-merged-ahead-of-thinking',
     kind: 'bug',
     description:
-      'A removal marker written as its own assistant message right before an assistant message that opens ' +
-      'with thinking: the Anthropic provider sends consecutive assistant messages as one turn, which then ' +
-      'opens with the marker text instead of the thinking block (the API refuses it).',
+      'A removal marker (or other text compaction writes) as its own assistant message right before an ' +
+      'assistant message that opens with thinking: the Anthropic provider sends consecutive assistant ' +
+      'messages as one turn, which then opens with that text instead of the thinking block (the API refuses ' +
+      'it). The core Anthropic converter path does the same.',
     matches(violation, { target, original, compacted }) {
       if (target !== 'anthropic') return false;
       const rules = [
@@ -82,7 +83,12 @@ export const knownProblems: readonly KnownProblem[] = [
       const index = messageIndex(violation);
       if (!rules.includes(violation.rule) || index === undefined) return false;
       const message = anthropicMessages(compacted)[index];
-      return message?.role === 'assistant' && isInserted(blocksOf(message)[0], original);
+      const blocks = blocksOf(message);
+      return (
+        message?.role === 'assistant' &&
+        isInserted(blocks[0], original) &&
+        blocks.some((block) => block.type === 'thinking' || block.type === 'redacted_thinking')
+      );
     },
   },
   {
