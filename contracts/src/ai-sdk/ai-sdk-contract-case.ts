@@ -10,7 +10,6 @@ import {
 } from '@compaction/testing';
 import type { StrategyUnderTest } from '../strategies-under-test.js';
 import type { AiSdkConversation } from './ai-sdk-conversation.js';
-import { requestFormats } from './ai-sdk-target.js';
 import { type AiSdkIntegration, type GenerateTextCall, generateTextCall } from './generate-text-call.js';
 import { knownProblemOf } from './known-problems.js';
 import type { LoopbackProvider } from './loopback-provider.js';
@@ -60,7 +59,7 @@ export async function runBaseline(
   if (call.failed) {
     return { conversation, call, tokens, violations: [violation(aiSdkRules.baselineFailed, '', call.error)] };
   }
-  const validate = validators[requestFormats[conversation.target]];
+  const validate = validators[conversation.target];
   const violations = call.bodies.flatMap((body, step) =>
     validate(body).map((found) => ({
       rule: aiSdkRules.baselineInvalid,
@@ -136,7 +135,6 @@ export async function checkAiSdkCase(
       message: `${call.bodies.length} requests with compaction, ${baseline.call.bodies.length} without`,
     });
   }
-  const format = requestFormats[conversation.target];
   call.bodies.forEach((body, step) => {
     const original = baseline.call.bodies[step];
     if (original === undefined || JSON.stringify(body) === JSON.stringify(original)) return;
@@ -148,7 +146,7 @@ export async function checkAiSdkCase(
       });
       return;
     }
-    for (const found of compactedRequestViolations(format, original, body)) {
+    for (const found of compactedRequestViolations(conversation.target, original, body)) {
       const located = { ...found, path: `step ${step}: ${found.path}` };
       const problem = knownProblemOf(found, { target: conversation.target, original, compacted: body });
       if (problem === undefined) violations.push(located);

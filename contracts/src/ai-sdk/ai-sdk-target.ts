@@ -3,8 +3,11 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { ProviderRequestFormat } from '@compaction/testing';
 import { jsonSchema, type TextPart, type ToolSet, tool, type wrapLanguageModel } from 'ai';
 
-/** The provider APIs the AI SDK path is checked against: each is a real AI SDK provider and a wire format. */
-export type AiSdkTarget = 'anthropic' | 'openai-chat' | 'openai-responses';
+/**
+ * The provider APIs the AI SDK path is checked against: each is a real AI SDK provider, named after the wire
+ * format of its requests as the contract validators know it.
+ */
+export type AiSdkTarget = ProviderRequestFormat;
 
 export const aiSdkTargets: readonly AiSdkTarget[] = ['anthropic', 'openai-chat', 'openai-responses'];
 
@@ -26,13 +29,6 @@ export const requestPaths: Record<AiSdkTarget, string> = {
   anthropic: '/v1/messages',
   'openai-chat': '/v1/chat/completions',
   'openai-responses': '/v1/responses',
-};
-
-/** The format of each target's request bodies, as the contract validators name it. */
-export const requestFormats: Record<AiSdkTarget, ProviderRequestFormat> = {
-  anthropic: 'anthropic',
-  'openai-chat': 'openai-chat',
-  'openai-responses': 'openai-responses',
 };
 
 /** A provider-level model, as the AI SDK's middleware wraps it. */
