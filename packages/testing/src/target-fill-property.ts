@@ -27,6 +27,7 @@ export interface TargetFillSettings {
   seed?: number;
   /** With `seed`, the path a failure reported: replays that counterexample first. */
   path?: string;
+  /** The estimator the counter uses; defaults to core's default. */
   estimator?: TokenEstimator;
   /**
    * Tokens the strategy can never get below on a history: the targets at or above it are the reachable
