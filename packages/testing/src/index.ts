@@ -45,5 +45,6 @@ export {
   checkTargetFill,
   type FloorOf,
   protectedTokens,
+  type TargetFillRun,
   type TargetFillSettings,
 } from './target-fill-property.js';
