@@ -1,18 +1,19 @@
 import {
+  assembleKeptTurns,
   assertValidHistory,
   BudgetUnreachableError,
   type CompactionStrategy,
-  firstUserMessageIndex,
-  groupTurns,
-  isPinned,
+  countTurn,
+  keepUserTurnFirst,
   latestUserMessageIndex,
-  type Message,
-  withCompactionMetadata,
+  planTurns,
 } from '@compaction/core';
 
 /**
  * A custom strategy written against the core spec: keeps the head (system prompt, original task, pinned
- * messages) and as many of the newest turns as fit the target, with a marker where turns were skipped.
+ * messages, newest request) and as many of the newest turns as fit the target, with a marker where turns were
+ * skipped. Core's turn plan keeps tool calls with their results, and its assembly keeps the kept turns in
+ * their order with a user-role marker per gap, so the result stays valid for every provider.
  */
 export function keepRecentTurns(): CompactionStrategy {
   return {
@@ -20,44 +21,38 @@ export function keepRecentTurns(): CompactionStrategy {
     name: 'keep-recent-turns',
     async compact({ messages, counter, budget, round }) {
       assertValidHistory(messages);
-      const task = firstUserMessageIndex(messages);
-      const isHead = (message: Message, index: number) =>
-        message.role === 'system' || index === task || isPinned(message);
-      const head = messages.filter(isHead);
-      let tokens = counter.estimate(head);
-      const turns = groupTurns(messages).filter((turn) => !isHead(messages[turn.start]!, turn.start));
-      // Walk from the newest turn back, keeping turns while they fit the target; the turns from the newest
-      // user request on are always kept.
+      const plan = planTurns(messages, counter, { keepOriginalTask: true });
+      const kept = Uint8Array.from(plan.protectedTurns);
+      let tokens = plan.tokens.reduce((sum, turnTokens) => sum + turnTokens, 0);
+      // Walk from the newest turn back, keeping turns while they fit the target; the newest turn and the
+      // turns after the newest user request are always kept.
       const latest = latestUserMessageIndex(messages);
-      const latestInHead = latest === -1 || isHead(messages[latest]!, latest);
-      const mustKeep = latestInHead ? -1 : turns.findIndex((turn) => turn.end > latest);
-      let firstKept = turns.length;
-      for (let index = turns.length - 1; index >= 0; index--) {
-        const turn = turns[index]!;
-        const turnTokens = counter.estimate(messages.slice(turn.start, turn.end));
-        const required = index === turns.length - 1 || (mustKeep !== -1 && index >= mustKeep);
+      for (let index = plan.turns.length - 1; index >= 0; index--) {
+        if (kept[index] === 1) continue;
+        const turn = plan.turns[index]!;
+        const turnTokens = countTurn(messages, turn, counter);
+        const required = index === plan.turns.length - 1 || (latest !== -1 && turn.start > latest);
         if (tokens + turnTokens > budget.target && !required) break;
         tokens += turnTokens;
-        firstKept = index;
+        kept[index] = 1;
       }
-      const skipped = turns.slice(0, firstKept).reduce((sum, turn) => sum + (turn.end - turn.start), 0);
-      const recent = turns.slice(firstKept).flatMap((turn) => messages.slice(turn.start, turn.end));
-      const marker = withCompactionMetadata<Message>(
-        {
-          role: 'assistant',
-          content: [{ type: 'text', text: `[${skipped} earlier messages were removed to save space.]` }],
-        },
-        { kind: 'marker', round, strategy: 'keep-recent-turns' },
-      );
-      const result = skipped > 0 ? [...head, marker, ...recent] : [...head, ...recent];
-      const total = counter.estimate(result);
-      if (total > budget.limit)
+      keepUserTurnFirst(messages, plan, kept);
+      const assembled = assembleKeptTurns(messages, plan, kept, {
+        markers: true,
+        text: (count) => `[${count} earlier messages were removed to save space.]`,
+        round,
+        strategy: 'keep-recent-turns',
+      });
+      const total = counter.estimate(assembled.messages);
+      if (total > budget.limit) {
         throw new BudgetUnreachableError({
-          tokens: total,
+          target: budget.target,
+          best: total,
           limit: budget.limit,
           reason: 'the head and newest turn do not fit',
         });
-      return { messages: result, details: { skippedMessages: skipped } };
+      }
+      return { messages: assembled.messages, details: { skippedMessages: assembled.removedMessages } };
     },
   };
 }

@@ -4,7 +4,9 @@ import { describeTargetFill } from '@compaction/testing/vitest';
 import { createSlidingWindow } from './sliding-window.js';
 
 describeTargetFill('sliding-window', { strategy: () => createSlidingWindow() });
-describeTargetFill('sliding-window without markers', { strategy: () => createSlidingWindow({ marker: false }) });
+describeTargetFill('sliding-window without markers', {
+  strategy: () => createSlidingWindow({ marker: false }),
+});
 describeTargetFill('a pipeline of tool-result-truncation and sliding-window', {
   strategy: () => createPipeline([createToolResultTruncation(), createSlidingWindow()]),
 });

@@ -164,6 +164,8 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     preferred: recentTokens,
     available: room - summaryTokens - trailTokens,
     minimumTurns: options.minimumRecentTurns,
+    // Trail first: a turn cut to fill the recent turns' room leaves the trail what it needs beyond its share.
+    trailShortfall: Math.max(0, trailUpperBound - trailTokens),
     target: budget.target,
     round,
   });

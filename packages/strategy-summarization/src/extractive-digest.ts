@@ -1,5 +1,5 @@
-import { type Message, textOf } from '@compaction/core';
-import { cutToTokens, shortenMiddle } from './shorten-text.js';
+import { type Message, textOf, truncateText } from '@compaction/core';
+import { cutToTokens } from './shorten-text.js';
 
 /** What {@link extractiveDigest} is built from. */
 export interface ExtractiveDigestInput {
@@ -23,13 +23,13 @@ export interface ExtractiveDigestInput {
  */
 export function extractiveDigest(input: ExtractiveDigestInput): string {
   const excerpt = (message: Message | undefined) =>
-    message === undefined ? 'none' : shortenMiddle(textOf(message).trim(), 300) || '(no text)';
+    message === undefined ? 'none' : truncateText(textOf(message).trim(), 300) || '(no text)';
   const notes = input.evicted
     .filter((message) => message.role === 'assistant')
     .map((message) => textOf(message).trim())
     .filter((text) => text.length > 0)
     .slice(-3)
-    .map((text) => `- ${shortenMiddle(text.replace(/\s+/g, ' '), 300)}`);
+    .map((text) => `- ${truncateText(text.replace(/\s+/g, ' '), 300)}`);
   const sections = [
     '(The summarizer was not available; this digest was extracted without it.)',
     `## Original task\n${excerpt(input.task)}`,

@@ -59,6 +59,11 @@ export interface RecentTurnsInput {
   /** Tokens recent turns may never exceed (what the target leaves after the head and the summary). */
   available: number;
   minimumTurns: number;
+  /**
+   * What the whole artifact trail needs beyond the room reserved for it: a turn shortened to fill the recent
+   * turns' room leaves this much of it, since the trail also takes the room the recent turns leave unused.
+   */
+  trailShortfall: number;
   /** The compaction's target, which sets how much room may go unused (`wholeTurnSlack`). */
   target: number;
   round: number;
@@ -75,9 +80,9 @@ export interface RecentTurns {
 /**
  * How many of the newest candidate turns stay verbatim: as many as fit the preferred share, at least
  * `minimumTurns`, and never more than the target leaves. The first turn that does not fit is kept with its
- * tool results shortened to fill the room it would leave, rather than summarized whole, when that room is more
- * than `wholeTurnSlack` of the target (always for the newest turn), so one huge result does not push every
- * recent turn into the summary.
+ * tool results shortened to fill the room it would leave (less what the trail still needs), rather than
+ * summarized whole, when that room is more than `wholeTurnSlack` of the target (always for the newest turn),
+ * so one huge result does not push every recent turn into the summary.
  */
 export function selectRecentTurns(input: RecentTurnsInput): RecentTurns {
   let tokens = 0;
@@ -94,10 +99,11 @@ export function selectRecentTurns(input: RecentTurnsInput): RecentTurns {
       continue;
     }
     const marks = { round: input.round, strategy: strategyName };
+    const fill = room - input.trailShortfall;
     const shortened =
       kept === 0
-        ? shortenTurn(input.messages, turn, input.counter, room, marks)
-        : fillRoomWithTurn(input.messages, turn, input.counter, { room, target: input.target }, marks);
+        ? shortenTurn(input.messages, turn, input.counter, fill, marks)
+        : fillRoomWithTurn(input.messages, turn, input.counter, { room: fill, target: input.target }, marks);
     if (shortened !== undefined) {
       return { firstKept: index, tokens: tokens + input.counter.estimate(shortened), shortened };
     }

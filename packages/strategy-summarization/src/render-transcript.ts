@@ -1,5 +1,5 @@
-import type { Message, Part } from '@compaction/core';
-import { cutToTokens, shortenMiddle } from './shorten-text.js';
+import { type Message, type Part, truncateText } from '@compaction/core';
+import { cutToTokens } from './shorten-text.js';
 
 /** Settings of {@link renderTranscript}. */
 export interface RenderTranscriptSettings {
@@ -38,14 +38,14 @@ function renderPart(part: Part, characters: number): string | undefined {
     case 'file':
       return `[file${part.filename === undefined ? '' : ` ${part.filename}`} (${part.mediaType})]`;
     case 'tool-call':
-      return `[tool call ${part.toolName}] ${shortenMiddle(JSON.stringify(part.input) ?? '', characters)}`;
+      return `[tool call ${part.toolName}] ${truncateText(JSON.stringify(part.input) ?? '', characters)}`;
     case 'tool-result': {
       const output =
         typeof part.output === 'string'
           ? part.output
           : part.output.map((item) => renderPart(item, characters) ?? '').join('\n');
       const label = `[tool result ${part.toolName}${part.isError ? ', error' : ''}]`;
-      return `${label}\n${shortenMiddle(output, characters)}`;
+      return `${label}\n${truncateText(output, characters)}`;
     }
   }
 }

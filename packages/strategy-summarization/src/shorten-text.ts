@@ -1,15 +1,4 @@
-/**
- * Shortens a text to about `characters` by keeping its beginning and its end (where commands echo what
- * they ran and where errors and results usually are) around a note of how much was left out.
- */
-export function shortenMiddle(text: string, characters: number): string {
-  if (text.length <= characters) return text;
-  const omitted = text.length - characters;
-  const note = `\n[... ${omitted} characters omitted ...]\n`;
-  const head = Math.ceil(characters * 0.6);
-  const tail = characters - head;
-  return text.slice(0, head) + note + (tail > 0 ? text.slice(text.length - tail) : '');
-}
+import { truncateText } from '@compaction/core';
 
 /**
  * Cuts a text so that `countText` gives at most `tokens`, keeping its beginning. Uses a binary search on the
@@ -30,7 +19,8 @@ export function cutToTokens(text: string, tokens: number, countText: (text: stri
 
 /**
  * Shortens a text so that `countText` gives at most `tokens`, keeping its beginning and its end (for a
- * summary: the goals and the next step) around a note of how much was left out. Returns `''` when not even
+ * summary: the goals and the next step) around a note of how much was left out (core's `truncateText`, the
+ * cut every strategy uses). Returns `''` when not even
  * the note fits. Uses a binary search on the kept length, so it works with any estimator.
  */
 export function shortenMiddleToTokens(
@@ -43,10 +33,10 @@ export function shortenMiddleToTokens(
   let high = text.length - 1;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (countText(shortenMiddle(text, middle)) <= tokens) low = middle;
+    if (countText(truncateText(text, middle)) <= tokens) low = middle;
     else high = middle - 1;
   }
-  return low === -1 ? '' : shortenMiddle(text, low);
+  return low === -1 ? '' : truncateText(text, low);
 }
 
 /** The first non-empty line of a text, trimmed and cut to `characters` (with `…` when cut). */

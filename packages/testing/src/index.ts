@@ -68,5 +68,6 @@ export {
   checkTargetFill,
   type FloorOf,
   protectedTokens,
+  type TargetFillRun,
   type TargetFillSettings,
 } from './target-fill-property.js';

@@ -12,7 +12,10 @@ import {
 } from '@compaction/core';
 import fc from 'fast-check';
 import { deepFreeze } from './deep-freeze.js';
-import { hugeResultConversationArbitrary } from './huge-result-arbitrary.js';
+import {
+  type HugeResultConversationSettings,
+  hugeResultConversationArbitrary,
+} from './huge-result-arbitrary.js';
 
 /** What a strategy may not shrink: the floor under which no result of it can go. */
 export type FloorOf = (messages: readonly Message[], counter: TokenCounter) => number;
@@ -27,12 +30,34 @@ export interface TargetFillSettings {
   seed?: number;
   /** With `seed`, the path a failure reported: replays that counterexample first. */
   path?: string;
+  /** The estimator the counter uses; defaults to core's default. */
   estimator?: TokenEstimator;
   /**
    * Tokens the strategy can never get below on a history: the targets at or above it are the reachable
    * ones. Default {@link protectedTokens}, right for strategies that may remove every unprotected turn.
    */
   floor?: FloorOf;
+  /**
+   * The least a result may count on a reachable target. Default: the target less the allowance for cause
+   * ({@link allowedShortfall}). A strategy that ends below its target by design passes its own (for
+   * summarization: its share of recent turns, less the allowance).
+   */
+  lowerBound?: (run: TargetFillRun) => number;
+  /** The sizes of the huge result the generated histories hold. */
+  hugeResult?: HugeResultConversationSettings;
+}
+
+/** One run of the target-fill property, as {@link TargetFillSettings.lowerBound} sees it. */
+export interface TargetFillRun {
+  /** The history compacted. */
+  messages: readonly Message[];
+  /** Its tokens. */
+  total: number;
+  target: number;
+  /** What the strategy can never get below ({@link TargetFillSettings.floor}). */
+  floor: number;
+  /** How far below the target the result may end with cause ({@link allowedShortfall}). */
+  allowance: number;
 }
 
 /**
@@ -90,8 +115,8 @@ const markerTolerance = 16;
  * all of them: the history's own size (nothing to remove), the turns that must stay whole, and one turn at the
  * boundary of what was kept, counted at what it keeps at least once its tool results are shortened to
  * nothing (its calls, text and reasoning); beyond those, it may leave `wholeTurnSlack(target)` unused, and
- * a few tokens per run of removed messages (the room for its marker). On an unreachable target it may throw only `BudgetUnreachableError`, naming that
- * target and a best over the limit.
+ * a few tokens per run of removed messages (the room for its marker). On an unreachable target it may throw
+ * only `BudgetUnreachableError`, naming that target and a best over the limit.
  *
  * Returns a description of the first failure, or undefined when the property held.
  */
@@ -99,7 +124,7 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
   const strategy = typeof settings.strategy === 'function' ? await settings.strategy() : settings.strategy;
   const floorOf = settings.floor ?? protectedTokens;
   const caseArbitrary = fc.record({
-    messages: hugeResultConversationArbitrary(),
+    messages: hugeResultConversationArbitrary(settings.hugeResult),
     targetShare: fc.double({ min: 0.02, max: 0.95, noNaN: true }),
     strictLimit: fc.boolean(),
     limitShare: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -146,9 +171,12 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
       const tokens = counter.estimate(after);
       if (floor > target || tokens >= target) return true;
       const allowance = allowedShortfall(input, after, counter, target);
-      if (tokens < target - allowance) {
+      const least =
+        settings.lowerBound?.({ messages: input, total, target, floor, allowance }) ?? target - allowance;
+      if (tokens < least) {
         throw new Error(
-          `${tokens} tokens against a target of ${target} (limit ${limit}): more than the allowed ${allowance} below it`,
+          `${tokens} tokens against a target of ${target} (limit ${limit}): under the least allowed, ${least} ` +
+            `(an allowance of ${allowance} for cause)`,
         );
       }
       return true;

@@ -13,6 +13,7 @@ export interface BudgetUnreachableSettings {
   limit?: number;
   /** Why the strategy could not go lower, such as what it may not remove. */
   reason?: string;
+  /** The error that led to this one, if any. */
   cause?: unknown;
 }
 
@@ -21,9 +22,13 @@ export interface BudgetUnreachableSettings {
  * taken as the target too. Pass {@link BudgetUnreachableSettings} instead.
  */
 export interface LegacyBudgetUnreachableSettings {
+  /** Tokens of the best result reached. */
   tokens: number;
+  /** The limit, also taken as the target. */
   limit: number;
+  /** Why the strategy could not go lower. */
   reason: string;
+  /** The error that led to this one, if any. */
   cause?: unknown;
 }
 

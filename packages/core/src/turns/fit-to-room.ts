@@ -1,6 +1,8 @@
 /** A candidate built for an allowance, and what it counts. */
 export interface Measured<T> {
+  /** What was built. */
   value: T;
+  /** What it counts. */
   tokens: number;
 }
 

@@ -10,7 +10,9 @@ const noteAllowance = 16;
 
 /** The marks a shortened message carries. */
 export interface ShortenMarks {
+  /** The compaction round that shortens. */
   round: number;
+  /** The strategy that shortens. */
   strategy: string;
 }
 

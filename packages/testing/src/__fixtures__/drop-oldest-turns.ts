@@ -1,46 +1,47 @@
 import {
+  assembleKeptTurns,
   BudgetUnreachableError,
   type CompactionStrategy,
-  firstUserMessageIndex,
-  groupTurns,
-  isPinned,
-  latestUserMessageIndex,
+  countTurn,
+  planTurns,
   repairHistory,
 } from '@compaction/core';
 
 /**
- * A minimal correct strategy for exercising the suite: drops the oldest whole turns that hold no system,
- * pinned, first-user or newest-user message until the target is met.
+ * A minimal correct strategy for exercising the suite, on core's building blocks: drops the oldest turns
+ * that core's turn plan does not protect until the target is met, with no marker but where two model turns
+ * would otherwise merge ahead of reasoning.
  */
 export function dropOldestTurns(): CompactionStrategy {
   return {
     specificationVersion: 'v1',
     name: 'drop-oldest-turns',
-    async compact({ messages: input, counter, budget }) {
+    async compact({ messages: input, counter, budget, round }) {
       const { messages } = repairHistory(input, { orphanedResults: 'error', missingResults: 'error' });
-      const protectedIndexes = new Set([firstUserMessageIndex(messages), latestUserMessageIndex(messages)]);
-      messages.forEach((message, index) => {
-        if (message.role === 'system' || isPinned(message)) protectedIndexes.add(index);
-      });
-      const dropped = new Set<number>();
+      const plan = planTurns(messages, counter, { keepOriginalTask: true });
+      const kept = new Uint8Array(plan.turns.length).fill(1);
       let tokens = counter.estimate(messages);
-      for (const turn of groupTurns(messages)) {
-        if (tokens <= budget.target) break;
-        let keep = false;
-        for (let index = turn.start; index < turn.end; index++) if (protectedIndexes.has(index)) keep = true;
-        if (keep) continue;
-        for (let index = turn.start; index < turn.end; index++) {
-          dropped.add(index);
-          tokens -= counter.countMessage(messages[index]!);
-        }
-      }
-      if (tokens > budget.limit)
+      plan.turns.forEach((turn, turnIndex) => {
+        if (tokens <= budget.target || plan.protectedTurns[turnIndex] === 1) return;
+        kept[turnIndex] = 0;
+        tokens -= countTurn(messages, turn, counter);
+      });
+      const assembled = assembleKeptTurns(messages, plan, kept, {
+        markers: false,
+        text: (count) => `[${count} removed]`,
+        round,
+        strategy: 'drop-oldest-turns',
+      });
+      const best = counter.estimate(assembled.messages);
+      if (best > budget.limit) {
         throw new BudgetUnreachableError({
-          tokens,
+          target: budget.target,
+          best,
           limit: budget.limit,
           reason: 'protected turns too large',
         });
-      return { messages: messages.filter((_, index) => !dropped.has(index)) };
+      }
+      return { messages: assembled.messages };
     },
   };
 }
