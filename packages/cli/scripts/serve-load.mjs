@@ -46,7 +46,7 @@ const [{ url }] = await once(server, 'message');
 const health = async () => (await (await fetch(`${url}/v1/health`)).json()).sessions;
 
 const messages = generateCodingHistory({ messages: 6, seed: 1 });
-const body = JSON.stringify({ messages });
+const body = JSON.stringify({ conversation: messages });
 const before = (await ask('memory')).memory;
 
 /** Creates the sessions at the set concurrency, then waits until every one has expired. */

@@ -1,21 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { StrategyRegistry } from '@compaction/core';
+import type {
+  CompactionEvent,
+  CompactionStore,
+  JSONValue,
+  SkipReason,
+  StrategyRegistry,
+} from '@compaction/core';
 import { mergeConfig } from '../config/merge-config.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
+import { summarizeCompaction } from '../output/compaction-summary.js';
 import { compactMessages } from '../run-compaction.js';
 import { hasBearerToken } from './bearer-token.js';
 import { CompactionLimiter } from './compaction-limiter.js';
-import { CompactionSession, checkMessages } from './compaction-session.js';
+import { CompactionSession, type SessionOptions } from './compaction-session.js';
 import { openEventStream } from './event-stream.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { sendError, sendJson } from './json-response.js';
-import { LiveSessions, maxSessionPage } from './live-sessions.js';
+import { LiveSessions, maxSessionPage, sweepIntervalMs } from './live-sessions.js';
+import { openApiDocument } from './openapi-document.js';
 import { ProviderPool } from './provider-pool.js';
-import { readJsonBody } from './read-json-body.js';
+import { reportProblem } from './report-problem.js';
+import { instructionsOf, readObjectBody } from './request-body.js';
+import {
+  conversationJson,
+  parseServedFormat,
+  readAppendedMessages,
+  readRequestConversation,
+  shapeOf,
+} from './request-conversation.js';
 import { checkRequestConfig, createRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { matchRoute, type RouteKey } from './routes.js';
 import { serverDefaults } from './server-defaults.js';
+import { SessionPersistence } from './session-persistence.js';
 
 /** Settings of {@link createCompactionServer}; every limit has a default in {@link serverDefaults}. */
 export interface CompactionServerSettings {
@@ -44,6 +62,11 @@ export interface CompactionServerSettings {
   maxQueue?: number;
   /** Where the provider's API key is read. */
   environment?: NodeJS.ProcessEnv;
+  /**
+   * Where sessions, their messages, their compactions and the messages those removed are kept, so a restarted
+   * server serves the same sessions. None keeps sessions in memory only, lost when the server stops.
+   */
+  store?: CompactionStore;
 }
 
 /** What a graceful stop did. */
@@ -62,6 +85,16 @@ export interface CompactionServer extends Server {
   shutdown(timeoutMs?: number): Promise<ShutdownResult>;
   /** Requests being answered now, event streams left out. */
   readonly requestsInFlight: number;
+  /**
+   * Resolves with the number of sessions restored from the store (0 without one); rejects when the store
+   * cannot be read. Requests wait for it.
+   */
+  readonly restored: Promise<number>;
+}
+
+/** What a change to a session did: whether it compacted, and the compaction's event. */
+function changeOf(result: { compacted: boolean; event?: CompactionEvent; skipped?: SkipReason }) {
+  return { compacted: result.compacted, ...(result.event === undefined ? {} : { event: result.event }) };
 }
 
 /**
@@ -88,9 +121,14 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     options.maxConcurrent ?? serverDefaults.maxConcurrent,
     options.maxQueue ?? serverDefaults.maxQueue,
   );
+  const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
+  const { store } = options;
+  const persistence =
+    store === undefined ? undefined : new SessionPersistence(store, sweepIntervalMs(idleMs));
   const sessions = new LiveSessions({
     maxSessions: options.maxSessions ?? serverDefaults.maxSessions,
-    idleMs: options.sessionIdleMs ?? serverDefaults.sessionIdleMs,
+    idleMs,
+    ...(persistence === undefined ? {} : { onRemoved: (session) => persistence.forget(session.id) }),
   });
   const inFlight = new InFlightRequests();
   let draining = false;
@@ -108,19 +146,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     return mergeConfig(operatorSettings, { ...override, ...provider }, registry);
   };
   const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
+  const body = (request: IncomingMessage, allowed: readonly string[]) =>
+    readObjectBody(request, maxBodyBytes, allowed);
 
-  const objectBody = async (request: IncomingMessage): Promise<Record<string, unknown>> => {
-    const value = (await readJsonBody(request, maxBodyBytes)) ?? {};
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw badRequest('invalid-request', 'the request body must be a JSON object');
-    }
-    return value as Record<string, unknown>;
-  };
-  const instructionsOf = (value: unknown) => {
-    if (value !== undefined && typeof value !== 'string')
-      throw badRequest('invalid-request', 'instructions must be a string');
-    return value as string | undefined;
-  };
   /** Runs a compaction in a limiter slot; 503 at once when the queue is full. */
   const limited = async <T>(
     operation: (runInSlot: <R>(work: () => Promise<R>) => Promise<R>) => Promise<T>,
@@ -132,9 +160,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
       ticket.release();
     }
   };
-  const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
   const describe = (session: CompactionSession) => ({
     id: session.id,
+    format: session.format,
     createdAt: session.createdAt,
     lastActiveAt: new Date(session.lastActiveAt).toISOString(),
     expiresAt: new Date(session.lastActiveAt + idleMs).toISOString(),
@@ -144,42 +172,82 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     budget: session.budget(),
     compactions: session.compactionCount,
   });
+  /** A session with its conversation, in its format and shape. */
+  const withConversation = async (session: CompactionSession) => ({
+    ...describe(session),
+    conversation: await conversationJson(session.messages, session.format, session.shape),
+  });
+  /** A session's parts built from a request's or the store's config: its Compactor and its limits. */
+  const buildSession = async (id: string, config: unknown, options: SessionOptions) => {
+    const settings = settingsFor(config);
+    return CompactionSession.create(id, settings, registry, await providerFor(settings), {
+      ...options,
+      ...(config === undefined ? {} : { config: config as JSONValue }),
+      maxBytes: maxSessionBytes,
+      ...(options.store === undefined && store !== undefined ? { store } : {}),
+    });
+  };
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const method = request.method ?? 'GET';
-    if (options.token !== undefined && !hasBearerToken(request.headers.authorization, options.token)) {
-      throw new HttpError({
-        status: 401,
-        errorCode: 'unauthorized',
-        message: 'missing or wrong bearer token',
-      });
-    }
-    const path = url.pathname.replace(/\/+$/, '') || '/';
-    const route = (...expected: string[]) => {
-      if (!expected.includes(method)) {
-        throw new HttpError({
-          status: 405,
-          errorCode: 'method-not-allowed',
-          message: `${method} is not allowed on ${path}`,
+  /** Restores the store's sessions, in creation order; those idle past their time while stopped expire. */
+  const restoreSessions = async (): Promise<number> => {
+    if (persistence === undefined) return 0;
+    let count = 0;
+    for (const { id, stored, messages, events } of await persistence.restore()) {
+      let session: CompactionSession;
+      try {
+        session = await buildSession(id, stored.config, {
+          format: stored.format,
+          ...(stored.shape === undefined ? {} : { shape: stored.shape }),
+          restored: {
+            sequence: stored.sequence,
+            createdAt: stored.createdAt,
+            lastActiveAt: Date.parse(stored.lastActiveAt),
+            messages,
+            events,
+          },
         });
+      } catch (error) {
+        reportProblem(`session "${id}" not restored`, error);
+        continue;
       }
-    };
-
-    if (path === '/v1/health') {
-      route('GET');
-      return sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size });
+      sessions.add(session, true);
+      session.keepIn(persistence);
+      count++;
     }
-    if (path === '/v1/compact') {
-      route('POST');
-      const input = await objectBody(request);
-      const messages = checkMessages(input.messages);
-      const instructions = instructionsOf(input.instructions);
+    sessions.expire();
+    return count;
+  };
+  const restored = restoreSessions();
+  // Requests wait for it and answer its failure; `compaction serve` waits for it before listening.
+  restored.catch(() => undefined);
+
+  type Handler = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    parameters: Record<string, string>,
+  ) => Promise<void>;
+  const sessionOf = (parameters: Record<string, string>) => sessions.get(parameters.id!);
+
+  const handlers: Record<RouteKey, Handler> = {
+    'GET /openapi.json': async (_request, response) => sendJson(response, 200, openApiDocument),
+    'GET /v1/health': async (_request, response) =>
+      sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size }),
+    'POST /v1/compact': async (request, response) => {
+      const input = await body(request, ['conversation', 'format', 'config', 'instructions']);
       const settings = settingsFor(input.config);
+      const instructions = instructionsOf(input.instructions);
+      const format = parseServedFormat(input.format);
+      if (input.conversation === undefined) {
+        throw badRequest(
+          'invalid-request',
+          'conversation is required: a provider request, {"messages": [...]} or a list of messages',
+        );
+      }
+      const conversation = await readRequestConversation(input.conversation, format);
       const report = await limited(async (runInSlot) => {
         const provider = await providerFor(settings);
         return runInSlot(() =>
-          compactMessages(messages, {
+          compactMessages(conversation.messages, {
             settings,
             registry,
             targetOfInput: true,
@@ -188,100 +256,108 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
           }),
         );
       });
-      const { messages: compacted, event, ...rest } = report;
+      // Nothing compacted: the conversation as it came (providers cache on the exact prefix).
+      const answer = report.compacted
+        ? await conversationJson(report.messages, conversation.format, shapeOf(conversation))
+        : input.conversation;
       return sendJson(response, 200, {
-        messages: compacted,
-        report: { ...rest, ...(event === undefined ? {} : { event }) },
+        conversation: answer,
+        report: summarizeCompaction(report, conversation.format),
       });
-    }
-    if (path === '/v1/sessions') {
-      route('GET', 'POST');
-      if (method === 'GET') {
-        const limitText = url.searchParams.get('limit');
-        const limit = limitText === null ? 100 : Number(limitText);
-        if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
-          throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
-        }
-        const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
-        return sendJson(response, 200, {
-          sessions: page.sessions.map(describe),
-          ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-        });
+    },
+    'GET /v1/sessions': async (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const limitText = url.searchParams.get('limit');
+      const limit = limitText === null ? 100 : Number(limitText);
+      if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
+        throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
       }
+      const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
+      return sendJson(response, 200, {
+        sessions: page.sessions.map(describe),
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      });
+    },
+    'POST /v1/sessions': async (request, response) => {
       sessions.checkCapacity();
-      const input = await objectBody(request);
-      const messages = input.messages === undefined ? [] : checkMessages(input.messages);
-      const settings = settingsFor(input.config);
-      const session = await CompactionSession.create(
-        randomUUID(),
-        settings,
-        registry,
-        await providerFor(settings),
-        maxSessionBytes,
-      );
+      const input = await body(request, ['conversation', 'format', 'config']);
+      settingsFor(input.config);
+      const format = parseServedFormat(input.format);
+      const conversation =
+        input.conversation === undefined
+          ? undefined
+          : await readRequestConversation(input.conversation, format);
+      const session = await buildSession(randomUUID(), input.config, {
+        format: conversation?.format ?? format ?? 'core',
+        ...(conversation === undefined ? {} : { shape: shapeOf(conversation) }),
+      });
       // Filled before it is listed, so a refused first append leaves no empty session behind.
       const appended =
-        messages.length > 0
-          ? await limited((runInSlot) => session.append(messages, runInSlot))
+        conversation !== undefined && conversation.messages.length > 0
+          ? await limited((runInSlot) => session.append(conversation.messages, runInSlot))
           : { compacted: false };
       sessions.add(session);
-      return sendJson(response, 201, { ...describe(session), compacted: appended.compacted });
-    }
-    const match = /^\/v1\/sessions\/([^/]+)(?:\/(messages|compact|compactions|events))?$/.exec(path);
-    if (match !== null) {
-      let id: string;
-      try {
-        id = decodeURIComponent(match[1]!);
-      } catch {
-        throw badRequest('invalid-request', 'the session id is not valid percent-encoding');
-      }
-      const session = sessions.get(id);
-      switch (match[2]) {
-        case undefined:
-          route('GET', 'DELETE');
-          if (method === 'DELETE') {
-            sessions.delete(session.id);
-            response.writeHead(204).end();
-            return;
-          }
-          return sendJson(response, 200, { ...describe(session), messageList: session.messages });
-        case 'messages': {
-          route('GET', 'POST');
-          if (method === 'GET') return sendJson(response, 200, { messages: session.messages });
-          const input = await objectBody(request);
-          const result = await limited((runInSlot) => session.append(input.messages, runInSlot));
-          return sendJson(response, 200, {
-            ...describe(session),
-            compacted: result.compacted,
-            ...(result.event ? { event: result.event } : {}),
-          });
+      if (persistence !== undefined) {
+        session.keepIn(persistence);
+        try {
+          await persistence.save(session);
+        } catch (error) {
+          await sessions.delete(session.id).catch(() => undefined);
+          throw error;
         }
-        case 'compact': {
-          route('POST');
-          const input = await objectBody(request);
-          const instructions = instructionsOf(input.instructions);
-          const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
-          return sendJson(response, 200, {
-            ...describe(session),
-            compacted: result.compacted,
-            ...(result.event === undefined ? {} : { event: result.event }),
-            ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
-          });
-        }
-        case 'compactions':
-          route('GET');
-          return sendJson(response, 200, {
-            total: session.compactionCount,
-            compactions: session.compactions,
-          });
-        case 'events':
-          route('GET');
-          // A stream lives until its session ends; it is not a request a stop waits for.
-          inFlight.becomeStream(response);
-          return openEventStream(session, request, response);
       }
+      return sendJson(response, 201, { ...(await withConversation(session)), ...changeOf(appended) });
+    },
+    'GET /v1/sessions/{id}': async (_request, response, parameters) =>
+      sendJson(response, 200, await withConversation(sessionOf(parameters))),
+    'DELETE /v1/sessions/{id}': async (_request, response, parameters) => {
+      await sessions.delete(sessionOf(parameters).id);
+      response.writeHead(204).end();
+    },
+    'POST /v1/sessions/{id}/messages': async (request, response, parameters) => {
+      const session = sessionOf(parameters);
+      const input = await body(request, ['messages']);
+      const result = await limited((runInSlot) =>
+        session.append((current) => readAppendedMessages(input.messages, session.format, current), runInSlot),
+      );
+      return sendJson(response, 200, { ...(await withConversation(session)), ...changeOf(result) });
+    },
+    'POST /v1/sessions/{id}/compact': async (request, response, parameters) => {
+      const session = sessionOf(parameters);
+      const input = await body(request, ['instructions']);
+      const instructions = instructionsOf(input.instructions);
+      const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
+      return sendJson(response, 200, {
+        ...(await withConversation(session)),
+        ...changeOf(result),
+        ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
+      });
+    },
+    'GET /v1/sessions/{id}/compactions': async (_request, response, parameters) => {
+      const session = sessionOf(parameters);
+      return sendJson(response, 200, { total: session.compactionCount, compactions: session.compactions });
+    },
+    'GET /v1/sessions/{id}/events': async (request, response, parameters) => {
+      const session = sessionOf(parameters);
+      // A stream lives until its session ends; it is not a request a stop waits for.
+      inFlight.becomeStream(response);
+      openEventStream(session, request, response);
+    },
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (options.token !== undefined && !hasBearerToken(request.headers.authorization, options.token)) {
+      throw new HttpError({
+        status: 401,
+        errorCode: 'unauthorized',
+        message: 'missing or wrong bearer token',
+      });
     }
-    throw new HttpError({ status: 404, errorCode: 'not-found', message: `no route ${method} ${path}` });
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const { key, parameters } = matchRoute(request.method ?? 'GET', path);
+    await restored;
+    await handlers[key](request, response, parameters);
   }
 
   // Node's own timeouts cover slow clients: `headersTimeout` for the request line and headers, and
@@ -311,8 +387,12 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   ) as CompactionServer;
 
   const closed = new Promise<void>((resolve) => server.once('close', resolve));
-  server.on('close', () => sessions.close());
+  server.on('close', () => {
+    sessions.close();
+    persistence?.close().catch((error: unknown) => reportProblem('could not save session activity', error));
+  });
   Object.defineProperty(server, 'requestsInFlight', { get: () => inFlight.size });
+  Object.defineProperty(server, 'restored', { value: restored });
   // `server.close()` alone waits, without bound, for every connection, event streams included, and lets
   // requests on open connections keep arriving; the stop below bounds the wait and ends the streams itself.
   const stop = async (timeoutMs: number): Promise<ShutdownResult> => {
@@ -327,6 +407,10 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     const streamsEnded = inFlight.streamsEnded();
     sessions.close();
     await streamsEnded;
+    // The time each session was last used, so a restart expires none of them early.
+    await persistence
+      ?.close()
+      .catch((error: unknown) => reportProblem('could not save session activity', error));
     server.closeAllConnections();
     await closed;
     return { unfinished };

@@ -13,7 +13,7 @@ const text = (value: string): Message => ({ role: 'user', content: [{ type: 'tex
 
 async function session(maxBytes?: number, contextWindow = '16k') {
   const settings = resolveSettings(registry, { 'context-window': contextWindow }, tmpdir());
-  return CompactionSession.create('session-1', settings, registry, undefined, maxBytes);
+  return CompactionSession.create('session-1', settings, registry, undefined, { maxBytes });
 }
 
 describe('CompactionSession', () => {
