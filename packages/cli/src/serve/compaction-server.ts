@@ -86,8 +86,8 @@ export interface CompactionServer extends Server {
   /** Requests being answered now, event streams left out. */
   readonly requestsInFlight: number;
   /**
-   * Resolves with the number of sessions restored from the store (0 without one); rejects when the store
-   * cannot be read. Requests wait for it.
+   * Resolves with the number of sessions restored from the store and still live (0 without a store); rejects
+   * when the store cannot be read. Requests wait for it.
    */
   readonly restored: Promise<number>;
 }
@@ -188,10 +188,12 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     });
   };
 
-  /** Restores the store's sessions, in creation order; those idle past their time while stopped expire. */
+  /**
+   * Restores the store's sessions, in creation order; those idle past their time while no server ran expire
+   * at once. Resolves with how many are left.
+   */
   const restoreSessions = async (): Promise<number> => {
     if (persistence === undefined) return 0;
-    let count = 0;
     for (const { id, stored, messages, events } of await persistence.restore()) {
       let session: CompactionSession;
       try {
@@ -212,10 +214,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
       }
       sessions.add(session, true);
       session.keepIn(persistence);
-      count++;
     }
     sessions.expire();
-    return count;
+    return sessions.size;
   };
   const restored = restoreSessions();
   // Requests wait for it and answer its failure; `compaction serve` waits for it before listening.

@@ -140,7 +140,10 @@ describe('compaction serve: what a request may choose', () => {
       ],
     ];
     for (const [config, message] of cases) {
-      const response = await call('/v1/compact', { method: 'POST', json: { conversation: messages, config } });
+      const response = await call('/v1/compact', {
+        method: 'POST',
+        json: { conversation: messages, config },
+      });
       expect(response.status).toBe(403);
       expect(((await response.json()) as LooseJson).error.message).toMatch(message);
     }
@@ -152,7 +155,10 @@ describe('compaction serve: what a request may choose', () => {
     const call = serveClient(withoutToken.url);
     const picked = await call('/v1/compact', {
       method: 'POST',
-      json: { conversation: messages, config: { strategy: 'summarization', provider: { model: 'claude-small' } } },
+      json: {
+        conversation: messages,
+        config: { strategy: 'summarization', provider: { model: 'claude-small' } },
+      },
     });
     expect(picked.status).toBe(200);
     expect(((await picked.json()) as LooseJson).report).toMatchObject({
