@@ -2,7 +2,7 @@ import type { Message } from '@compaction/core';
 import { CliError, inputError } from '../errors/cli-error.js';
 import { badRequest } from '../errors/http-error.js';
 import { checkMessageNesting } from '../formats/check-nesting.js';
-import type { Conversation, FormatName } from '../formats/conversation-format.js';
+import type { Conversation } from '../formats/conversation-format.js';
 import { formats } from '../formats/formats.js';
 import { readJsonConversation } from '../formats/read-conversation.js';
 
@@ -120,9 +120,4 @@ function nameToolResults(messages: Message[], earlier: readonly Message[]): Mess
       }),
     };
   });
-}
-
-/** Whether a format name is one the server reads. */
-export function isServedFormat(name: FormatName): name is ServedFormat {
-  return (servedFormatNames as readonly string[]).includes(name);
 }

@@ -126,6 +126,35 @@ describe('compaction serve: durable sessions', () => {
     expect((await json(await second.call('/v1/sessions'))).sessions).toEqual([]);
   });
 
+  it('leaves in the store, unserved, a session whose config the restarted server no longer allows', async () => {
+    const directory = temporaryDirectory();
+    const first = await start(
+      ['--strategy', 'sliding-window', '--allow-strategy', 'sliding-window,pruning'],
+      directory,
+    );
+    const pruned = await json(
+      await first.call('/v1/sessions', { method: 'POST', json: { config: { strategy: 'pruning' } } }),
+    );
+    const plain = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
+    expect(await first.server.stop()).toBe(0);
+
+    const second = await start(['--strategy', 'sliding-window'], directory);
+    expect(second.server.stderr()).toContain(
+      `compaction serve: session "${pruned.id}" not restored: config.strategy: strategy "pruning" is not allowed here`,
+    );
+    expect(second.server.stderr()).toContain('1 restored');
+    expect((await second.call(`/v1/sessions/${plain.id}`)).status).toBe(200);
+    expect(await second.server.stop()).toBe(0);
+
+    // Allowed again, it is served again: it was never removed.
+    const third = await start(
+      ['--strategy', 'sliding-window', '--allow-strategy', 'sliding-window,pruning'],
+      directory,
+    );
+    expect(third.server.stderr()).toContain('2 restored');
+    expect((await third.call(`/v1/sessions/${pruned.id}`)).status).toBe(200);
+  });
+
   it('expires at start the sessions whose idle time passed while no server ran', async () => {
     const directory = temporaryDirectory();
     const first = await start(['--session-idle', '1s'], directory);

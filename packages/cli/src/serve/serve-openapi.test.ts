@@ -3,6 +3,7 @@ import type { LooseJson } from '../__fixtures__/run-binary.js';
 import { type RunningServer, startServer } from '../__fixtures__/start-server.js';
 import { operations, schemaProblems } from './__fixtures__/openapi-check.js';
 import { serveClient } from './__fixtures__/serve-client.js';
+import { steadyAnswer } from './__fixtures__/steady-answer.js';
 import { openApiDocument } from './openapi-document.js';
 import { compactExamples, sessionExamples } from './openapi-examples.js';
 
@@ -18,20 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(await Promise.all([probed.stop(), fresh.stop()])).toEqual([0, 0]);
 });
-
-/** An answer with the values that differ from run to run (ids, times, durations) replaced by `…`. */
-function steady(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(steady);
-  if (typeof value !== 'object' || value === null) return value;
-  const object = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, steady(item)]));
-  const varying = (keys: string[]) => {
-    for (const key of keys) if (key in object) object[key] = '…';
-  };
-  if ('expiresAt' in object) varying(['id', 'createdAt', 'lastActiveAt', 'expiresAt']);
-  if ('round' in object && 'startedAt' in object) varying(['id', 'sessionId', 'startedAt', 'durationMs']);
-  if ('targetReached' in object) varying(['durationMs']);
-  return object;
-}
 
 /** Sends a request and checks the answer against the document: a documented status, a valid body. */
 async function exchange(
@@ -100,7 +87,7 @@ describe('compaction serve: the OpenAPI document', () => {
     for (const [format, { request, answer }] of Object.entries(compactExamples)) {
       const { status, body } = await exchange(fresh, 'POST', '/v1/compact', '/v1/compact', request);
       expect(status, format).toBe(200);
-      expect(steady(body), format).toEqual(steady(answer));
+      expect(steadyAnswer(body), format).toEqual(steadyAnswer(answer));
     }
   });
 
@@ -113,7 +100,7 @@ describe('compaction serve: the OpenAPI document', () => {
       sessionExamples.create.request,
     );
     expect(created.status).toBe(201);
-    expect(steady(created.body)).toEqual(steady(sessionExamples.create.answer));
+    expect(steadyAnswer(created.body)).toEqual(steadyAnswer(sessionExamples.create.answer));
     const template = '/v1/sessions/{id}';
     const path = `/v1/sessions/${created.body.id}`;
     const steps = [
@@ -133,10 +120,10 @@ describe('compaction serve: the OpenAPI document', () => {
         request,
       );
       expect(status, `${method} ${suffix}`).toBe(200);
-      expect(steady(body), `${method} ${suffix}`).toEqual(steady(example.answer));
+      expect(steadyAnswer(body), `${method} ${suffix}`).toEqual(steadyAnswer(example.answer));
     }
     const listed = await exchange(fresh, 'GET', '/v1/sessions', '/v1/sessions');
-    expect(steady(listed.body)).toEqual(steady(sessionExamples.list.answer));
+    expect(steadyAnswer(listed.body)).toEqual(steadyAnswer(sessionExamples.list.answer));
     const health = await exchange(fresh, 'GET', '/v1/health', '/v1/health');
     expect(health.body).toEqual(sessionExamples.health.answer);
   });
