@@ -124,6 +124,8 @@ describe('compaction serve: durable sessions', () => {
     const second = await start(['--session-idle', '2s'], directory);
     expect(second.server.stderr()).toContain('0 restored');
     expect((await json(await second.call('/v1/sessions'))).sessions).toEqual([]);
+    for (const { id } of [deleted, expiring])
+      expect((await second.call(`/v1/sessions/${id}`)).status).toBe(404);
   });
 
   it('leaves in the store, unserved, a session whose config the restarted server no longer allows', async () => {
