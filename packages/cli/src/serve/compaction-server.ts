@@ -1,37 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type {
-  CompactionEvent,
-  CompactionStore,
-  JSONValue,
-  SkipReason,
-  StrategyRegistry,
-} from '@compaction/core';
+import type { CompactionStore, JSONValue, StrategyRegistry } from '@compaction/core';
 import { mergeConfig } from '../config/merge-config.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
-import { badRequest, HttpError } from '../errors/http-error.js';
-import { summarizeCompaction } from '../output/compaction-summary.js';
-import { compactMessages } from '../run-compaction.js';
+import { HttpError } from '../errors/http-error.js';
 import { hasBearerToken } from './bearer-token.js';
 import { CompactionLimiter } from './compaction-limiter.js';
 import { CompactionSession, type SessionOptions } from './compaction-session.js';
-import { openEventStream } from './event-stream.js';
 import { InFlightRequests } from './in-flight-requests.js';
-import { sendError, sendJson } from './json-response.js';
-import { LiveSessions, maxSessionPage, sweepIntervalMs } from './live-sessions.js';
-import { openApiDocument } from './openapi-document.js';
+import { sendError } from './json-response.js';
+import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
 import { ProviderPool } from './provider-pool.js';
 import { reportProblem } from './report-problem.js';
-import { instructionsOf, readObjectBody } from './request-body.js';
-import {
-  conversationJson,
-  parseServedFormat,
-  readAppendedMessages,
-  readRequestConversation,
-  shapeOf,
-} from './request-conversation.js';
+import { readObjectBody } from './request-body.js';
 import { checkRequestConfig, createRequestPolicy, type RequestPolicy } from './request-policy.js';
-import { matchRoute, type RouteKey } from './routes.js';
+import { routeHandlers } from './route-handlers.js';
+import { matchRoute } from './routes.js';
 import { serverDefaults } from './server-defaults.js';
 import { SessionPersistence } from './session-persistence.js';
 
@@ -92,11 +75,6 @@ export interface CompactionServer extends Server {
   readonly restored: Promise<number>;
 }
 
-/** What a change to a session did: whether it compacted, and the compaction's event. */
-function changeOf(result: { compacted: boolean; event?: CompactionEvent; skipped?: SkipReason }) {
-  return { compacted: result.compacted, ...(result.event === undefined ? {} : { event: result.event }) };
-}
-
 /**
  * The HTTP API of `compaction serve` on `node:http`: stateless compaction, sessions that compact as messages
  * arrive, and a server-sent-events stream of each session's compactions. Every answer is JSON; every error is
@@ -146,37 +124,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     return mergeConfig(operatorSettings, { ...override, ...provider }, registry);
   };
   const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
-  const body = (request: IncomingMessage, allowed: readonly string[]) =>
-    readObjectBody(request, maxBodyBytes, allowed);
 
-  /** Runs a compaction in a limiter slot; 503 at once when the queue is full. */
-  const limited = async <T>(
-    operation: (runInSlot: <R>(work: () => Promise<R>) => Promise<R>) => Promise<T>,
-  ) => {
-    const ticket = limiter.admit();
-    try {
-      return await operation(ticket.run);
-    } finally {
-      ticket.release();
-    }
-  };
-  const describe = (session: CompactionSession) => ({
-    id: session.id,
-    format: session.format,
-    createdAt: session.createdAt,
-    lastActiveAt: new Date(session.lastActiveAt).toISOString(),
-    expiresAt: new Date(session.lastActiveAt + idleMs).toISOString(),
-    messages: session.messages.length,
-    bytes: session.bytes(),
-    tokens: session.tokens(),
-    budget: session.budget(),
-    compactions: session.compactionCount,
-  });
-  /** A session with its conversation, in its format and shape. */
-  const withConversation = async (session: CompactionSession) => ({
-    ...describe(session),
-    conversation: await conversationJson(session.messages, session.format, session.shape),
-  });
   /** A session's parts built from a request's or the store's config: its Compactor and its limits. */
   const buildSession = async (id: string, config: unknown, options: SessionOptions) => {
     const settings = settingsFor(config);
@@ -222,129 +170,18 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   // Requests wait for it and answer its failure; `compaction serve` waits for it before listening.
   restored.catch(() => undefined);
 
-  type Handler = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    parameters: Record<string, string>,
-  ) => Promise<void>;
-  const sessionOf = (parameters: Record<string, string>) => sessions.get(parameters.id!);
-
-  const handlers: Record<RouteKey, Handler> = {
-    'GET /openapi.json': async (_request, response) => sendJson(response, 200, openApiDocument),
-    'GET /v1/health': async (_request, response) =>
-      sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size }),
-    'POST /v1/compact': async (request, response) => {
-      const input = await body(request, ['conversation', 'format', 'config', 'instructions']);
-      const settings = settingsFor(input.config);
-      const instructions = instructionsOf(input.instructions);
-      const format = parseServedFormat(input.format);
-      if (input.conversation === undefined) {
-        throw badRequest(
-          'invalid-request',
-          'conversation is required: a provider request, {"messages": [...]} or a list of messages',
-        );
-      }
-      const conversation = await readRequestConversation(input.conversation, format);
-      const report = await limited(async (runInSlot) => {
-        const provider = await providerFor(settings);
-        return runInSlot(() =>
-          compactMessages(conversation.messages, {
-            settings,
-            registry,
-            targetOfInput: true,
-            ...(provider === undefined ? {} : { provider }),
-            ...(instructions === undefined ? {} : { instructions }),
-          }),
-        );
-      });
-      // Nothing compacted: the conversation as it came (providers cache on the exact prefix).
-      const answer = report.compacted
-        ? await conversationJson(report.messages, conversation.format, shapeOf(conversation))
-        : input.conversation;
-      return sendJson(response, 200, {
-        conversation: answer,
-        report: summarizeCompaction(report, conversation.format),
-      });
-    },
-    'GET /v1/sessions': async (request, response) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const limitText = url.searchParams.get('limit');
-      const limit = limitText === null ? 100 : Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
-        throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
-      }
-      const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
-      return sendJson(response, 200, {
-        sessions: page.sessions.map(describe),
-        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-      });
-    },
-    'POST /v1/sessions': async (request, response) => {
-      sessions.checkCapacity();
-      const input = await body(request, ['conversation', 'format', 'config']);
-      settingsFor(input.config);
-      const format = parseServedFormat(input.format);
-      const conversation =
-        input.conversation === undefined
-          ? undefined
-          : await readRequestConversation(input.conversation, format);
-      const session = await buildSession(randomUUID(), input.config, {
-        format: conversation?.format ?? format ?? 'core',
-        ...(conversation === undefined ? {} : { shape: shapeOf(conversation) }),
-      });
-      // Filled before it is listed, so a refused first append leaves no empty session behind.
-      const appended =
-        conversation !== undefined && conversation.messages.length > 0
-          ? await limited((runInSlot) => session.append(conversation.messages, runInSlot))
-          : { compacted: false };
-      sessions.add(session);
-      if (persistence !== undefined) {
-        session.keepIn(persistence);
-        try {
-          await persistence.save(session);
-        } catch (error) {
-          await sessions.delete(session.id).catch(() => undefined);
-          throw error;
-        }
-      }
-      return sendJson(response, 201, { ...(await withConversation(session)), ...changeOf(appended) });
-    },
-    'GET /v1/sessions/{id}': async (_request, response, parameters) =>
-      sendJson(response, 200, await withConversation(sessionOf(parameters))),
-    'DELETE /v1/sessions/{id}': async (_request, response, parameters) => {
-      await sessions.delete(sessionOf(parameters).id);
-      response.writeHead(204).end();
-    },
-    'POST /v1/sessions/{id}/messages': async (request, response, parameters) => {
-      const session = sessionOf(parameters);
-      const input = await body(request, ['messages']);
-      const result = await limited((runInSlot) =>
-        session.append((current) => readAppendedMessages(input.messages, session.format, current), runInSlot),
-      );
-      return sendJson(response, 200, { ...(await withConversation(session)), ...changeOf(result) });
-    },
-    'POST /v1/sessions/{id}/compact': async (request, response, parameters) => {
-      const session = sessionOf(parameters);
-      const input = await body(request, ['instructions']);
-      const instructions = instructionsOf(input.instructions);
-      const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
-      return sendJson(response, 200, {
-        ...(await withConversation(session)),
-        ...changeOf(result),
-        ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
-      });
-    },
-    'GET /v1/sessions/{id}/compactions': async (_request, response, parameters) => {
-      const session = sessionOf(parameters);
-      return sendJson(response, 200, { total: session.compactionCount, compactions: session.compactions });
-    },
-    'GET /v1/sessions/{id}/events': async (request, response, parameters) => {
-      const session = sessionOf(parameters);
-      // A stream lives until its session ends; it is not a request a stop waits for.
-      inFlight.becomeStream(response);
-      openEventStream(session, request, response);
-    },
-  };
+  const handlers = routeHandlers({
+    registry,
+    sessions,
+    limiter,
+    inFlight,
+    idleMs,
+    settingsFor,
+    providerFor,
+    buildSession,
+    readBody: (request, allowed) => readObjectBody(request, maxBodyBytes, allowed),
+    ...(persistence === undefined ? {} : { persistence }),
+  });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (options.token !== undefined && !hasBearerToken(request.headers.authorization, options.token)) {
