@@ -160,6 +160,17 @@ describe('compaction serve: provider formats', () => {
     expect(inText.body.error.message).toMatch(
       /^conversation: messages\[1\]\.content\[0\]\.input.* is nested more than 1,000 levels deep$/,
     );
+    // A session's append is read the same way.
+    const session = (await (await call('/v1/sessions', { method: 'POST', json: {} })).json()) as LooseJson;
+    const deepAppend = await call(`/v1/sessions/${session.id}/messages`, {
+      method: 'POST',
+      body: `{"messages": [{"role": "user", "content": ${deep}}]}`,
+    });
+    expect(deepAppend.status).toBe(400);
+    expect(((await deepAppend.json()) as LooseJson).error).toEqual({
+      code: 'too-deeply-nested',
+      message: 'messages[0].content[0][0][0][0][0]… is nested more than 1,000 levels deep',
+    });
     expect((await call('/v1/health')).status).toBe(200);
   });
 });
