@@ -125,14 +125,14 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   };
   const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
 
-  /** A session's parts built from a request's or the store's config: its Compactor and its limits. */
+  /** A session built from a request's or the store's config, with the server's limits and store. */
   const buildSession = async (id: string, config: unknown, options: SessionOptions) => {
     const settings = settingsFor(config);
     return CompactionSession.create(id, settings, registry, await providerFor(settings), {
       ...options,
       ...(config === undefined ? {} : { config: config as JSONValue }),
       maxBytes: maxSessionBytes,
-      ...(options.store === undefined && store !== undefined ? { store } : {}),
+      ...(store === undefined ? {} : { store }),
     });
   };
 

@@ -234,8 +234,13 @@ export class CompactionSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Tells every listener the session ended (deleted, expired, or the server stopping) and drops them. */
+  /**
+   * Tells every listener the session ended (deleted, expired, or the server stopping) and drops them. A
+   * deleted or expired session is saved no more.
+   */
   end(reason: SessionEndReason): void {
+    // A deleted or expired session is removed from the store; a change still under way must not save it again.
+    if (reason !== 'shutdown') this.persistence = undefined;
     const listeners = [...this.listeners];
     this.listeners.clear();
     for (const listener of listeners) listener.ended(reason);

@@ -141,6 +141,7 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
     'POST /v1/sessions': async (request, response) => {
       sessions.checkCapacity();
       const input = await readBody(request, ['conversation', 'format', 'config']);
+      // A config the policy refuses is refused before the conversation is read.
       settingsFor(input.config);
       const format = parseServedFormat(input.format);
       const conversation =

@@ -56,7 +56,6 @@ const messagesKey = 'serveMessages';
 export class SessionPersistence {
   private readonly writes = new Map<string, Promise<void>>();
   private readonly used = new Map<string, PersistedSession>();
-  private readonly forgotten = new Set<string>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -100,7 +99,7 @@ export class SessionPersistence {
 
   /** Marks a session as used now; the time is written with the next batch. */
   touched(session: PersistedSession): void {
-    if (!this.forgotten.has(session.id)) this.used.set(session.id, session);
+    this.used.set(session.id, session);
   }
 
   /** Writes the time of last use of every session used since the last batch. */
@@ -119,16 +118,14 @@ export class SessionPersistence {
   }
 
   /**
-   * Removes a session's description and messages from the store; nothing saves it again. Its compaction
-   * records stay: the store spec has no way to delete them.
+   * Removes a session's description and messages from the store, after the writes already asked for (the
+   * session no longer asks for any: see `CompactionSession.end`). Its compaction records stay: the store spec
+   * has no way to delete them.
    */
   forget(id: string): Promise<void> {
-    this.forgotten.add(id);
     this.used.delete(id);
-    return this.write(
-      id,
-      () => this.store.updateSessionMetadata(id, { [sessionKey]: undefined, [messagesKey]: undefined }),
-      true,
+    return this.write(id, () =>
+      this.store.updateSessionMetadata(id, { [sessionKey]: undefined, [messagesKey]: undefined }),
     );
   }
 
@@ -139,11 +136,9 @@ export class SessionPersistence {
   }
 
   /** Runs a store write after the session's earlier ones; a store failure is a 500 `store-failed`. */
-  private write(id: string, operation: () => Promise<unknown>, forgetting = false): Promise<void> {
+  private write(id: string, operation: () => Promise<unknown>): Promise<void> {
     const previous = this.writes.get(id) ?? Promise.resolve();
     const run = previous.then(async () => {
-      // A session deleted while a change was under way is not brought back by that change.
-      if (this.forgotten.has(id) && !forgetting) return;
       try {
         await operation();
       } catch (error) {
