@@ -42,6 +42,12 @@ it('drives a session over HTTP: manual compaction with instructions, automatic c
     message: expect.stringMatching(/^config\.provider: this server has no provider/),
   });
   expect(answer('GET /v1/sessions')).toEqual({ status: 200, body: '1 session' });
+
+  // The server started again on the same store serves the session as it was.
+  expect(output).toMatch(/^Restarted on http:\/\/127\.0\.0\.1:\d+: 1 session restored$/m);
+  const restored = answer('GET /v1/sessions/:id (after the restart)');
+  expect(restored.status).toBe(200);
+  expect(JSON.parse(restored.body)).toEqual({ ...automatic, compacted: undefined, event: undefined });
   expect(answer('GET /v1/sessions/:id/compactions')).toEqual({ status: 200, body: '2 compactions' });
   expect(output).toContain(`    ${manual.event}\n    ${automatic.event}\n`);
   expect(answer('DELETE /v1/sessions/:id').status).toBe(204);

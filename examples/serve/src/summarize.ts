@@ -11,9 +11,16 @@ export function describeEvent(event: CompactionEvent): string {
   );
 }
 
-/** A response body to print: the message list left out, and an event reduced to one line. */
+/** A response body to print: the conversation and times left out, and an event reduced to one line. */
 export function summarizeBody(body: Record<string, unknown> | undefined): unknown {
   if (body === undefined) return '(no body)';
-  const { messageList: _messageList, event, ...rest } = body;
+  const {
+    conversation: _conversation,
+    createdAt: _createdAt,
+    lastActiveAt: _lastActiveAt,
+    expiresAt: _expiresAt,
+    event,
+    ...rest
+  } = body;
   return event === undefined ? rest : { ...rest, event: describeEvent(event as CompactionEvent) };
 }

@@ -5,7 +5,10 @@
 // from round to round shows that expired sessions leave nothing behind.
 //
 //   node scripts/serve-load.mjs [--sessions 10000] [--concurrency 32] [--idle 2 (seconds)] [--rounds 1]
+//                               [--store memory|sqlite]
 //
+// With --store sqlite the sessions are kept in a SQLite file in a temporary folder, as `compaction serve` keeps
+// them by default.
 // Needs the package built (pnpm --filter @compaction/cli build).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,8 +22,10 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     idle: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '1' },
+    store: { type: 'string', default: 'memory' },
   },
 });
+if (!['memory', 'sqlite'].includes(values.store)) throw new Error('--store takes memory or sqlite');
 const sessions = Number(values.sessions);
 const concurrency = Number(values.concurrency);
 const idleMs = Math.round(Number.parseFloat(values.idle) * 1000);
@@ -31,7 +36,7 @@ if (![sessions, concurrency, idleMs, roundCount].every((value) => Number.isInteg
 
 const server = fork(
   fileURLToPath(new URL('serve-load-server.mjs', import.meta.url)),
-  [JSON.stringify({ sessions, idleMs })],
+  [JSON.stringify({ sessions, idleMs, store: values.store })],
   {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -46,7 +51,7 @@ const [{ url }] = await once(server, 'message');
 const health = async () => (await (await fetch(`${url}/v1/health`)).json()).sessions;
 
 const messages = generateCodingHistory({ messages: 6, seed: 1 });
-const body = JSON.stringify({ messages });
+const body = JSON.stringify({ conversation: messages });
 const before = (await ask('memory')).memory;
 
 /** Creates the sessions at the set concurrency, then waits until every one has expired. */
@@ -112,6 +117,7 @@ console.log(
       sessions,
       concurrency,
       idleMs,
+      store: values.store,
       heapMBBefore: megabytes(before.heapUsed),
       rssMBBefore: megabytes(before.rss),
       rounds,

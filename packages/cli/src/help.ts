@@ -130,20 +130,31 @@ ${formatFlags}
 /** `compaction serve --help`. */
 export const serveHelp = `Usage: compaction serve [options]
 
-Serves an HTTP API (JSON in and out):
+Serves an HTTP API (JSON in and out; the OpenAPI document at GET /openapi.json; docs/serve.md):
 
-  POST /v1/compact                      {messages, config?, instructions?} → {messages, report}
-  POST /v1/sessions                     {messages?, config?} → {id, ...}
+  POST /v1/compact                      {conversation, format?, config?, instructions?}
+                                        → {conversation, report}
+  POST /v1/sessions                     {conversation?, format?, config?} → the session, 201
   GET  /v1/sessions?limit=&cursor=      the sessions, a page at a time → {sessions, nextCursor?}
-  GET  /v1/sessions/:id                 the session: messages, tokens, compactions
+  GET  /v1/sessions/:id                 the session with its conversation
   POST /v1/sessions/:id/messages        {messages} appends; compacts automatically when the trigger fires
   POST /v1/sessions/:id/compact         {instructions?} compacts now
   GET  /v1/sessions/:id/compactions     the newest 100 compaction events and the total
   GET  /v1/sessions/:id/events          server-sent events: session.compacted, then session.ended
-  DELETE /v1/sessions/:id               forgets the session
+  DELETE /v1/sessions/:id               deletes the session
   GET  /v1/health
+  GET  /openapi.json
+
+A conversation is what "compaction compact" reads: an Anthropic Messages, OpenAI Chat or OpenAI Responses
+request, or core messages (format detected, or "format"); it is answered in its own format. A session keeps
+its format, and its messages are appended in that format.
 
 Errors are {"error": {"code", "message"}} with a 4xx or 5xx status.
+
+Sessions, their messages and their compaction records are kept in a store, so a restarted server serves
+them again:
+      --store <path|memory>   a SQLite file (default .compaction/sessions.sqlite in the working folder,
+                              created with a .gitignore); memory keeps sessions until the server stops
 
 What a request's "config" may choose: by default, among the strategies configured here (flags or
 compaction.config.json), each with the options configured here, and the budget. The provider, its base

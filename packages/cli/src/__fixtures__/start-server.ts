@@ -1,19 +1,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { binary, packageDirectory } from './run-binary.js';
+import { binary, temporaryDirectory } from './run-binary.js';
 
 /** A running `compaction serve` and how to reach and stop it. */
 export interface RunningServer {
   url: string;
   child: ChildProcess;
+  /** The folder it runs in, where its default store is. */
+  directory: string;
+  /** What it wrote on standard error so far. */
+  stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `node dist/bin.js serve --port 0 ...args` and waits for its address. */
-export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+/**
+ * Starts `node dist/bin.js serve --port 0 ...args` and waits for its address. It runs in `directory`, a fresh
+ * temporary folder by default, so its default store (`.compaction/sessions.sqlite`) is its own.
+ */
+export function startServer(
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  directory = temporaryDirectory(),
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binary, 'serve', '--port', '0', ...args], {
-      cwd: packageDirectory,
+      cwd: directory,
       env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -26,8 +37,10 @@ export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}): P
         resolve({
           url: match[1]!,
           child,
+          directory,
+          stderr: () => stderr,
           stop: () => {
-            child.kill('SIGTERM');
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;
           },
         });

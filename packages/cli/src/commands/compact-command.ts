@@ -5,6 +5,7 @@ import { parseFormatName } from '../formats/format-flags.js';
 import { formats } from '../formats/formats.js';
 import { decodeText, parseConversation, readInputBytes } from '../formats/read-conversation.js';
 import { compactHelp } from '../help.js';
+import { summarizeCompaction } from '../output/compaction-summary.js';
 import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
 import { resolveOutputPath } from '../output/output-path.js';
 import { writeOutput } from '../output/write-output.js';
@@ -63,21 +64,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   if (values.json) {
     if (outputPath !== undefined && writes) await writeOutput(io, outputPath, output);
     const summary = {
-      format: conversation.format,
-      outputFormat: format,
-      strategy: report.strategy,
-      compacted: report.compacted,
-      ...(report.skipped === undefined ? {} : { skipped: report.skipped }),
-      before: report.before,
-      after: report.after,
-      target: report.target,
-      targetReached: report.targetReached,
-      limit: report.limit,
-      stages: report.stages,
-      usedFallback: report.usedFallback,
-      ...(report.fallback === undefined ? {} : { fallback: report.fallback }),
-      ...(report.failures.length === 0 ? {} : { failures: report.failures }),
-      durationMs: Math.round(report.durationMs * 100) / 100,
+      ...summarizeCompaction(report, conversation.format, format),
       output: outputPath ?? null,
       ...(settings.configPath === undefined ? {} : { config: settings.configPath }),
     };

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
-import { usageError } from '../errors/cli-error.js';
+import { CliError, usageError } from '../errors/cli-error.js';
 import { serveHelp } from '../help.js';
 import { compactionFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
 import { createCompactionServer } from '../serve/compaction-server.js';
@@ -11,6 +11,7 @@ import { parseDuration } from '../serve/parse-duration.js';
 import { ProviderPool } from '../serve/provider-pool.js';
 import { createRequestPolicy, verifyRequestPolicy } from '../serve/request-policy.js';
 import { serverDefaults } from '../serve/server-defaults.js';
+import { describeStoreLocation, openSessionStore, storeLocationOf } from '../serve/session-store.js';
 
 /** The default port of `compaction serve`. */
 export const defaultPort = 4319;
@@ -51,6 +52,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     'max-session-size': { type: 'string' },
     'session-idle': { type: 'string' },
     'shutdown-timeout': { type: 'string' },
+    store: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(serveHelp);
@@ -109,6 +111,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   await verifyRequestPolicy(requestPolicy, registry);
   // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
   await new ProviderPool(settings.provider, io.env).get();
+  const storeLocation = storeLocationOf(values.store, io.cwd);
+  const store = await openSessionStore(storeLocation);
   const server = createCompactionServer({
     settings,
     registry,
@@ -116,23 +120,38 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     ...limits,
     environment: io.env,
     ...(token === undefined || token === '' ? {} : { token }),
+    ...(store === undefined ? {} : { store }),
   });
+  let restored: number;
+  try {
+    restored = await server.restored;
+  } catch (error) {
+    await store?.close();
+    throw new CliError({
+      kind: 'config',
+      message: `cannot restore the sessions of ${storeLocation.kind === 'sqlite' ? storeLocation.path : 'the store'}: ${(error as Error).message}`,
+      cause: error,
+    });
+  }
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      store?.close();
       reject(
         error.code === 'EADDRINUSE'
           ? usageError(`port ${port} on ${host} is in use; pick another with --port`)
           : error,
-      ),
-    );
+      );
+    });
     server.listen(port, host, resolve);
   });
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  io.stderr.write(
-    `compaction serve listening on http://${shown}:${address.port} (strategy ${settings.strategyNames.join(', ')}` +
-      `${token ? ', bearer token required' : ''})\n`,
-  );
+  const details = [
+    `strategy ${settings.strategyNames.join(', ')}`,
+    `${describeStoreLocation(storeLocation, io.cwd)}${store === undefined ? '' : `, ${restored} restored`}`,
+    ...(token ? ['bearer token required'] : []),
+  ];
+  io.stderr.write(`compaction serve listening on http://${shown}:${address.port} (${details.join('; ')})\n`);
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1' && !token) {
     io.stderr.write(
       'warning: listening beyond loopback without --token: anyone who can reach this port can use it\n',
@@ -161,6 +180,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  await store?.close();
   if (unfinished > 0) {
     io.stderr.write(
       `compaction serve: stopped; ${unfinished} requests were cut off at the shutdown timeout\n`,

@@ -82,15 +82,26 @@ async function readFormat(text: string, format: FormatName | undefined): Promise
     const { line, column } = parsed.location;
     throw inputError(`invalid JSON at line ${line}, column ${column}: ${parsed.reason}`);
   }
-  checkNesting(parsed.value);
-  if (format !== undefined) return await formats[format].read(parsed.value);
-  const detection = detectFormatOf(parsed.value);
-  if (detection.conflict) {
-    throw inputError(`cannot tell the format: ${detection.reason}; pass --from to choose`);
-  }
+  return await readJsonConversation(parsed.value, format);
+}
+
+/**
+ * Reads a parsed JSON conversation as the given format, or the detected one (the rules of `detect-format.ts`).
+ * Input nested deeper than the limit is refused before anything recursive touches it. `choose` says how the
+ * caller picks a format when clues conflict (the CLI's `--from`, the server's `"format"`).
+ */
+export async function readJsonConversation(
+  value: unknown,
+  format?: FormatName,
+  choose = 'pass --from to choose',
+): Promise<Conversation> {
+  checkNesting(value);
+  if (format !== undefined) return await formats[format].read(value);
+  const detection = detectFormatOf(value);
+  if (detection.conflict) throw inputError(`cannot tell the format: ${detection.reason}; ${choose}`);
   // Undetected input is read as core: an empty list is a valid core conversation, and for anything else
   // core's validation says exactly which field is wrong.
-  return await formats[detection.format ?? 'core'].read(parsed.value);
+  return await formats[detection.format ?? 'core'].read(value);
 }
 
 /** Reads and parses a conversation from a file or standard input. */

@@ -45,7 +45,7 @@ describe('compaction serve', () => {
     const messages = history.slice(0, 16);
     const response = await call('/v1/compact', {
       method: 'POST',
-      json: { messages, config: { strategy: 'sliding-window' } },
+      json: { conversation: messages, config: { strategy: 'sliding-window' } },
     });
     expect(response.status).toBe(200);
     const body = (await response.json()) as LooseJson;
@@ -55,15 +55,15 @@ describe('compaction serve', () => {
       before: { messages: 16 },
     });
     expect(body.report.after.tokens).toBeLessThan(body.report.before.tokens);
-    expect(body.messages).toHaveLength(body.report.after.messages);
-    expect(body.messages.at(-1)).toEqual(messages.at(-1));
+    expect(body.conversation).toHaveLength(body.report.after.messages);
+    expect(body.conversation.at(-1)).toEqual(messages.at(-1));
   });
 
   it('answers bad requests with clear JSON errors', async () => {
     const cases: Array<[RequestInit & { json?: unknown }, string, number, string, RegExp]> = [
       [{ method: 'POST', body: '{"messages": [' }, '/v1/compact', 400, 'invalid-json', /line 1, column 15/],
       [
-        { method: 'POST', json: { messages: [{ role: 'robot', content: [] }] } },
+        { method: 'POST', json: { conversation: [{ role: 'robot', content: [] }] } },
         '/v1/compact',
         400,
         'invalid-messages',
@@ -71,21 +71,21 @@ describe('compaction serve', () => {
       ],
       [{ method: 'POST', json: [1, 2] }, '/v1/compact', 400, 'invalid-request', /JSON object/],
       [
-        { method: 'POST', json: { messages: [], config: { strategy: 'nonexistent' } } },
+        { method: 'POST', json: { conversation: [], config: { strategy: 'nonexistent' } } },
         '/v1/compact',
         403,
         'config-not-allowed',
         /^config\.strategy: strategy "nonexistent" is not allowed here/,
       ],
       [
-        { method: 'POST', json: { messages: [], config: { budget: { window: 1 } } } },
+        { method: 'POST', json: { conversation: [], config: { budget: { window: 1 } } } },
         '/v1/compact',
         400,
         'invalid-config',
         /budget/,
       ],
       [
-        { method: 'POST', json: { messages: [], config: { budget: { trigger: 'x' } } } },
+        { method: 'POST', json: { conversation: [], config: { budget: { trigger: 'x' } } } },
         '/v1/compact',
         400,
         'invalid-config',
@@ -105,7 +105,7 @@ describe('compaction serve', () => {
   });
 
   it('refuses a body over the size limit with 413', async () => {
-    const response = await call('/v1/compact', { method: 'POST', json: { messages: history } });
+    const response = await call('/v1/compact', { method: 'POST', json: { conversation: history } });
     expect(response.status).toBe(413);
     expect((await response.json()) as LooseJson).toMatchObject({ error: { code: 'payload-too-large' } });
     // The server still answers afterwards.
@@ -165,7 +165,7 @@ describe('compaction serve', () => {
 
   it('serializes concurrent requests to the same session without losing messages', async () => {
     const session = (await (
-      await call('/v1/sessions', { method: 'POST', json: { messages: [text('start')] } })
+      await call('/v1/sessions', { method: 'POST', json: { conversation: [text('start')] } })
     ).json()) as LooseJson;
     const count = 24;
     const responses = await Promise.all(
@@ -185,7 +185,7 @@ describe('compaction serve', () => {
       Array.from({ length: count }, (_, index) => index + 2),
     );
     const state = (await (await call(`/v1/sessions/${session.id}`)).json()) as LooseJson;
-    const texts = state.messageList.map((message: Message) => (message.content[0] as { text: string }).text);
+    const texts = state.conversation.map((message: Message) => (message.content[0] as { text: string }).text);
     expect(texts.slice(1).sort()).toEqual(
       Array.from({ length: count }, (_, index) => `message ${index}`).sort(),
     );

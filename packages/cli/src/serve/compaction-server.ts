@@ -1,21 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { StrategyRegistry } from '@compaction/core';
+import type { CompactionStore, JSONValue, StrategyRegistry } from '@compaction/core';
 import { mergeConfig } from '../config/merge-config.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
-import { badRequest, HttpError } from '../errors/http-error.js';
-import { compactMessages } from '../run-compaction.js';
+import { HttpError } from '../errors/http-error.js';
 import { hasBearerToken } from './bearer-token.js';
 import { CompactionLimiter } from './compaction-limiter.js';
-import { CompactionSession, checkMessages } from './compaction-session.js';
-import { openEventStream } from './event-stream.js';
+import { CompactionSession, type SessionOptions } from './compaction-session.js';
 import { InFlightRequests } from './in-flight-requests.js';
-import { sendError, sendJson } from './json-response.js';
-import { LiveSessions, maxSessionPage } from './live-sessions.js';
+import { sendError } from './json-response.js';
+import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
 import { ProviderPool } from './provider-pool.js';
-import { readJsonBody } from './read-json-body.js';
+import { reportProblem } from './report-problem.js';
+import { readObjectBody } from './request-body.js';
 import { checkRequestConfig, createRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { routeHandlers } from './route-handlers.js';
+import { matchRoute } from './routes.js';
 import { serverDefaults } from './server-defaults.js';
+import { SessionPersistence } from './session-persistence.js';
 
 /** Settings of {@link createCompactionServer}; every limit has a default in {@link serverDefaults}. */
 export interface CompactionServerSettings {
@@ -44,6 +45,11 @@ export interface CompactionServerSettings {
   maxQueue?: number;
   /** Where the provider's API key is read. */
   environment?: NodeJS.ProcessEnv;
+  /**
+   * Where sessions, their messages, their compactions and the messages those removed are kept, so a restarted
+   * server serves the same sessions. None keeps sessions in memory only, lost when the server stops.
+   */
+  store?: CompactionStore;
 }
 
 /** What a graceful stop did. */
@@ -62,6 +68,11 @@ export interface CompactionServer extends Server {
   shutdown(timeoutMs?: number): Promise<ShutdownResult>;
   /** Requests being answered now, event streams left out. */
   readonly requestsInFlight: number;
+  /**
+   * Resolves with the number of sessions restored from the store and still live (0 without a store); rejects
+   * when the store cannot be read. Requests wait for it.
+   */
+  readonly restored: Promise<number>;
 }
 
 /**
@@ -88,9 +99,14 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     options.maxConcurrent ?? serverDefaults.maxConcurrent,
     options.maxQueue ?? serverDefaults.maxQueue,
   );
+  const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
+  const { store } = options;
+  const persistence =
+    store === undefined ? undefined : new SessionPersistence(store, sweepIntervalMs(idleMs));
   const sessions = new LiveSessions({
     maxSessions: options.maxSessions ?? serverDefaults.maxSessions,
-    idleMs: options.sessionIdleMs ?? serverDefaults.sessionIdleMs,
+    idleMs,
+    ...(persistence === undefined ? {} : { onRemoved: (session) => persistence.forget(session.id) }),
   });
   const inFlight = new InFlightRequests();
   let draining = false;
@@ -109,45 +125,65 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   };
   const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
 
-  const objectBody = async (request: IncomingMessage): Promise<Record<string, unknown>> => {
-    const value = (await readJsonBody(request, maxBodyBytes)) ?? {};
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw badRequest('invalid-request', 'the request body must be a JSON object');
+  /** A session built from a request's or the store's config, with the server's limits and store. */
+  const buildSession = async (id: string, config: unknown, options: SessionOptions) => {
+    const settings = settingsFor(config);
+    return CompactionSession.create(id, settings, registry, await providerFor(settings), {
+      ...options,
+      ...(config === undefined ? {} : { config: config as JSONValue }),
+      maxBytes: maxSessionBytes,
+      ...(store === undefined ? {} : { store }),
+    });
+  };
+
+  /**
+   * Restores the store's sessions, in creation order; those idle past their time while no server ran expire
+   * at once. Resolves with how many are left.
+   */
+  const restoreSessions = async (): Promise<number> => {
+    if (persistence === undefined) return 0;
+    for (const { id, stored, messages, events } of await persistence.restore()) {
+      let session: CompactionSession;
+      try {
+        session = await buildSession(id, stored.config, {
+          format: stored.format,
+          ...(stored.shape === undefined ? {} : { shape: stored.shape }),
+          restored: {
+            sequence: stored.sequence,
+            createdAt: stored.createdAt,
+            lastActiveAt: Date.parse(stored.lastActiveAt),
+            messages,
+            events,
+          },
+        });
+      } catch (error) {
+        reportProblem(`session "${id}" not restored`, error);
+        continue;
+      }
+      sessions.add(session, true);
+      session.keepIn(persistence);
     }
-    return value as Record<string, unknown>;
+    sessions.expire();
+    return sessions.size;
   };
-  const instructionsOf = (value: unknown) => {
-    if (value !== undefined && typeof value !== 'string')
-      throw badRequest('invalid-request', 'instructions must be a string');
-    return value as string | undefined;
-  };
-  /** Runs a compaction in a limiter slot; 503 at once when the queue is full. */
-  const limited = async <T>(
-    operation: (runInSlot: <R>(work: () => Promise<R>) => Promise<R>) => Promise<T>,
-  ) => {
-    const ticket = limiter.admit();
-    try {
-      return await operation(ticket.run);
-    } finally {
-      ticket.release();
-    }
-  };
-  const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
-  const describe = (session: CompactionSession) => ({
-    id: session.id,
-    createdAt: session.createdAt,
-    lastActiveAt: new Date(session.lastActiveAt).toISOString(),
-    expiresAt: new Date(session.lastActiveAt + idleMs).toISOString(),
-    messages: session.messages.length,
-    bytes: session.bytes(),
-    tokens: session.tokens(),
-    budget: session.budget(),
-    compactions: session.compactionCount,
+  const restored = restoreSessions();
+  // Requests wait for it and answer its failure; `compaction serve` waits for it before listening.
+  restored.catch(() => undefined);
+
+  const handlers = routeHandlers({
+    registry,
+    sessions,
+    limiter,
+    inFlight,
+    idleMs,
+    settingsFor,
+    providerFor,
+    buildSession,
+    readBody: (request, allowed) => readObjectBody(request, maxBodyBytes, allowed),
+    ...(persistence === undefined ? {} : { persistence }),
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const method = request.method ?? 'GET';
     if (options.token !== undefined && !hasBearerToken(request.headers.authorization, options.token)) {
       throw new HttpError({
         status: 401,
@@ -155,133 +191,11 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         message: 'missing or wrong bearer token',
       });
     }
+    const url = new URL(request.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    const route = (...expected: string[]) => {
-      if (!expected.includes(method)) {
-        throw new HttpError({
-          status: 405,
-          errorCode: 'method-not-allowed',
-          message: `${method} is not allowed on ${path}`,
-        });
-      }
-    };
-
-    if (path === '/v1/health') {
-      route('GET');
-      return sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size });
-    }
-    if (path === '/v1/compact') {
-      route('POST');
-      const input = await objectBody(request);
-      const messages = checkMessages(input.messages);
-      const instructions = instructionsOf(input.instructions);
-      const settings = settingsFor(input.config);
-      const report = await limited(async (runInSlot) => {
-        const provider = await providerFor(settings);
-        return runInSlot(() =>
-          compactMessages(messages, {
-            settings,
-            registry,
-            targetOfInput: true,
-            ...(provider === undefined ? {} : { provider }),
-            ...(instructions === undefined ? {} : { instructions }),
-          }),
-        );
-      });
-      const { messages: compacted, event, ...rest } = report;
-      return sendJson(response, 200, {
-        messages: compacted,
-        report: { ...rest, ...(event === undefined ? {} : { event }) },
-      });
-    }
-    if (path === '/v1/sessions') {
-      route('GET', 'POST');
-      if (method === 'GET') {
-        const limitText = url.searchParams.get('limit');
-        const limit = limitText === null ? 100 : Number(limitText);
-        if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
-          throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
-        }
-        const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
-        return sendJson(response, 200, {
-          sessions: page.sessions.map(describe),
-          ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-        });
-      }
-      sessions.checkCapacity();
-      const input = await objectBody(request);
-      const messages = input.messages === undefined ? [] : checkMessages(input.messages);
-      const settings = settingsFor(input.config);
-      const session = await CompactionSession.create(
-        randomUUID(),
-        settings,
-        registry,
-        await providerFor(settings),
-        maxSessionBytes,
-      );
-      // Filled before it is listed, so a refused first append leaves no empty session behind.
-      const appended =
-        messages.length > 0
-          ? await limited((runInSlot) => session.append(messages, runInSlot))
-          : { compacted: false };
-      sessions.add(session);
-      return sendJson(response, 201, { ...describe(session), compacted: appended.compacted });
-    }
-    const match = /^\/v1\/sessions\/([^/]+)(?:\/(messages|compact|compactions|events))?$/.exec(path);
-    if (match !== null) {
-      let id: string;
-      try {
-        id = decodeURIComponent(match[1]!);
-      } catch {
-        throw badRequest('invalid-request', 'the session id is not valid percent-encoding');
-      }
-      const session = sessions.get(id);
-      switch (match[2]) {
-        case undefined:
-          route('GET', 'DELETE');
-          if (method === 'DELETE') {
-            sessions.delete(session.id);
-            response.writeHead(204).end();
-            return;
-          }
-          return sendJson(response, 200, { ...describe(session), messageList: session.messages });
-        case 'messages': {
-          route('GET', 'POST');
-          if (method === 'GET') return sendJson(response, 200, { messages: session.messages });
-          const input = await objectBody(request);
-          const result = await limited((runInSlot) => session.append(input.messages, runInSlot));
-          return sendJson(response, 200, {
-            ...describe(session),
-            compacted: result.compacted,
-            ...(result.event ? { event: result.event } : {}),
-          });
-        }
-        case 'compact': {
-          route('POST');
-          const input = await objectBody(request);
-          const instructions = instructionsOf(input.instructions);
-          const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
-          return sendJson(response, 200, {
-            ...describe(session),
-            compacted: result.compacted,
-            ...(result.event === undefined ? {} : { event: result.event }),
-            ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
-          });
-        }
-        case 'compactions':
-          route('GET');
-          return sendJson(response, 200, {
-            total: session.compactionCount,
-            compactions: session.compactions,
-          });
-        case 'events':
-          route('GET');
-          // A stream lives until its session ends; it is not a request a stop waits for.
-          inFlight.becomeStream(response);
-          return openEventStream(session, request, response);
-      }
-    }
-    throw new HttpError({ status: 404, errorCode: 'not-found', message: `no route ${method} ${path}` });
+    const { key, parameters } = matchRoute(request.method ?? 'GET', path);
+    await restored;
+    await handlers[key](request, response, parameters);
   }
 
   // Node's own timeouts cover slow clients: `headersTimeout` for the request line and headers, and
@@ -311,8 +225,12 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   ) as CompactionServer;
 
   const closed = new Promise<void>((resolve) => server.once('close', resolve));
-  server.on('close', () => sessions.close());
+  server.on('close', () => {
+    sessions.close();
+    persistence?.close().catch((error: unknown) => reportProblem('could not save session activity', error));
+  });
   Object.defineProperty(server, 'requestsInFlight', { get: () => inFlight.size });
+  Object.defineProperty(server, 'restored', { value: restored });
   // `server.close()` alone waits, without bound, for every connection, event streams included, and lets
   // requests on open connections keep arriving; the stop below bounds the wait and ends the streams itself.
   const stop = async (timeoutMs: number): Promise<ShutdownResult> => {
@@ -327,6 +245,10 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     const streamsEnded = inFlight.streamsEnded();
     sessions.close();
     await streamsEnded;
+    // The time each session was last used, so a restart expires none of them early.
+    await persistence
+      ?.close()
+      .catch((error: unknown) => reportProblem('could not save session activity', error));
     server.closeAllConnections();
     await closed;
     return { unfinished };

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import type { Message } from '@compaction/core';
+import { InMemoryCompactionStore, type Message } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { createCliRegistry } from '../config/installed-strategies.js';
@@ -7,13 +7,14 @@ import { resolveSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { CompactionSession, keptCompactionEvents, type SessionEndReason } from './compaction-session.js';
 import { messagesBytes } from './message-bytes.js';
+import { SessionPersistence } from './session-persistence.js';
 
 const registry = await createCliRegistry();
 const text = (value: string): Message => ({ role: 'user', content: [{ type: 'text', text: value }] });
 
 async function session(maxBytes?: number, contextWindow = '16k') {
   const settings = resolveSettings(registry, { 'context-window': contextWindow }, tmpdir());
-  return CompactionSession.create('session-1', settings, registry, undefined, maxBytes);
+  return CompactionSession.create('session-1', settings, registry, undefined, { maxBytes });
 }
 
 describe('CompactionSession', () => {
@@ -45,6 +46,34 @@ describe('CompactionSession', () => {
     }
     expect(compacting.compactions).toHaveLength(keptCompactionEvents);
     expect(compacting.compactions.at(-1)!.round).toBe(compacting.compactionCount);
+  });
+
+  it('saves every change in the store, and nothing once deleted, even a change under way', async () => {
+    const store = new InMemoryCompactionStore();
+    const persistence = new SessionPersistence(store, 60_000);
+    const kept = await session();
+    kept.sequence = 1;
+    kept.keepIn(persistence);
+    await kept.append([text('first')]);
+    expect(await store.getSessionMetadata('session-1')).toMatchObject({
+      serve: { version: 1, sequence: 1, format: 'core' },
+      serveMessages: [text('first')],
+    });
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const appending = kept.append([text('late')], async (operation) => {
+      await held;
+      return operation();
+    });
+    kept.end('deleted');
+    await persistence.forget('session-1');
+    release();
+    await appending;
+    expect(await store.getSessionMetadata('session-1')).toEqual({});
+    await persistence.close();
   });
 
   it('is busy while an operation runs or waits, and tells listeners why it ended', async () => {

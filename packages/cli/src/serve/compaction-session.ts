@@ -1,8 +1,9 @@
 import {
   type CompactionEvent,
+  type CompactionStore,
   type Compactor,
   createCompactor,
-  findMessageIssues,
+  type JSONValue,
   type Message,
   type Provider,
   resolveCompactionConfig,
@@ -10,10 +11,12 @@ import {
   TokenCounter,
 } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
-import { badRequest, HttpError } from '../errors/http-error.js';
+import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
 import { contextWindowOf } from '../run-compaction.js';
 import { messagesBytes } from './message-bytes.js';
+import type { ConversationShape, ServedFormat } from './request-conversation.js';
+import type { SessionPersistence, StoredSession } from './session-persistence.js';
 
 /** Why a session's event stream ended. */
 export type SessionEndReason = 'deleted' | 'expired' | 'shutdown';
@@ -32,6 +35,29 @@ const runNow: SlotRunner = (operation) => operation();
 /** How many compaction events a session keeps; older ones are dropped (the count stays). */
 export const keptCompactionEvents = 100;
 
+/** What a session is besides its Compactor: its format and shape, its limits, and where it is kept. */
+export interface SessionOptions {
+  /** The format its conversation arrives and is answered in. Default `core`. */
+  format?: ServedFormat;
+  /** The request fields and shape of the conversation it began with; none for a format's plain shape. */
+  shape?: ConversationShape;
+  /** The request's `config`, kept so a restored session is built the same way. */
+  config?: JSONValue;
+  /** Largest size of its messages as JSON, in bytes. */
+  maxBytes?: number;
+  /** Where its Compactor records each compaction and the messages it removed. */
+  store?: CompactionStore;
+  /** What it was when the server stopped, for a session restored from the store. */
+  restored?: {
+    sequence: number;
+    createdAt: string;
+    lastActiveAt: number;
+    messages: Message[];
+    /** Its compaction events, oldest first. */
+    events: CompactionEvent[];
+  };
+}
+
 /**
  * One conversation kept by the server: its messages, a Compactor that compacts them when the trigger fires,
  * the newest compaction events, and the listeners of its event stream. Operations run one at a time, in
@@ -39,7 +65,11 @@ export const keptCompactionEvents = 100;
  */
 export class CompactionSession {
   readonly id: string;
-  readonly createdAt = new Date().toISOString();
+  readonly createdAt: string;
+  readonly format: ServedFormat;
+  readonly shape: ConversationShape | undefined;
+  /** Its creation number among the server's sessions; set when the server lists it. */
+  sequence = 0;
   messages: Message[] = [];
   /** The newest compaction events, at most {@link keptCompactionEvents}. */
   readonly compactions: CompactionEvent[] = [];
@@ -47,16 +77,30 @@ export class CompactionSession {
   compactionCount = 0;
   /** `Date.now()` of the last request that used the session. */
   lastActiveAt = Date.now();
+  private readonly config: JSONValue | undefined;
   private readonly compactor: Compactor;
   private readonly maxBytes: number;
   private readonly listeners = new Set<SessionListener>();
+  private persistence: SessionPersistence | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
 
-  private constructor(id: string, compactor: Compactor, maxBytes: number) {
+  private constructor(id: string, compactor: Compactor, options: SessionOptions) {
     this.id = id;
     this.compactor = compactor;
-    this.maxBytes = maxBytes;
+    this.format = options.format ?? 'core';
+    this.shape = options.shape;
+    this.config = options.config;
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const { restored } = options;
+    this.createdAt = restored?.createdAt ?? new Date().toISOString();
+    if (restored !== undefined) {
+      this.sequence = restored.sequence;
+      this.lastActiveAt = restored.lastActiveAt;
+      this.messages = restored.messages;
+      this.compactionCount = restored.events.length;
+      this.compactions.push(...restored.events.slice(-keptCompactionEvents));
+    }
     compactor.on('end', (event) => {
       this.compactionCount++;
       this.compactions.push(event);
@@ -71,7 +115,7 @@ export class CompactionSession {
     settings: CompactionSettings,
     registry: StrategyRegistry,
     provider: Provider | undefined,
-    maxBytes = Number.POSITIVE_INFINITY,
+    options: SessionOptions = {},
   ): Promise<CompactionSession> {
     const resolved = await resolveCompactionConfig(
       settings.config,
@@ -83,8 +127,27 @@ export class CompactionSession {
       budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
       counter: new TokenCounter(fastEstimator()),
       ...(provider === undefined ? {} : { provider }),
+      ...(options.store === undefined ? {} : { store: options.store }),
     });
-    return new CompactionSession(id, compactor, maxBytes);
+    return new CompactionSession(id, compactor, options);
+  }
+
+  /** From now on, saves every change of the session and (in batches) every use of it. */
+  keepIn(persistence: SessionPersistence): void {
+    this.persistence = persistence;
+  }
+
+  /** What the store keeps of the session besides its messages. */
+  stored(): StoredSession {
+    return {
+      version: 1,
+      sequence: this.sequence,
+      createdAt: this.createdAt,
+      lastActiveAt: new Date(this.lastActiveAt).toISOString(),
+      format: this.format,
+      ...(this.shape === undefined ? {} : { shape: this.shape }),
+      ...(this.config === undefined ? {} : { config: this.config }),
+    };
   }
 
   /** Tokens of the current messages. */
@@ -111,39 +174,42 @@ export class CompactionSession {
   /** Marks the session as used now. */
   touch(): void {
     this.lastActiveAt = Date.now();
+    this.persistence?.touched(this);
   }
 
   /**
    * Appends messages, then compacts automatically when the trigger fires. Refused with 413 when the
-   * session would pass its size limit; the session is then left as it was.
+   * session would pass its size limit; the session is then left as it was. The messages are read by
+   * `read` once the operations before this one are done, so it sees the messages they left.
    */
   append(
-    messages: unknown,
+    read: Message[] | ((current: readonly Message[]) => Promise<Message[]>),
     runInSlot: SlotRunner = runNow,
   ): Promise<{ compacted: boolean; event?: CompactionEvent }> {
-    const checked = checkMessages(messages);
-    return this.serialize(() =>
-      runInSlot(async () => {
+    return this.serialize(async () => {
+      const added = typeof read === 'function' ? await read(this.messages) : read;
+      return runInSlot(async () => {
         const current = this.bytes();
-        const added = messagesBytes(checked);
-        if (current + added > this.maxBytes) {
+        const addedBytes = messagesBytes(added);
+        if (current + addedBytes > this.maxBytes) {
           throw new HttpError({
             status: 413,
             errorCode: 'session-too-large',
             message:
-              `session "${this.id}" holds ${current} bytes of messages and these ${checked.length} add ${added}, ` +
+              `session "${this.id}" holds ${current} bytes of messages and these ${added.length} add ${addedBytes}, ` +
               `over its limit of ${this.maxBytes} bytes; compact it (POST /v1/sessions/${this.id}/compact) or start a new one`,
           });
         }
-        const next = [...this.messages, ...checked];
-        const result = await this.compactor.prepare(next, { sessionId: this.id });
+        const result = await this.compactor.prepare([...this.messages, ...added], { sessionId: this.id });
+        // Saved before it becomes the session's, so what a request was told is what a restart finds.
+        await this.persistence?.save(this, result.messages);
         this.messages = result.messages;
         return {
           compacted: result.compacted,
           ...(result.event === undefined ? {} : { event: result.event }),
         };
-      }),
-    );
+      });
+    });
   }
 
   /** Compacts now (a manual compaction), with optional instructions. */
@@ -155,6 +221,7 @@ export class CompactionSession {
           trigger: 'manual',
           ...(instructions === undefined ? {} : { instructions }),
         });
+        if (result.compacted) await this.persistence?.save(this, result.messages);
         this.messages = result.messages;
         return result;
       }),
@@ -167,8 +234,13 @@ export class CompactionSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Tells every listener the session ended (deleted, expired, or the server stopping) and drops them. */
+  /**
+   * Tells every listener the session ended (deleted, expired, or the server stopping) and drops them. A
+   * deleted or expired session is saved no more.
+   */
   end(reason: SessionEndReason): void {
+    // A deleted or expired session is removed from the store; a change still under way must not save it again.
+    if (reason !== 'shutdown') this.persistence = undefined;
     const listeners = [...this.listeners];
     this.listeners.clear();
     for (const listener of listeners) listener.ended(reason);
@@ -183,16 +255,4 @@ export class CompactionSession {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Checks that a request's `messages` is a core message list, with the first problem as a 400. */
-export function checkMessages(messages: unknown): Message[] {
-  const issues = findMessageIssues(messages);
-  if (issues.length > 0) {
-    const issue = issues[0]!;
-    const where =
-      issue.index < 0 ? 'messages' : `messages[${issue.index}]${issue.path ? `.${issue.path}` : ''}`;
-    throw badRequest('invalid-messages', `${where}: ${issue.message}`);
-  }
-  return messages as Message[];
 }

@@ -1,5 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import type { CompactionSession, SessionEndReason } from './compaction-session.js';
+import { reportProblem } from './report-problem.js';
 
 /** Settings of {@link LiveSessions}. */
 export interface LiveSessionsSettings {
@@ -7,12 +8,22 @@ export interface LiveSessionsSettings {
   maxSessions: number;
   /** A session unused for this long (and not busy) is forgotten, in milliseconds. */
   idleMs: number;
+  /** Runs when a session is deleted or expires (not when the server stops), to remove it from the store. */
+  onRemoved?: (session: CompactionSession) => Promise<void>;
 }
 
 /** One page of sessions and the cursor of the next, if there is one. */
 export interface SessionPage {
   sessions: CompactionSession[];
   nextCursor?: string;
+}
+
+/**
+ * How often idle sessions are looked for: a few sweeps per idle period keep an expired session's overstay under
+ * a third of the idle time.
+ */
+export function sweepIntervalMs(idleMs: number): number {
+  return Math.max(10, Math.min(60_000, Math.floor(idleMs / 4)));
 }
 
 /** Largest page of `GET /v1/sessions`. */
@@ -24,14 +35,12 @@ export const maxSessionPage = 1000;
  * cursor (a creation number), so deleting or expiring sessions between pages skips or repeats none.
  */
 export class LiveSessions {
-  private readonly sessions = new Map<string, { session: CompactionSession; sequence: number }>();
+  private readonly sessions = new Map<string, CompactionSession>();
   private created = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly settings: LiveSessionsSettings) {
-    // A few sweeps per idle period keep an expired session's overstay under a third of the idle time.
-    const interval = Math.max(10, Math.min(60_000, Math.floor(settings.idleMs / 4)));
-    this.sweeper = setInterval(() => this.expire(), interval);
+    this.sweeper = setInterval(() => this.expire(), sweepIntervalMs(settings.idleMs));
     this.sweeper.unref();
   }
 
@@ -50,27 +59,37 @@ export class LiveSessions {
     }
   }
 
-  add(session: CompactionSession): void {
-    this.checkCapacity();
-    this.sessions.set(session.id, { session, sequence: ++this.created });
+  /**
+   * Lists a new session, numbered after every other. A session restored from the store keeps its number and
+   * is not refused past the cap (they are restored in creation order, before any new one).
+   */
+  add(session: CompactionSession, restored = false): void {
+    if (restored) {
+      this.created = Math.max(this.created, session.sequence);
+    } else {
+      this.checkCapacity();
+      session.sequence = ++this.created;
+    }
+    this.sessions.set(session.id, session);
   }
 
   /** The session, marked as used now; 404 when there is none. */
   get(id: string): CompactionSession {
-    const entry = this.sessions.get(id);
-    if (entry === undefined) {
+    const session = this.sessions.get(id);
+    if (session === undefined) {
       throw new HttpError({ status: 404, errorCode: 'session-not-found', message: `no session "${id}"` });
     }
-    entry.session.touch();
-    return entry.session;
+    session.touch();
+    return session;
   }
 
-  /** Removes a session and ends its event streams. */
-  delete(id: string, reason: SessionEndReason = 'deleted'): void {
-    const entry = this.sessions.get(id);
-    if (entry === undefined) return;
+  /** Removes a session, ends its event streams, and resolves once it is removed from the store too. */
+  async delete(id: string, reason: SessionEndReason = 'deleted'): Promise<void> {
+    const session = this.sessions.get(id);
+    if (session === undefined) return;
     this.sessions.delete(id);
-    entry.session.end(reason);
+    session.end(reason);
+    await this.settings.onRemoved?.(session);
   }
 
   /** Sessions in creation order, after the cursor, at most `limit`; 400 for a cursor it did not give. */
@@ -88,11 +107,11 @@ export class LiveSessions {
     }
     const sessions: CompactionSession[] = [];
     let last = after;
-    for (const { session, sequence } of this.sessions.values()) {
-      if (sequence <= after) continue;
+    for (const session of this.sessions.values()) {
+      if (session.sequence <= after) continue;
       if (sessions.length === limit) return { sessions, nextCursor: last.toString(36) };
       sessions.push(session);
-      last = sequence;
+      last = session.sequence;
     }
     return { sessions };
   }
@@ -100,9 +119,11 @@ export class LiveSessions {
   /** Removes sessions idle for longer than the idle time; returns how many. */
   expire(now = Date.now()): number {
     let expired = 0;
-    for (const [id, { session }] of this.sessions) {
+    for (const [id, session] of this.sessions) {
       if (session.busy || now - session.lastActiveAt < this.settings.idleMs) continue;
-      this.delete(id, 'expired');
+      this.delete(id, 'expired').catch((error: unknown) =>
+        reportProblem(`expired session "${id}" not removed from the store`, error),
+      );
       expired++;
     }
     return expired;
@@ -111,6 +132,6 @@ export class LiveSessions {
   /** Ends every session's event streams and stops the sweep (the server is stopping). */
   close(): void {
     clearInterval(this.sweeper);
-    for (const { session } of this.sessions.values()) session.end('shutdown');
+    for (const session of this.sessions.values()) session.end('shutdown');
   }
 }

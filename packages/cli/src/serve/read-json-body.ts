@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest, HttpError } from '../errors/http-error.js';
+import { describeExcessiveNesting, findExcessiveNesting } from '../formats/json-depth.js';
 import { parseJsonWithLocation } from '../formats/json-location.js';
 
 /** The 413 of a body over the limit. */
@@ -12,7 +13,8 @@ export function payloadTooLarge(maxBytes: number): HttpError {
 }
 
 /**
- * Reads a request body as JSON, refusing bodies over `maxBytes` with 413 as soon as they pass it (Node's
+ * Reads a request body as JSON, refusing bodies nested more than `maxJsonDepth` levels deep with 400 and
+ * bodies over `maxBytes` with 413 as soon as they pass it (Node's
  * server has no body size limit; its `requestTimeout` bounds only how long a body may take): a declared
  * `Content-Length` over the limit is refused before any of the body is read, and a chunked body the moment
  * its running size passes the limit. Nothing past the limit is kept. The caller answers 413 with
@@ -47,6 +49,16 @@ export function readJsonBody(request: IncomingMessage, maxBytes: number): Promis
         const { line, column } = parsed.location;
         return reject(
           badRequest('invalid-json', `invalid JSON at line ${line}, column ${column}: ${parsed.reason}`),
+        );
+      }
+      // Checked before anything recursive (validation, conversion, counting) walks the value.
+      const nesting = findExcessiveNesting(parsed.value);
+      if (nesting !== undefined) {
+        return reject(
+          badRequest(
+            'too-deeply-nested',
+            describeExcessiveNesting({ ...nesting, path: nesting.path || 'the request body' }),
+          ),
         );
       }
       resolve(parsed.value);

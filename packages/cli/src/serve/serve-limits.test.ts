@@ -114,7 +114,7 @@ describe('compaction serve: timeouts and limits', () => {
     const call = serveClient(server.url, token);
     const health = async () => ((await (await call('/v1/health')).json()) as LooseJson).compactions as number;
     const messages = generateCodingHistory({ messages: 24, seed: 4 });
-    const compact = () => call('/v1/compact', { method: 'POST', json: { messages } });
+    const compact = () => call('/v1/compact', { method: 'POST', json: { conversation: messages } });
     const summaries = () => api.requests.filter((request) => request.path === '/v1/messages').length;
 
     const running = compact();

@@ -50,8 +50,8 @@ afterAll(async () => {
 
 /** Requests that try to send the conversation, or the server's key, to the capture server. */
 function attempts(target: string): Array<[string, { path: string; json: unknown }, number, RegExp]> {
-  const compact = (config: unknown) => ({ path: '/v1/compact', json: { messages, config } });
-  const session = (config: unknown) => ({ path: '/v1/sessions', json: { messages, config } });
+  const compact = (config: unknown) => ({ path: '/v1/compact', json: { conversation: messages, config } });
+  const session = (config: unknown) => ({ path: '/v1/sessions', json: { conversation: messages, config } });
   return [
     [
       'a base URL',
@@ -140,7 +140,10 @@ describe('compaction serve: what a request may choose', () => {
       ],
     ];
     for (const [config, message] of cases) {
-      const response = await call('/v1/compact', { method: 'POST', json: { messages, config } });
+      const response = await call('/v1/compact', {
+        method: 'POST',
+        json: { conversation: messages, config },
+      });
       expect(response.status).toBe(403);
       expect(((await response.json()) as LooseJson).error.message).toMatch(message);
     }
@@ -152,14 +155,17 @@ describe('compaction serve: what a request may choose', () => {
     const call = serveClient(withoutToken.url);
     const picked = await call('/v1/compact', {
       method: 'POST',
-      json: { messages, config: { strategy: 'summarization', provider: { model: 'claude-small' } } },
+      json: {
+        conversation: messages,
+        config: { strategy: 'summarization', provider: { model: 'claude-small' } },
+      },
     });
     expect(picked.status).toBe(200);
     expect(((await picked.json()) as LooseJson).report).toMatchObject({
       compacted: true,
       strategy: ['summarization'],
     });
-    const operatorDefault = await call('/v1/compact', { method: 'POST', json: { messages } });
+    const operatorDefault = await call('/v1/compact', { method: 'POST', json: { conversation: messages } });
     expect(operatorDefault.status).toBe(200);
 
     const summaries = api.requests.filter((request) => request.path === '/v1/messages');

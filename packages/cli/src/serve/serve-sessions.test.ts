@@ -42,7 +42,7 @@ describe('compaction serve: sessions', () => {
     for (let index = 0; index < 5; index++) {
       const response = await call('/v1/sessions', {
         method: 'POST',
-        json: { messages: [text(`task ${index}`)] },
+        json: { conversation: [text(`task ${index}`)] },
       });
       created.push(((await response.json()) as LooseJson).id);
     }
@@ -78,7 +78,7 @@ describe('compaction serve: sessions', () => {
   it('refuses an append past the session size limit with 413 and keeps the session as it was', async () => {
     const call = serveClient(server.url);
     const session = (await (
-      await call('/v1/sessions', { method: 'POST', json: { messages: [text('a'.repeat(10_000))] } })
+      await call('/v1/sessions', { method: 'POST', json: { conversation: [text('a'.repeat(10_000))] } })
     ).json()) as LooseJson;
     const refused = await call(`/v1/sessions/${session.id}/messages`, {
       method: 'POST',
@@ -91,13 +91,13 @@ describe('compaction serve: sessions', () => {
     });
     const state = (await (await call(`/v1/sessions/${session.id}`)).json()) as LooseJson;
     expect(state.messages).toBe(1);
-    expect(state.messageList).toEqual([text('a'.repeat(10_000))]);
+    expect(state.conversation).toEqual([text('a'.repeat(10_000))]);
 
     // A new session already over the limit is refused and not kept.
     const before = ((await (await call('/v1/health')).json()) as LooseJson).sessions;
     const tooLarge = await call('/v1/sessions', {
       method: 'POST',
-      json: { messages: [text('c'.repeat(20_000))] },
+      json: { conversation: [text('c'.repeat(20_000))] },
     });
     expect(tooLarge.status).toBe(413);
     expect(((await (await call('/v1/health')).json()) as LooseJson).sessions).toBe(before);

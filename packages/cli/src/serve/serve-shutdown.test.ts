@@ -56,7 +56,7 @@ describe('compaction serve: graceful shutdown', () => {
     const requests = Array.from({ length: 6 }, (_, index) =>
       call('/v1/compact', {
         method: 'POST',
-        json: { messages: generateCodingHistory({ messages: 24, seed: index + 1 }) },
+        json: { conversation: generateCodingHistory({ messages: 24, seed: index + 1 }) },
       }),
     );
     await waitFor(() => summaries() === 6, 'all 6 compactions to reach the summarizer');
@@ -91,7 +91,7 @@ describe('compaction serve: graceful shutdown', () => {
     ]);
     const request = call('/v1/compact', {
       method: 'POST',
-      json: { messages: generateCodingHistory({ messages: 24, seed: 9 }) },
+      json: { conversation: generateCodingHistory({ messages: 24, seed: 9 }) },
     }).catch((error: unknown) => error);
     await waitFor(() => summaries() === 1, 'the compaction to reach the summarizer');
     server.child.kill('SIGTERM');

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { operations, resolve, schemaProblems } from './__fixtures__/openapi-check.js';
+import { openApiDocument } from './openapi-document.js';
+import { routes } from './routes.js';
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 and documents exactly the routes the server answers', () => {
+    expect(openApiDocument.openapi).toBe('3.1.0');
+    const documented = operations().map(({ method, path }) => `${method} ${path}`);
+    expect(documented.sort()).toEqual(routes.map(({ method, path }) => `${method} ${path}`).sort());
+  });
+
+  it('resolves every reference', () => {
+    const references: string[] = [];
+    const visit = (value: unknown) => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const [key, item] of Object.entries(value)) {
+        if (key === '$ref' && typeof item === 'string') references.push(item);
+        else visit(item);
+      }
+    };
+    visit(openApiDocument);
+    expect(references.length).toBeGreaterThan(50);
+    for (const reference of new Set(references))
+      expect(() => resolve({ $ref: reference }), reference).not.toThrow();
+  });
+
+  it('gives each operation request and answer examples that validate against their schemas', () => {
+    let checked = 0;
+    for (const operation of operations()) {
+      const where = `${operation.method} ${operation.path}`;
+      const bodies = [
+        ...(operation.requestBody === undefined ? [] : [['request', operation.requestBody] as const]),
+        ...Object.entries(operation.responses).flatMap(([status, { json }]) =>
+          json === undefined ? [] : [[status, json] as const],
+        ),
+      ];
+      for (const [name, { schema, examples }] of bodies) {
+        expect(schema, `${where} ${name}`).toBeDefined();
+        for (const [exampleName, value] of Object.entries(examples)) {
+          expect(schemaProblems(schema!, value), `${where} ${name} example ${exampleName}`).toEqual([]);
+          checked++;
+        }
+      }
+      const success = Object.keys(operation.responses).find((status) => status.startsWith('2'));
+      expect(success, where).toBeDefined();
+      if (operation.requestBody !== undefined) {
+        expect(
+          Object.keys(operation.requestBody.examples).length,
+          `${where} request examples`,
+        ).toBeGreaterThan(0);
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it('has schemas that refuse what the server refuses', () => {
+    const compactRequest = { $ref: '#/components/schemas/CompactRequest' };
+    expect(schemaProblems(compactRequest, { messages: [] })).not.toEqual([]);
+    expect(schemaProblems(compactRequest, { conversation: [], format: 'claude-code' })).not.toEqual([]);
+    expect(schemaProblems({ $ref: '#/components/schemas/SessionChange' }, { id: 'x' })).not.toEqual([]);
+  });
+});

@@ -1,0 +1,309 @@
+import { compactExamples, errorExample, sessionExamples } from './openapi-examples.js';
+import { openApiSchemas, schemaRef } from './openapi-schemas.js';
+
+type Examples = Record<string, { summary?: string; value: unknown }>;
+
+const example = (value: unknown, summary?: string) => ({
+  ...(summary === undefined ? {} : { summary }),
+  value,
+});
+const json = (schema: object, examples?: Examples) => ({
+  'application/json': { schema, ...(examples === undefined ? {} : { examples }) },
+});
+const answer = (description: string, schema: string, examples: Examples) => ({
+  description,
+  content: json(schemaRef(schema), examples),
+});
+const requestBody = (schema: string, examples: Examples) => ({
+  required: true,
+  content: json(schemaRef(schema), examples),
+});
+
+/** The error answers, by status: what they mean, and one of them as an example. */
+const errorAnswers: Record<number, { description: string; code: string; message: string }> = {
+  400: {
+    description: 'Invalid JSON, a body nested too deeply, or invalid messages, config or fields.',
+    code: errorExample.error.code,
+    message: errorExample.error.message,
+  },
+  401: {
+    description: 'The bearer token is missing or wrong (with --token).',
+    code: 'unauthorized',
+    message: 'missing or wrong bearer token',
+  },
+  403: {
+    description: 'The config chooses something the operator does not allow.',
+    code: 'config-not-allowed',
+    message:
+      'config.provider.baseURL: the provider, its base URL and its credentials are set by the server operator, ' +
+      'not by requests; a request may only pick "model" (see --allow-model)',
+  },
+  404: { description: 'No such session.', code: 'session-not-found', message: 'no session "b82749c1"' },
+  413: {
+    description: 'The body is over --max-body, or the session would pass --max-session-size.',
+    code: 'payload-too-large',
+    message: 'the request body is larger than the limit of 10485760 bytes',
+  },
+  422: {
+    description: 'No strategy can reach the target or the limit.',
+    code: 'budget-unreachable',
+    message: 'cannot reach the target of 507 tokens: the best is 1,695, over the limit of 1,400 tokens',
+  },
+  429: {
+    description: 'The server keeps --max-sessions sessions already.',
+    code: 'too-many-sessions',
+    message: 'this server keeps at most 1000 sessions; delete some or wait for idle ones to expire',
+  },
+  500: {
+    description: 'An internal error, or the session store failed (`store-failed`).',
+    code: 'store-failed',
+    message: 'the session store failed: database is locked',
+  },
+  502: {
+    description: 'The provider (a summarizer) failed.',
+    code: 'provider-error',
+    message: 'anthropic: overloaded',
+  },
+  503: {
+    description: 'The compaction queue is full (with Retry-After) or the server is stopping.',
+    code: 'server-busy',
+    message: '8 compactions are running and 64 are waiting; retry after 1 s',
+  },
+};
+
+/** References to the error answers an operation may give. */
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
+  );
+/** Every request may get these: a wrong token, a slow or oversized body, a failure, a stopping server. */
+const always = [401, 408, 413, 500, 503];
+const compacting = [400, 403, 422, 502, ...always];
+
+const sessionId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The session id.',
+  schema: { type: 'string' },
+};
+/** One example per format of `POST /v1/compact`: its request or its answer. */
+interface FormatExample {
+  summary: string;
+  request: unknown;
+  answer: unknown;
+}
+const perFormat = (pick: (entry: FormatExample) => unknown): Examples =>
+  Object.fromEntries(
+    Object.entries(compactExamples).map(([format, entry]) => [format, example(pick(entry), entry.summary)]),
+  );
+
+/**
+ * The OpenAPI 3.1 document of `compaction serve`'s HTTP API, served at `GET /openapi.json`. Its paths are the
+ * server's routes; tests check both ways, validate the examples against the schemas and send them.
+ */
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'compaction serve',
+    version: '1',
+    description:
+      'Compacts LLM-agent conversations over HTTP: once (POST /v1/compact), or as sessions that compact as ' +
+      'messages arrive and are kept in a store across restarts. Conversations are Anthropic Messages, OpenAI ' +
+      'Chat or Responses requests, or core messages, answered in their own format.',
+  },
+  servers: [{ url: 'http://127.0.0.1:4319' }],
+  security: [{}, { bearer: [] }],
+  paths: {
+    '/openapi.json': {
+      get: {
+        summary: 'This document',
+        responses: {
+          200: {
+            description: 'The OpenAPI document.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          ...errors(...always),
+        },
+      },
+    },
+    '/v1/health': {
+      get: {
+        summary: 'Whether the server answers, with its sessions and the compactions in progress',
+        responses: {
+          200: answer('The server is up.', 'Health', { example: example(sessionExamples.health.answer) }),
+          ...errors(...always),
+        },
+      },
+    },
+    '/v1/compact': {
+      post: {
+        summary: 'Compacts a conversation once and answers it in its format',
+        description:
+          'A manual compaction down to half of the conversation (or the budget target, if lower), as ' +
+          '`compaction compact` does. With nothing to compact, the conversation comes back as it was sent.',
+        requestBody: requestBody(
+          'CompactRequest',
+          perFormat((entry) => entry.request),
+        ),
+        responses: {
+          200: answer(
+            'The compacted conversation and what the compaction did.',
+            'CompactResponse',
+            perFormat((entry) => entry.answer),
+          ),
+          ...errors(...compacting),
+        },
+      },
+    },
+    '/v1/sessions': {
+      get: {
+        summary: 'The sessions in creation order, a page at a time',
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            description: 'The `nextCursor` of the page before.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          200: answer('A page of sessions.', 'SessionPage', {
+            example: example(sessionExamples.list.answer),
+          }),
+          ...errors(400, ...always),
+        },
+      },
+      post: {
+        summary: 'Starts a session, from a conversation in any format or empty',
+        description:
+          'The session keeps the format of its conversation (or `format`; `core` when neither is given) and ' +
+          'answers in it. It compacts automatically when its trigger fires.',
+        requestBody: requestBody('CreateSessionRequest', {
+          'openai-chat': example(
+            sessionExamples.create.request,
+            'An OpenAI Chat request, with a small context window',
+          ),
+        }),
+        responses: {
+          201: answer('The new session.', 'SessionChange', {
+            'openai-chat': example(sessionExamples.create.answer),
+          }),
+          ...errors(...compacting, 429),
+        },
+      },
+    },
+    '/v1/sessions/{id}': {
+      parameters: [sessionId],
+      get: {
+        summary: 'A session with its conversation',
+        responses: {
+          200: answer('The session.', 'SessionWithConversation', {
+            example: example(sessionExamples.read.answer),
+          }),
+          ...errors(404, ...always),
+        },
+      },
+      delete: {
+        summary: 'Deletes a session: its event streams end and its messages leave the store',
+        responses: { 204: { description: 'Deleted.' }, ...errors(404, ...always) },
+      },
+    },
+    '/v1/sessions/{id}/messages': {
+      parameters: [sessionId],
+      post: {
+        summary: "Appends messages in the session's format; compacts when the trigger fires",
+        requestBody: requestBody('AppendRequest', {
+          toolCall: example(sessionExamples.appendCall.request, "The model's tool call"),
+          toolResult: example(
+            sessionExamples.appendResult.request,
+            'The result of that call, once the tool ran',
+          ),
+        }),
+        responses: {
+          200: answer('The session after the append.', 'SessionChange', {
+            toolCall: example(sessionExamples.appendCall.answer),
+            toolResult: example(sessionExamples.appendResult.answer),
+          }),
+          ...errors(...compacting, 404),
+        },
+      },
+    },
+    '/v1/sessions/{id}/compact': {
+      parameters: [sessionId],
+      post: {
+        summary: 'Compacts a session now (a manual compaction)',
+        requestBody: requestBody('CompactSessionRequest', {
+          instructions: example(sessionExamples.compact.request),
+        }),
+        responses: {
+          200: answer('The session after the compaction.', 'SessionChange', {
+            instructions: example(sessionExamples.compact.answer),
+          }),
+          ...errors(...compacting, 404),
+        },
+      },
+    },
+    '/v1/sessions/{id}/compactions': {
+      parameters: [sessionId],
+      get: {
+        summary: "The session's newest 100 compaction events, oldest first, and their total",
+        responses: {
+          200: answer('The compaction events.', 'CompactionList', {
+            example: example(sessionExamples.compactions.answer),
+          }),
+          ...errors(404, ...always),
+        },
+      },
+    },
+    '/v1/sessions/{id}/events': {
+      parameters: [sessionId],
+      get: {
+        summary: 'Server-sent events: `session.compacted` per compaction, then `session.ended`',
+        description:
+          'Each `session.compacted` event carries `{"sessionId", "event"}` (its `id:` line the compaction id); ' +
+          '`session.ended` carries `{"sessionId", "reason"}`, the reason `deleted`, `expired` or `shutdown`, ' +
+          'and the stream ends. A comment line every 15 s keeps proxies from closing it.',
+        responses: {
+          200: {
+            description: 'The event stream.',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...errors(404, ...always),
+        },
+      },
+    },
+  },
+  components: {
+    schemas: openApiSchemas,
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Required on every route when the server runs with --token (or COMPACTION_TOKEN).',
+      },
+    },
+    responses: {
+      ...Object.fromEntries(
+        Object.entries(errorAnswers).map(([status, { description, code, message }]) => [
+          `Error${status}`,
+          {
+            description,
+            content: json(schemaRef('Error'), { example: example({ error: { code, message } }) }),
+          },
+        ]),
+      ),
+      // Node's HTTP server answers a request that arrives too slowly itself, without a body.
+      Error408: {
+        description:
+          'The headers did not arrive within --headers-timeout, or the whole request within ' +
+          '--request-timeout; no body, and the connection closes.',
+      },
+    },
+  },
+};

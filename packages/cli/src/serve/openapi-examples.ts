@@ -1,0 +1,236 @@
+import {
+  anthropicRequest,
+  coreMessages,
+  openAIChatRequest,
+  openAIChatToolCall,
+  openAIChatToolResult,
+  openAIResponsesRequest,
+} from './openapi-example-requests.js';
+
+// The OpenAPI document's examples: each request, and what `compaction serve` (no flags) answers to it. A test
+// sends every request and compares the answers, times, ids and durations aside.
+
+const offlineStrategy = ['tool-result-truncation', 'sliding-window'];
+const skippedMarker = (count: number) => `[${count} earlier messages skipped to fit the context window.]`;
+
+/** A report of the offline pipeline, where truncation finds nothing to shorten and the sliding window cuts. */
+function offlineReport(format: string, before: [number, number], after: [number, number], target: number) {
+  const [messagesBefore, tokensBefore] = before;
+  const [messagesAfter, tokensAfter] = after;
+  const stage = (name: string, tokens: number, messages: number) => ({
+    name,
+    tokensBefore,
+    tokensAfter: tokens,
+    messagesBefore,
+    messagesAfter: messages,
+  });
+  return {
+    format,
+    outputFormat: format,
+    strategy: offlineStrategy,
+    compacted: true,
+    before: { messages: messagesBefore, tokens: tokensBefore },
+    after: { messages: messagesAfter, tokens: tokensAfter },
+    target,
+    targetReached: tokensAfter <= target,
+    limit: 181_808,
+    stages: [
+      stage('tool-result-truncation', tokensBefore, messagesBefore),
+      stage('sliding-window', tokensAfter, messagesAfter),
+    ],
+    usedFallback: false,
+    durationMs: 1.21,
+  };
+}
+
+const [anthropicTask, , , , , anthropicAnswer, anthropicNewest] = anthropicRequest.messages;
+const [chatDeveloper, chatTask, , , , , chatNewest] = openAIChatRequest.messages;
+const [responsesTask, , , , , responsesNewest] = openAIResponsesRequest.input;
+const [coreSystem, coreTask, , , , coreNewest] = coreMessages;
+
+/** `POST /v1/compact`, one example per format: the request and the answer. */
+export const compactExamples = {
+  anthropic: {
+    summary: 'An Anthropic Messages request with thinking, tool calls and results',
+    request: { conversation: anthropicRequest },
+    answer: {
+      conversation: {
+        ...anthropicRequest,
+        messages: [
+          anthropicTask,
+          {
+            role: 'assistant',
+            content: [{ type: 'text', text: skippedMarker(4) }, ...(anthropicAnswer!.content as object[])],
+          },
+          anthropicNewest,
+        ],
+      },
+      report: offlineReport('anthropic', [8, 237], [5, 101], 118),
+    },
+  },
+  'openai-chat': {
+    summary: 'An OpenAI Chat Completions request with parallel tool calls',
+    request: { conversation: openAIChatRequest },
+    answer: {
+      conversation: {
+        ...openAIChatRequest,
+        messages: [chatDeveloper, chatTask, { role: 'assistant', content: skippedMarker(4) }, chatNewest],
+      },
+      report: offlineReport('openai-chat', [7, 146], [4, 59], 73),
+    },
+  },
+  'openai-responses': {
+    summary: 'An OpenAI Responses request with reasoning and a function call',
+    request: { conversation: openAIResponsesRequest },
+    answer: {
+      conversation: {
+        ...openAIResponsesRequest,
+        input: [responsesTask, { role: 'assistant', content: skippedMarker(3) }, responsesNewest],
+      },
+      report: offlineReport('openai-responses', [5, 89], [3, 43], 44),
+    },
+  },
+  core: {
+    summary: 'Core messages, as a bare list',
+    request: { conversation: coreMessages },
+    answer: {
+      conversation: [
+        coreSystem,
+        coreTask,
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: skippedMarker(3) }],
+          metadata: { compaction: { kind: 'marker', round: 1, strategy: 'sliding-window' } },
+        },
+        coreNewest,
+      ],
+      report: offlineReport('core', [6, 103], [4, 52], 51),
+    },
+  },
+};
+
+const sessionId = 'b82749c1-6b9f-4588-8673-81c8c1bc39b0';
+const budget = { contextWindow: 400, limit: 280, trigger: 238, target: 168 };
+
+/** A session's description at a point of the examples' Chat session. */
+function sessionAt(minute: number, messages: number, bytes: number, tokens: number, compactions: number) {
+  const at = `2026-11-23T15:${String(minute).padStart(2, '0')}:00.000Z`;
+  const expires = `2026-11-23T15:${String(minute + 30).padStart(2, '0')}:00.000Z`;
+  return {
+    id: sessionId,
+    format: 'openai-chat',
+    createdAt: '2026-11-23T15:03:00.000Z',
+    lastActiveAt: at,
+    expiresAt: expires,
+    messages,
+    bytes,
+    tokens,
+    budget,
+    compactions,
+  };
+}
+
+const chatAfterToolCall = [...openAIChatRequest.messages, ...openAIChatToolCall];
+const chatAfterToolResult = [...chatAfterToolCall, ...openAIChatToolResult];
+const chatCompacted = [
+  chatDeveloper,
+  chatTask,
+  { role: 'assistant', content: skippedMarker(3) },
+  ...openAIChatRequest.messages.slice(5),
+  ...openAIChatToolCall,
+  ...openAIChatToolResult,
+];
+
+/** The manual compaction of the examples' Chat session. */
+export const sessionCompactionEvent = {
+  id: 'a796715a-2af3-4251-8f84-fb79bf6cd982',
+  sessionId,
+  round: 1,
+  trigger: 'manual',
+  strategy: 'pipeline',
+  usedFallback: false,
+  tokensBefore: 200,
+  tokensAfter: 138,
+  messagesBefore: 9,
+  messagesAfter: 7,
+  durationMs: 0.4,
+  startedAt: '2026-11-23T15:09:00.000Z',
+  failures: [],
+  repairs: [],
+  instructions: 'Keep the hotel prices.',
+  details: {
+    stages: [
+      {
+        name: 'tool-result-truncation',
+        tokensBefore: 200,
+        tokensAfter: 200,
+        messagesBefore: 9,
+        messagesAfter: 9,
+        details: { shortenedResults: 0, clearedInputs: 0, tokensBefore: 200, tokensAfter: 200 },
+      },
+      {
+        name: 'sliding-window',
+        tokensBefore: 200,
+        tokensAfter: 138,
+        messagesBefore: 9,
+        messagesAfter: 7,
+        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 138 },
+      },
+    ],
+  },
+};
+
+/**
+ * A session of OpenAI Chat messages, step by step: created from a request with a small context window, the
+ * model's tool call appended, then the tool's result (a tool message whose call came in the append before),
+ * then a manual compaction.
+ */
+export const sessionExamples = {
+  create: {
+    request: { conversation: openAIChatRequest, config: { budget: { contextWindow: 400 } } },
+    answer: { ...sessionAt(3, 7, 922, 146, 0), conversation: openAIChatRequest, compacted: false },
+  },
+  appendCall: {
+    request: { messages: openAIChatToolCall },
+    answer: {
+      ...sessionAt(5, 8, 1050, 168, 0),
+      conversation: { ...openAIChatRequest, messages: chatAfterToolCall },
+      compacted: false,
+    },
+  },
+  appendResult: {
+    request: { messages: openAIChatToolResult },
+    answer: {
+      ...sessionAt(7, 9, 1244, 200, 0),
+      conversation: { ...openAIChatRequest, messages: chatAfterToolResult },
+      compacted: false,
+    },
+  },
+  compact: {
+    request: { instructions: 'Keep the hotel prices.' },
+    answer: {
+      ...sessionAt(9, 7, 929, 138, 1),
+      conversation: { ...openAIChatRequest, messages: chatCompacted },
+      compacted: true,
+      event: sessionCompactionEvent,
+    },
+  },
+  read: {
+    answer: {
+      ...sessionAt(10, 7, 929, 138, 1),
+      conversation: { ...openAIChatRequest, messages: chatCompacted },
+    },
+  },
+  list: { answer: { sessions: [sessionAt(10, 7, 929, 138, 1)] } },
+  compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
+  health: { answer: { ok: true, sessions: 1, compactions: 0 } },
+};
+
+/** An error answer. */
+export const errorExample = {
+  error: {
+    code: 'invalid-messages',
+    message:
+      'conversation: not a valid core conversation: messages[0].role: unknown role "robot"; expected one of system, user, assistant, tool',
+  },
+};

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CompactionEvent, Provider, StrategyRegistry } from '@compaction/core';
+import type { CompactionSettings } from '../config/resolve-settings.js';
+import { badRequest } from '../errors/http-error.js';
+import { summarizeCompaction } from '../output/compaction-summary.js';
+import { compactMessages } from '../run-compaction.js';
+import type { CompactionLimiter } from './compaction-limiter.js';
+import type { CompactionSession, SessionOptions } from './compaction-session.js';
+import { openEventStream } from './event-stream.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+import { sendJson } from './json-response.js';
+import { type LiveSessions, maxSessionPage } from './live-sessions.js';
+import { openApiDocument } from './openapi-document.js';
+import { instructionsOf } from './request-body.js';
+import {
+  conversationJson,
+  parseServedFormat,
+  readAppendedMessages,
+  readRequestConversation,
+  shapeOf,
+} from './request-conversation.js';
+import type { RouteKey } from './routes.js';
+import type { SessionPersistence } from './session-persistence.js';
+
+/** What the route handlers work with: the server's parts, built by `createCompactionServer`. */
+export interface ServerParts {
+  registry: StrategyRegistry;
+  sessions: LiveSessions;
+  limiter: CompactionLimiter;
+  inFlight: InFlightRequests;
+  /** Where sessions are saved; none keeps them in memory only. */
+  persistence?: SessionPersistence;
+  /** A session unused this long expires, in milliseconds. */
+  idleMs: number;
+  /** The operator's settings with a request's config laid over it (403 for what the policy refuses). */
+  settingsFor(config: unknown): CompactionSettings;
+  providerFor(settings: CompactionSettings): Promise<Provider | undefined>;
+  /** A new session built from a request's config. */
+  buildSession(id: string, config: unknown, options: SessionOptions): Promise<CompactionSession>;
+  /** Reads a JSON object body with only the `allowed` fields. */
+  readBody(request: IncomingMessage, allowed: readonly string[]): Promise<Record<string, unknown>>;
+}
+
+/** Answers one route's requests. */
+export type RouteHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  parameters: Record<string, string>,
+) => Promise<void>;
+
+/** What a change to a session did: whether it compacted, and the compaction's event. */
+function changeOf(result: { compacted: boolean; event?: CompactionEvent }) {
+  return { compacted: result.compacted, ...(result.event === undefined ? {} : { event: result.event }) };
+}
+
+/** The handler of every route (`routes.ts`). */
+export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler> {
+  const { registry, sessions, limiter, inFlight, persistence, idleMs } = parts;
+  const { settingsFor, providerFor, buildSession, readBody } = parts;
+  /** Runs a compaction in a limiter slot; 503 at once when the queue is full. */
+  const limited = async <T>(
+    operation: (runInSlot: <R>(work: () => Promise<R>) => Promise<R>) => Promise<T>,
+  ) => {
+    const ticket = limiter.admit();
+    try {
+      return await operation(ticket.run);
+    } finally {
+      ticket.release();
+    }
+  };
+  const describe = (session: CompactionSession) => ({
+    id: session.id,
+    format: session.format,
+    createdAt: session.createdAt,
+    lastActiveAt: new Date(session.lastActiveAt).toISOString(),
+    expiresAt: new Date(session.lastActiveAt + idleMs).toISOString(),
+    messages: session.messages.length,
+    bytes: session.bytes(),
+    tokens: session.tokens(),
+    budget: session.budget(),
+    compactions: session.compactionCount,
+  });
+  /** A session with its conversation, in its format and shape. */
+  const withConversation = async (session: CompactionSession) => ({
+    ...describe(session),
+    conversation: await conversationJson(session.messages, session.format, session.shape),
+  });
+  const sessionOf = (parameters: Record<string, string>) => sessions.get(parameters.id!);
+
+  return {
+    'GET /openapi.json': async (_request, response) => sendJson(response, 200, openApiDocument),
+    'GET /v1/health': async (_request, response) =>
+      sendJson(response, 200, { ok: true, sessions: sessions.size, compactions: limiter.size }),
+    'POST /v1/compact': async (request, response) => {
+      const input = await readBody(request, ['conversation', 'format', 'config', 'instructions']);
+      const settings = settingsFor(input.config);
+      const instructions = instructionsOf(input.instructions);
+      const format = parseServedFormat(input.format);
+      if (input.conversation === undefined) {
+        throw badRequest(
+          'invalid-request',
+          'conversation is required: a provider request, {"messages": [...]} or a list of messages',
+        );
+      }
+      const conversation = await readRequestConversation(input.conversation, format);
+      const report = await limited(async (runInSlot) => {
+        const provider = await providerFor(settings);
+        return runInSlot(() =>
+          compactMessages(conversation.messages, {
+            settings,
+            registry,
+            targetOfInput: true,
+            ...(provider === undefined ? {} : { provider }),
+            ...(instructions === undefined ? {} : { instructions }),
+          }),
+        );
+      });
+      // Nothing compacted: the conversation as it came (providers cache on the exact prefix).
+      const answer = report.compacted
+        ? await conversationJson(report.messages, conversation.format, shapeOf(conversation))
+        : input.conversation;
+      return sendJson(response, 200, {
+        conversation: answer,
+        report: summarizeCompaction(report, conversation.format),
+      });
+    },
+    'GET /v1/sessions': async (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const limitText = url.searchParams.get('limit');
+      const limit = limitText === null ? 100 : Number(limitText);
+      if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
+        throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
+      }
+      const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
+      return sendJson(response, 200, {
+        sessions: page.sessions.map(describe),
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      });
+    },
+    'POST /v1/sessions': async (request, response) => {
+      sessions.checkCapacity();
+      const input = await readBody(request, ['conversation', 'format', 'config']);
+      // A config the policy refuses is refused before the conversation is read.
+      settingsFor(input.config);
+      const format = parseServedFormat(input.format);
+      const conversation =
+        input.conversation === undefined
+          ? undefined
+          : await readRequestConversation(input.conversation, format);
+      const session = await buildSession(randomUUID(), input.config, {
+        format: conversation?.format ?? format ?? 'core',
+        ...(conversation === undefined ? {} : { shape: shapeOf(conversation) }),
+      });
+      // Filled before it is listed, so a refused first append leaves no empty session behind.
+      const appended =
+        conversation !== undefined && conversation.messages.length > 0
+          ? await limited((runInSlot) => session.append(conversation.messages, runInSlot))
+          : { compacted: false };
+      sessions.add(session);
+      if (persistence !== undefined) {
+        session.keepIn(persistence);
+        try {
+          await persistence.save(session);
+        } catch (error) {
+          await sessions.delete(session.id).catch(() => undefined);
+          throw error;
+        }
+      }
+      return sendJson(response, 201, { ...(await withConversation(session)), ...changeOf(appended) });
+    },
+    'GET /v1/sessions/{id}': async (_request, response, parameters) =>
+      sendJson(response, 200, await withConversation(sessionOf(parameters))),
+    'DELETE /v1/sessions/{id}': async (_request, response, parameters) => {
+      await sessions.delete(sessionOf(parameters).id);
+      response.writeHead(204).end();
+    },
+    'POST /v1/sessions/{id}/messages': async (request, response, parameters) => {
+      const session = sessionOf(parameters);
+      const input = await readBody(request, ['messages']);
+      const result = await limited((runInSlot) =>
+        session.append((current) => readAppendedMessages(input.messages, session.format, current), runInSlot),
+      );
+      return sendJson(response, 200, { ...(await withConversation(session)), ...changeOf(result) });
+    },
+    'POST /v1/sessions/{id}/compact': async (request, response, parameters) => {
+      const session = sessionOf(parameters);
+      const input = await readBody(request, ['instructions']);
+      const instructions = instructionsOf(input.instructions);
+      const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
+      return sendJson(response, 200, {
+        ...(await withConversation(session)),
+        ...changeOf(result),
+        ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
+      });
+    },
+    'GET /v1/sessions/{id}/compactions': async (_request, response, parameters) => {
+      const session = sessionOf(parameters);
+      return sendJson(response, 200, { total: session.compactionCount, compactions: session.compactions });
+    },
+    'GET /v1/sessions/{id}/events': async (request, response, parameters) => {
+      const session = sessionOf(parameters);
+      // A stream lives until its session ends; it is not a request a stop waits for.
+      inFlight.becomeStream(response);
+      openEventStream(session, request, response);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { type CompactionEvent, InMemoryCompactionStore, type Message } from '@compaction/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type PersistedSession, SessionPersistence, type StoredSession } from './session-persistence.js';
+
+const text = (value: string): Message => ({ role: 'user', content: [{ type: 'text', text: value }] });
+
+function session(id: string, sequence: number, messages: Message[] = [text(id)]) {
+  const stored: StoredSession = {
+    version: 1,
+    sequence,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    lastActiveAt: '2026-01-01T00:00:00.000Z',
+    format: 'core',
+  };
+  return { id, messages, stored: () => ({ ...stored }) } satisfies PersistedSession;
+}
+
+const open: SessionPersistence[] = [];
+function persistence(store = new InMemoryCompactionStore()) {
+  const created = new SessionPersistence(store, 60_000);
+  open.push(created);
+  return created;
+}
+afterEach(async () => {
+  for (const created of open.splice(0)) await created.close();
+  vi.restoreAllMocks();
+});
+
+describe('SessionPersistence', () => {
+  it('restores saved sessions in creation order, with their messages and compaction events', async () => {
+    const store = new InMemoryCompactionStore();
+    const saving = persistence(store);
+    await saving.save(session('b', 2));
+    await saving.save(session('a', 1), [text('a'), text('a again')]);
+    const event = { id: 'e1', sessionId: 'a', round: 1 } as CompactionEvent;
+    await store.append({ event, removedMessages: [text('old')] });
+    await store.updateSessionMetadata('not-a-session', { title: 'an application’s own metadata' });
+
+    const restored = await persistence(store).restore();
+    expect(restored.map(({ id }) => id)).toEqual(['a', 'b']);
+    expect(restored[0]).toMatchObject({ messages: [text('a'), text('a again')], events: [event] });
+    expect(restored[0]!.stored).toEqual(session('a', 1).stored());
+  });
+
+  it('forgets a session after the writes asked for before, so none of them brings it back', async () => {
+    const store = new InMemoryCompactionStore();
+    const saving = persistence(store);
+    const kept = session('kept', 1);
+    await saving.save(kept);
+    saving.touched(kept);
+    const pending = saving.save(kept, [text('late change')]);
+    await saving.forget('kept');
+    await pending;
+    await saving.flushActivity();
+    expect(await store.getSessionMetadata('kept')).toEqual({});
+    expect(await persistence(store).restore()).toEqual([]);
+  });
+
+  it('writes the times of use in a batch, and skips entries it cannot read, saying why', async () => {
+    const store = new InMemoryCompactionStore();
+    const saving = persistence(store);
+    const used = session('used', 1);
+    await saving.save(used);
+    const update = vi.spyOn(store, 'updateSessionMetadata');
+    saving.touched(used);
+    saving.touched(used);
+    expect(update).not.toHaveBeenCalled();
+    await saving.flushActivity();
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(Object.keys(update.mock.calls[0]![1])).toEqual(['serve']);
+
+    await store.updateSessionMetadata('broken', { serve: { version: 2 } });
+    await store.updateSessionMetadata('bad-messages', {
+      serve: session('bad-messages', 3).stored() as never,
+      serveMessages: [{ role: 'robot' }],
+    });
+    const warnings = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect((await persistence(store).restore()).map(({ id }) => id)).toEqual(['used']);
+    expect(warnings.mock.calls.map(([line]) => String(line))).toEqual([
+      'compaction serve: session "bad-messages" not restored: its messages are not valid: unknown role "robot"; expected one of system, user, assistant, tool\n',
+      'compaction serve: session "broken" not restored: its entry has version 2, not 1\n',
+    ]);
+  });
+
+  it('answers a store failure as a 500 store-failed', async () => {
+    const store = new InMemoryCompactionStore();
+    vi.spyOn(store, 'updateSessionMetadata').mockRejectedValue(new Error('disk full'));
+    await expect(persistence(store).save(session('x', 1))).rejects.toMatchObject({
+      status: 500,
+      errorCode: 'store-failed',
+      message: 'the session store failed: disk full',
+    });
+  });
+});
