@@ -41,8 +41,8 @@ export {
   compactionMetadataOf,
   isCompactionProduct,
   isPinned,
-  joinsPrevious,
   isSummary,
+  joinsPrevious,
   pinMessage,
   withCompactionMetadata,
 } from './messages/compaction-metadata.js';
@@ -202,6 +202,7 @@ export {
   measureText,
   type TextFeature,
   type TextFeatureWeights,
+  textFeatureBonds,
   textFeatureNames,
 } from './tokens/text-features.js';
 // Tokens and budget

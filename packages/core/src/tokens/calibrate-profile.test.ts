@@ -36,7 +36,7 @@ describe('calibrateProfile', () => {
       punctuation: 0.5,
       cjk: 0.7,
       digitGroups: 1.2,
-      base64: 0.75,
+      rareLetterPairs: 0.6,
     };
     const profile = calibrateProfile(corpus, linearCounter(truth), { name: 'linear' });
     expect(profile.name).toBe('linear');
@@ -73,16 +73,16 @@ describe('calibrateProfile', () => {
     const truth = { letterPieces: 1, punctuation: 0.5, surrogates: 1 };
     const profile = calibrateProfile(corpus, linearCounter(truth), {
       fixedWeights: { surrogates: 1 },
-      fallbackWeights: { hex: 9 },
+      fallbackWeights: { cjk: 9 },
       safetyFactor: 1.1,
     });
     expect(profile.weights.surrogates).toBe(1);
     expect(profile.weights.letterPieces).toBeCloseTo(1, 2);
     expect(profile.safetyFactor).toBe(1.1);
-    const withoutHex = calibrateProfile(['plain words only'], linearCounter(truth), {
-      fallbackWeights: { hex: 9 },
+    const withoutCjk = calibrateProfile(['plain words only'], linearCounter(truth), {
+      fallbackWeights: { cjk: 9 },
     });
-    expect(withoutHex.weights.hex).toBe(9);
+    expect(withoutCjk.weights.cjk).toBe(9);
     // A sample with weight 0 does not count at all.
     const ignored = calibrateProfile([...corpus, { text: 'x'.repeat(500), weight: 0 }], (text) =>
       text.startsWith('xxx') ? 10_000 : linearCounter(truth)(text),
