@@ -11,8 +11,9 @@ import { measureWithScanner } from './text-scanner.js';
  * - `attachedPieces`: pieces right after punctuation (`-thai` in a URL slug), which tokenizers split more
  *   finely than words after a space;
  * - `letters`: the letters in those pieces; `capitals`: the uppercase ones among them;
- * - `rareLetterPairs`: neighbouring letters inside a piece that words seldom put side by side (see
- *   {@link rareLetterPairs}): random text such as base64, keys and hashes is full of them, words are not;
+ * - `rareLetterPairs`: neighbouring letters inside a piece that words seldom put side by side (238 pairs
+ *   such as `qz` or `vk`, read from the o200k vocabulary): random text such as base64, keys and hashes is
+ *   full of them, words have none;
  * - `digitGroups`: digits in groups of up to three, as o200k and cl100k split numbers; `spacedNumbers`:
  *   numbers right after whitespace, since a number never absorbs the space before it (a word does);
  * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them;
@@ -26,8 +27,8 @@ import { measureWithScanner } from './text-scanner.js';
  *
  * Every count is local: it depends on single characters, on two neighbouring ones, or on a run that text
  * added anywhere can only lengthen or split (digit groups, pieces, runs), never on a verdict about a whole run.
- * So adding text to a text never lowers a count, except for the one count of the two neighbours it separates;
- * those features are {@link textFeatureBonds}.
+ * So adding text to a text lowers no count, except by one the few counts of the two neighbours it separates
+ * (see {@link textFeatureBonds}).
  */
 export const textFeatureNames = [
   'letterPieces',
