@@ -58,8 +58,11 @@ function seedOfFailure(errors: readonly { message?: string }[]): number | undefi
   return undefined;
 }
 
+/** The seed given in `FC_SEED`; a value that is not an integer is refused rather than silently replaced. */
 function integerOf(value: string | undefined): number | undefined {
-  return value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value) : undefined;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new Error(`FC_SEED must be an integer, got "${value}"`);
+  return Number(value);
 }
 
 /** A seed as fast-check draws its own: a 32-bit integer (kept positive, to read and type). */
