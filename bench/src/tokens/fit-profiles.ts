@@ -7,7 +7,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { calibrateProfile, type EstimatorProfile } from '@compaction/core';
+import {
+  calibrateProfile,
+  type EstimatorProfile,
+  type TextFeatureWeights,
+  textFeatureBonds,
+} from '@compaction/core';
 import { generateCorpus } from './corpus.js';
 import { createExactCounter } from './exact-counters.js';
 import { loadTranscriptTexts } from './transcript-texts.js';
@@ -66,7 +71,17 @@ export function profilesSource(
       feature,
       Math.max(weight, cl100k.weights[feature as keyof typeof o200k.weights]),
     ]),
-  ) as EstimatorProfile['weights'];
+  ) as TextFeatureWeights;
+  // Each fitted profile keeps every group under 1 / 1.25 of a token, but the larger weights of a group of
+  // several can come from different profiles: such a group is scaled back to that limit.
+  for (const group of textFeatureBonds) {
+    const total = group.reduce((sum, feature) => sum + anthropicWeights[feature], 0);
+    if (total <= 1 / anthropicSafetyFactor) continue;
+    for (const feature of group) {
+      anthropicWeights[feature] =
+        Math.floor(((anthropicWeights[feature] / total) * 10_000) / anthropicSafetyFactor) / 10_000;
+    }
+  }
   const anthropic: EstimatorProfile = {
     name: 'anthropic',
     weights: anthropicWeights,
@@ -114,6 +129,10 @@ async function main() {
     const exact = createExactCounter(encoding);
     const profile = calibrateProfile(corpus, exact.count, {
       name: encoding.replace('_base', ''),
+      // The Anthropic profile takes the larger of the two weights times 1.25: fitting both so that no place
+      // weighs more than 1 / 1.25 of a token (their own safety factors are at least 1) keeps the Anthropic
+      // estimate, too, from dropping by more than one token when text is added.
+      maximumDrop: 1 / anthropicSafetyFactor,
       // Emoji are too rare in any corpus to fit: about 1.5 tokens each in o200k and 2 to 3 in cl100k,
       // so a conservative 1 and 1.5 per UTF-16 unit (2 and 3 per emoji).
       fixedWeights: { surrogates: encoding === 'o200k_base' ? 1 : 1.5 },

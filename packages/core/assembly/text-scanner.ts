@@ -4,12 +4,12 @@
  * numbers on every string (a property test holds them to it); the JavaScript version stays the reference and
  * the fallback. Compiled by `pnpm --filter @compaction/core build:scanner` into src/tokens/text-scanner-binary.ts.
  *
- * Memory (imported, laid out by src/tokens/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB), the
- * counts written at `countsAt`, the text's UTF-16 units from `textAt`.
+ * Memory (imported, laid out by src/tokens/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB, and
+ * one more byte for `pastEnd`), the table of rare letter pairs at `pairsAt` (1 KB), the counts written at
+ * `countsAt`, the text's UTF-16 units from `textAt`.
  */
 
 // Character classes, the same numbers as in text-features.ts.
-const lower: u32 = 1;
 const upper: u32 = 2;
 const otherLetter: u32 = 3;
 const digit: u32 = 4;
@@ -19,41 +19,34 @@ const otherWhitespace: u32 = 7;
 const punctuation: u32 = 8;
 const cjkCharacter: u32 = 9;
 const surrogate: u32 = 10;
-const end: u32 = 12;
+const pastEnd: u32 = 0x10000;
 
-const countsAt: usize = 65536;
+const pairsAt: usize = 66560;
+const countsAt: usize = 67584;
 const textAt: usize = 131072;
 
-const blobMinimumLength: i32 = 16;
-const hexMinimumLength: i32 = 8;
-const longPieceLength: i32 = 8;
-
-/** The class of the unit at `index`, `end` past the last one. */
-function classAt(index: i32, length: i32): u32 {
-  return index < length ? <u32>load<u8>(<usize>load<u16>(textAt + ((<usize>index) << 1))) : end;
+/** The unit at `index`, `pastEnd` past the last one. */
+function codeAt(index: i32, length: i32): u32 {
+  return index < length ? <u32>load<u16>(textAt + ((<usize>index) << 1)) : pastEnd;
 }
 
-/** Whether every unit in [start, stop) is a hexadecimal digit of one case. */
-function isHex(start: i32, stop: i32): bool {
-  let sawLower = false;
-  let sawUpper = false;
-  for (let index = start; index < stop; index++) {
-    const code = <u32>load<u16>(textAt + ((<usize>index) << 1));
-    if (code >= 48 && code <= 57) continue;
-    if (code >= 97 && code <= 102) sawLower = true;
-    else if (code >= 65 && code <= 70) sawUpper = true;
-    else return false;
-  }
-  return !(sawLower && sawUpper);
+/** The class of a unit (of `pastEnd`: `end`). */
+function classOf(code: u32): u32 {
+  return <u32>load<u8>(<usize>code);
+}
+
+/** 1 when the ASCII letter `code` after the letter whose low five bits are `previous` is a rare pair. */
+function rarePair(previous: u32, code: u32): i32 {
+  return <i32>load<u8>(pairsAt + <usize>((previous << 5) | (code & 31)));
 }
 
 /** Counts the features of the `length` units at `textAt` and writes them, in order, at `countsAt`. */
 export function measure(length: i32): void {
   let letterPieces: i32 = 0;
   let attachedPieces: i32 = 0;
-  let attachedLetters: i32 = 0;
   let letters: i32 = 0;
-  let longPieceLetters: i32 = 0;
+  let capitals: i32 = 0;
+  let rareLetterPairs: i32 = 0;
   let digitGroups: i32 = 0;
   let spacedNumbers: i32 = 0;
   let punctuationCount: i32 = 0;
@@ -64,89 +57,61 @@ export function measure(length: i32): void {
   let cjk: i32 = 0;
   let otherNonAscii: i32 = 0;
   let surrogates: i32 = 0;
-  let base64: i32 = 0;
-  let hex: i32 = 0;
   let before: u32 = 0;
   let index: i32 = 0;
-  let kind = classAt(0, length);
+  let code = codeAt(0, length);
+  let kind = classOf(code);
   while (index < length) {
     if (kind <= digit) {
       const start = index;
-      let pieces: i32 = 0;
-      let groups: i32 = 0;
-      let digits: i32 = 0;
-      let digitRuns: i32 = 0;
-      let otherLetters: i32 = 0;
-      let longLetters: i32 = 0;
-      let firstPieceLetters: i32 = 0;
       while (true) {
         if (kind === digit) {
           const digitStart = index;
           do {
             index++;
-            kind = classAt(index, length);
+            code = codeAt(index, length);
+            kind = classOf(code);
           } while (kind === digit);
-          const run = index - digitStart;
-          digits += run;
-          digitRuns++;
-          groups += (run + 2) / 3;
+          digitGroups += (index - digitStart + 2) / 3;
         } else if (kind <= otherLetter) {
           const pieceStart = index;
+          let previous: u32 = 0;
           while (kind === upper) {
+            rareLetterPairs += rarePair(previous, code);
+            previous = code & 31;
             index++;
-            kind = classAt(index, length);
+            code = codeAt(index, length);
+            kind = classOf(code);
           }
+          capitals += index - pieceStart;
           while (true) {
-            while (kind === lower) {
+            // Lowercase ASCII letters tested by range (one unsigned comparison), without reading their class.
+            while (code - 97 < 26) {
+              rareLetterPairs += rarePair(previous, code);
+              previous = code & 31;
               index++;
-              kind = classAt(index, length);
+              code = codeAt(index, length);
             }
+            kind = classOf(code);
             if (kind !== otherLetter) break;
-            otherLetters++;
+            nonAsciiLetters++;
+            previous = 0;
             index++;
-            kind = classAt(index, length);
+            code = codeAt(index, length);
+            kind = classOf(code);
           }
-          const piece = index - pieceStart;
-          if (pieceStart === start) firstPieceLetters = piece;
-          if (piece > longPieceLength) longLetters += piece - longPieceLength;
-          pieces++;
+          if (pieceStart === start && before === punctuation) attachedPieces++;
+          letters += index - pieceStart;
+          letterPieces++;
         } else break;
-      }
-      const runLength = index - start;
-      const runLetters = runLength - digits;
-      if (
-        digits > 0 &&
-        runLetters > 0 &&
-        otherLetters === 0 &&
-        runLength >= hexMinimumLength &&
-        isHex(start, index)
-      ) {
-        hex += runLength;
-      } else if (
-        digits > 0 &&
-        runLetters > 0 &&
-        otherLetters * 8 <= runLength &&
-        runLength >= blobMinimumLength &&
-        (pieces + digitRuns) * 4 > runLength
-      ) {
-        base64 += runLength;
-      } else {
-        letterPieces += pieces;
-        letters += runLetters;
-        longPieceLetters += longLetters;
-        digitGroups += groups;
-        nonAsciiLetters += otherLetters;
-        if (before === punctuation && firstPieceLetters > 0) {
-          attachedPieces++;
-          attachedLetters += firstPieceLetters;
-        }
       }
       before = digit;
       continue;
     }
 
     if (kind === space) {
-      const next = classAt(index + 1, length);
+      code = codeAt(index + 1, length);
+      const next = classOf(code);
       if (next < space || next > otherWhitespace) {
         index++;
         kind = next;
@@ -170,7 +135,8 @@ export function measure(length: i32): void {
           if (kind === otherWhitespace) trailingIsSpace = false;
         }
         index++;
-        kind = classAt(index, length);
+        code = codeAt(index, length);
+        kind = classOf(code);
       } while (kind >= space && kind <= otherWhitespace);
       if (lineBreak) lineBreaks++;
       if (trailing > 1 || (trailing === 1 && !trailingIsSpace)) spaceRuns++;
@@ -183,7 +149,8 @@ export function measure(length: i32): void {
       const start = index;
       do {
         index++;
-        kind = classAt(index, length);
+        code = codeAt(index, length);
+        kind = classOf(code);
       } while (kind === punctuation);
       punctuationCount += index - start;
       punctuationRuns++;
@@ -196,14 +163,15 @@ export function measure(length: i32): void {
     else otherNonAscii++;
     before = kind;
     index++;
-    kind = classAt(index, length);
+    code = codeAt(index, length);
+    kind = classOf(code);
   }
 
   store<i32>(countsAt, letterPieces, 0);
   store<i32>(countsAt, attachedPieces, 4);
-  store<i32>(countsAt, attachedLetters, 8);
-  store<i32>(countsAt, letters, 12);
-  store<i32>(countsAt, longPieceLetters, 16);
+  store<i32>(countsAt, letters, 8);
+  store<i32>(countsAt, capitals, 12);
+  store<i32>(countsAt, rareLetterPairs, 16);
   store<i32>(countsAt, digitGroups, 20);
   store<i32>(countsAt, spacedNumbers, 24);
   store<i32>(countsAt, punctuationCount, 28);
@@ -214,6 +182,4 @@ export function measure(length: i32): void {
   store<i32>(countsAt, cjk, 48);
   store<i32>(countsAt, otherNonAscii, 52);
   store<i32>(countsAt, surrogates, 56);
-  store<i32>(countsAt, base64, 60);
-  store<i32>(countsAt, hex, 64);
 }

@@ -220,6 +220,7 @@ export {
   measureText,
   type TextFeature,
   type TextFeatureWeights,
+  textFeatureBonds,
   textFeatureNames,
 } from './tokens/text-features.js';
 // Tokens and budget

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anyText } from './__fixtures__/text-arbitraries.js';
 import { calibrateProfile } from './calibrate-profile.js';
 import { createFastEstimator } from './fast-estimator.js';
-import { measureText, type TextFeature, textFeatureNames } from './text-features.js';
+import { measureText, type TextFeature, textFeatureBonds, textFeatureNames } from './text-features.js';
 
 /** An "exact" tokenizer that is a known linear function of the features, so the fit must recover it. */
 function linearCounter(weights: Partial<Record<TextFeature, number>>) {
@@ -36,7 +37,7 @@ describe('calibrateProfile', () => {
       punctuation: 0.5,
       cjk: 0.7,
       digitGroups: 1.2,
-      base64: 0.75,
+      rareLetterPairs: 0.6,
     };
     const profile = calibrateProfile(corpus, linearCounter(truth), { name: 'linear' });
     expect(profile.name).toBe('linear');
@@ -69,20 +70,59 @@ describe('calibrateProfile', () => {
     );
   });
 
+  it('holds the weights that added text can take away, so no estimate drops by more than maximumDrop', () => {
+    const truth = { letterPieces: 1, digitGroups: 1, rareLetterPairs: 1.5, spacedNumbers: 2, spaceRuns: 1 };
+    const held = calibrateProfile(corpus, linearCounter(truth));
+    for (const group of textFeatureBonds) {
+      const total = group.reduce((sum, feature) => sum + held.weights[feature], 0);
+      expect(total * held.safetyFactor).toBeLessThanOrEqual(1);
+    }
+    expect(held.weights.rareLetterPairs).toBeGreaterThan(0.9);
+    // Without the hold the fit recovers the truth, and a fixed weight is kept as given.
+    const free = calibrateProfile(corpus, linearCounter(truth), { maximumDrop: Number.POSITIVE_INFINITY });
+    expect(free.weights.rareLetterPairs).toBeCloseTo(1.5, 2);
+    expect(free.weights.spacedNumbers).toBeCloseTo(2, 2);
+    const fixed = calibrateProfile(corpus, linearCounter(truth), { fixedWeights: { rareLetterPairs: 1.5 } });
+    expect(fixed.weights.rareLetterPairs).toBe(1.5);
+  });
+
+  it('fits profiles whose estimates never drop by more than one token when text is added', () => {
+    const weight = fc.double({ min: 0, max: 3, noNaN: true });
+    const truth = fc.record(Object.fromEntries(textFeatureNames.map((feature) => [feature, weight])));
+    fc.assert(
+      fc.property(
+        truth,
+        fc.array(fc.tuple(anyText, anyText, fc.nat()), { maxLength: 20 }),
+        (weights, cases) => {
+          // Whole tokens, as every tokenizer counts.
+          const exact = (text: string) => Math.ceil(linearCounter(weights)(text));
+          const profile = calibrateProfile(corpus, exact);
+          const estimator = createFastEstimator({ profile });
+          for (const [text, added, at] of cases) {
+            const index = at % (text.length + 1);
+            const longer = text.slice(0, index) + added + text.slice(index);
+            expect(estimator.countText(longer)).toBeGreaterThanOrEqual(estimator.countText(text) - 1);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('keeps fixed weights, uses fallbacks for absent features and honours sample weights', () => {
     const truth = { letterPieces: 1, punctuation: 0.5, surrogates: 1 };
     const profile = calibrateProfile(corpus, linearCounter(truth), {
       fixedWeights: { surrogates: 1 },
-      fallbackWeights: { hex: 9 },
+      fallbackWeights: { cjk: 9 },
       safetyFactor: 1.1,
     });
     expect(profile.weights.surrogates).toBe(1);
     expect(profile.weights.letterPieces).toBeCloseTo(1, 2);
     expect(profile.safetyFactor).toBe(1.1);
-    const withoutHex = calibrateProfile(['plain words only'], linearCounter(truth), {
-      fallbackWeights: { hex: 9 },
+    const withoutCjk = calibrateProfile(['plain words only'], linearCounter(truth), {
+      fallbackWeights: { cjk: 9 },
     });
-    expect(withoutHex.weights.hex).toBe(9);
+    expect(withoutCjk.weights.cjk).toBe(9);
     // A sample with weight 0 does not count at all.
     const ignored = calibrateProfile([...corpus, { text: 'x'.repeat(500), weight: 0 }], (text) =>
       text.startsWith('xxx') ? 10_000 : linearCounter(truth)(text),

@@ -1,7 +1,13 @@
 import type { EstimatorProfile } from './estimator-profile.js';
 import type { MessageOverhead } from './message-estimator.js';
 import { nonNegativeLeastSquares } from './non-negative-least-squares.js';
-import { measureText, type TextFeatureWeights, textFeatureCount, textFeatureNames } from './text-features.js';
+import {
+  measureText,
+  type TextFeatureWeights,
+  textFeatureBonds,
+  textFeatureCount,
+  textFeatureNames,
+} from './text-features.js';
 
 /** One calibration sample: a text, or a text with a weight (default 1) in the fit. */
 export type CalibrationSample = string | { text: string; weight?: number };
@@ -29,6 +35,13 @@ export interface CalibrationOptions {
   fixedWeights?: Partial<TextFeatureWeights>;
   /** Weights for features that never occur in the corpus, so they cannot be fitted. Default 0. */
   fallbackWeights?: Partial<TextFeatureWeights>;
+  /**
+   * The most tokens the estimate of a text may lose when text is added to it, anywhere. Default 1. Adding
+   * text can take away one count of a few features where it goes in (see {@link textFeatureBonds}); their
+   * fitted weights are held so that, times the safety factor, no such place weighs more than this. Weights
+   * you fix are kept as given.
+   */
+  maximumDrop?: number;
   /** Message overhead of the profile. */
   overhead?: Partial<MessageOverhead>;
 }
@@ -36,8 +49,10 @@ export interface CalibrationOptions {
 /**
  * Fits an {@link EstimatorProfile} for your content: measures the text features of every sample, fits
  * tokens per feature by non-negative least squares on the relative error (each sample counts by its
- * weight, whatever its length) against `exactCounter`, then fits the safety factor. Give it a few hundred samples
- * that look like your traffic, counted by the exact tokenizer (or by a provider's count endpoint).
+ * weight, whatever its length) against `exactCounter`, then fits the safety factor, holding down the few
+ * weights that adding text could take away so that no text's estimate drops by more than `maximumDrop` when
+ * text is added to it. Give it a few hundred samples that look like your traffic, counted by the exact
+ * tokenizer (or by a provider's count endpoint).
  */
 export function calibrateProfile(
   corpus: Iterable<CalibrationSample>,
@@ -45,9 +60,41 @@ export function calibrateProfile(
   options: CalibrationOptions = {},
 ): EstimatorProfile {
   const samples = measureCorpus(corpus, exactCounter);
-  const fixed = textFeatureNames.map((feature) => options.fixedWeights?.[feature]);
-  // Relative error: each row and target is divided by the sample's exact count, and scaled by the square
-  // root of its weight (which weights its squared error). Fixed features move to the target side.
+  const maximumDrop = options.maximumDrop ?? 1;
+  // Weights of features that add up past the maximum drop at one place are held down, and the others fitted
+  // again around them; the safety factor fitted next can then be a little higher, so this repeats until it
+  // holds (in a round or two on real corpora).
+  const held: Partial<TextFeatureWeights> = {};
+  let weights = fitWeights(samples, { ...options.fixedWeights }, options);
+  let safetyFactor = options.safetyFactor ?? fitSafetyFactor(samples, weights, options);
+  for (let round = 0; round < 10; round++) {
+    const holding = holdDownBonds(weights, maximumDrop / safetyFactor, options.fixedWeights);
+    if (holding === undefined) break;
+    Object.assign(held, holding);
+    weights = fitWeights(samples, { ...held, ...options.fixedWeights }, options);
+    safetyFactor = options.safetyFactor ?? fitSafetyFactor(samples, weights, options);
+  }
+  // Should ten rounds not settle it, the last weights are scaled down without fitting the others again.
+  Object.assign(weights, holdDownBonds(weights, maximumDrop / safetyFactor, options.fixedWeights));
+  return {
+    name: options.name ?? 'calibrated',
+    weights,
+    safetyFactor,
+    ...(options.overhead ? { overhead: options.overhead } : {}),
+  };
+}
+
+/**
+ * Fits the weights of the features not in `fixedWeights` by non-negative least squares on the relative
+ * error: each row and target is divided by the sample's exact count, and scaled by the square root of its
+ * weight (which weights its squared error). Fixed features move to the target side.
+ */
+function fitWeights(
+  samples: readonly MeasuredSample[],
+  fixedWeights: Partial<TextFeatureWeights>,
+  options: CalibrationOptions,
+): TextFeatureWeights {
+  const fixed = textFeatureNames.map((feature) => fixedWeights[feature]);
   const rows: Float64Array[] = [];
   const targets: number[] = [];
   const present = new Uint8Array(textFeatureCount);
@@ -70,12 +117,32 @@ export function calibrateProfile(
     weights[feature] =
       fixed[index] ?? (present[index] ? round(fitted[index]!) : (options.fallbackWeights?.[feature] ?? 0));
   });
-  return {
-    name: options.name ?? 'calibrated',
-    weights,
-    safetyFactor: options.safetyFactor ?? fitSafetyFactor(samples, weights, options),
-    ...(options.overhead ? { overhead: options.overhead } : {}),
-  };
+  return weights;
+}
+
+/**
+ * The weights to hold so that no group of {@link textFeatureBonds} weighs more than `limit` in total: the
+ * group's weights that were not fixed by the caller, scaled down together (rounded down, so the total stays
+ * under the limit). `undefined` when every group is within the limit already.
+ */
+function holdDownBonds(
+  weights: TextFeatureWeights,
+  limit: number,
+  fixedWeights: Partial<TextFeatureWeights> = {},
+): Partial<TextFeatureWeights> | undefined {
+  let holding: Partial<TextFeatureWeights> | undefined;
+  for (const group of textFeatureBonds) {
+    const total = group.reduce((sum, feature) => sum + weights[feature], 0);
+    // Within a rounding error of the limit counts as within: held weights are rounded down to it.
+    if (total <= limit + 1e-9) continue;
+    const free = group.filter((feature) => fixedWeights[feature] === undefined);
+    const fixedTotal = total - free.reduce((sum, feature) => sum + weights[feature], 0);
+    const freeTotal = total - fixedTotal;
+    const scale = freeTotal > 0 ? Math.max(0, limit - fixedTotal) / freeTotal : 0;
+    holding ??= {};
+    for (const feature of free) holding[feature] = Math.floor(weights[feature] * scale * 10_000) / 10_000;
+  }
+  return holding;
 }
 
 interface MeasuredSample {

@@ -17,10 +17,14 @@ export interface FastEstimatorSettings {
 
 /**
  * The default estimator: one pass over each text that counts what drives real tokenizers (letters, word
- * pieces, digits, punctuation, whitespace runs, CJK and other non-ASCII characters, base64 and hex blobs),
- * weighted by a fitted {@link EstimatorProfile} and multiplied by its safety factor. Dependency-free and
- * tens of times faster than an exact tokenizer; use `@compaction/tokenizer-tiktoken` when exact
- * OpenAI counts matter, and record provider usage so that what was sent is counted exactly.
+ * pieces, capitals, the rare letter pairs of random text, digits, punctuation, whitespace runs, CJK and other
+ * non-ASCII characters), weighted by a fitted {@link EstimatorProfile} and multiplied by its safety factor.
+ * Dependency-free and tens of times faster than an exact tokenizer; use `@compaction/tokenizer-tiktoken` when
+ * exact OpenAI counts matter, and record provider usage so that what was sent is counted exactly.
+ *
+ * Adding text to a text (before, after or inside it) never lowers its estimate by more than one token with
+ * the shipped profiles, or with any profile `calibrateProfile` fits at its own safety factor; a larger
+ * `safetyFactor` scales that bound with it.
  */
 export function createFastEstimator(settings: FastEstimatorSettings = {}): TokenEstimator {
   const profile = settings.profile ?? o200kProfile;

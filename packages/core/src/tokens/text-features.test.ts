@@ -16,7 +16,8 @@ describe('measureText', () => {
     expect(features('user_name_id').letterPieces).toBe(3);
     expect(features('user_name_id').attachedPieces).toBe(2);
     expect(features('the quick fox').letters).toBe(11);
-    expect(features('internationalization').longPieceLetters).toBe(20 - 8);
+    expect(features('getUserName').capitals).toBe(2);
+    expect(features('HTTPServer').capitals).toBe(5);
   });
 
   it('groups digits by three and notices numbers after whitespace', () => {
@@ -35,13 +36,15 @@ describe('measureText', () => {
     expect(features('a  b\tc').spaceRuns).toBe(2);
   });
 
-  it('tells blobs from words', () => {
+  it('counts rare letter pairs inside pieces: many in random text, none in words', () => {
+    expect(features('the quick brown fox jumps over the lazy dog').rareLetterPairs).toBe(0);
+    expect(features('getUserNameFromTheDatabase').rareLetterPairs).toBe(0);
     // base64 of `foobarbazqux1234567890abcdefghijklmnop`.
-    const base64 = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A';
-    expect(features(base64).base64).toBe(base64.length);
-    expect(features(base64).letterPieces).toBe(0);
-    expect(features('commit 3f2a9c1d8e7b6a5f').hex).toBe(16);
-    expect(features('getUserNameFromTheDatabase').base64).toBe(0);
+    expect(features('Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A').rareLetterPairs).toBe(8);
+    // Case is ignored; a piece boundary, a digit or a letter of another alphabet separates the pair.
+    expect(['xq', 'XQ', 'Xq', 'xQ', 'x1q', 'xéq'].map((text) => features(text).rareLetterPairs)).toEqual([
+      1, 1, 1, 0, 0, 0,
+    ]);
   });
 
   it('classifies non-ASCII text', () => {

@@ -1,3 +1,4 @@
+import { rareLetterPairs } from './rare-letter-pairs.js';
 import { measureWithScanner } from './text-scanner.js';
 
 /**
@@ -5,12 +6,14 @@ import { measureWithScanner } from './text-scanner.js';
  * (o200k, cl100k, Claude's) turn into tokens at a roughly constant rate, so a token count is well
  * approximated by a weighted sum of them:
  *
- * - `letterPieces`: runs of ASCII letters, split where a tokenizer's pre-tokenizer splits them (a lowercase
+ * - `letterPieces`: runs of letters, split where a tokenizer's pre-tokenizer splits them (a lowercase
  *   letter followed by an uppercase one, a letter next to a digit), so `getUserName` is three pieces;
- * - `attachedPieces`, `attachedLetters`: pieces right after punctuation and their letters (`-thai` in a URL
- *   slug), which tokenizers split more finely than words after a space;
- * - `letters`: the letters in those pieces; `longPieceLetters`: letters beyond the eighth of a piece,
- *   since long rare words and identifiers break into several tokens;
+ * - `attachedPieces`: pieces right after punctuation (`-thai` in a URL slug), which tokenizers split more
+ *   finely than words after a space;
+ * - `letters`: the letters in those pieces; `capitals`: the uppercase ones among them;
+ * - `rareLetterPairs`: neighbouring letters inside a piece that words seldom put side by side (238 pairs
+ *   such as `qz` or `vk`, read from the o200k vocabulary): random text such as base64, keys and hashes is
+ *   full of them, words have none;
  * - `digitGroups`: digits in groups of up to three, as o200k and cl100k split numbers; `spacedNumbers`:
  *   numbers right after whitespace, since a number never absorbs the space before it (a word does);
  * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them;
@@ -20,16 +23,19 @@ import { measureWithScanner } from './text-scanner.js';
  *   scripts...), which also count in `letterPieces` and `letters`;
  * - `cjk`: Chinese, Japanese and Korean characters and full-width forms; `otherNonAscii`: any other
  *   non-ASCII UTF-16 unit outside surrogates (symbols, arrows, box drawing); `surrogates`: surrogate units
- *   (emoji and other astral characters, lone surrogates included);
- * - `base64`: characters of long alphanumeric runs that look random (base64 and similar blobs);
- *   `hex`: characters of long hexadecimal runs (hashes, ids).
+ *   (emoji and other astral characters, lone surrogates included).
+ *
+ * Every count is local: it depends on single characters, on two neighbouring ones, or on a run that text
+ * added anywhere can only lengthen or split (digit groups, pieces, runs), never on a verdict about a whole run.
+ * So adding text to a text lowers no count, except by one the few counts of the two neighbours it separates
+ * (see {@link textFeatureBonds}).
  */
 export const textFeatureNames = [
   'letterPieces',
   'attachedPieces',
-  'attachedLetters',
   'letters',
-  'longPieceLetters',
+  'capitals',
+  'rareLetterPairs',
   'digitGroups',
   'spacedNumbers',
   'punctuation',
@@ -40,8 +46,6 @@ export const textFeatureNames = [
   'cjk',
   'otherNonAscii',
   'surrogates',
-  'base64',
-  'hex',
 ] as const;
 
 /** One class of text counted by {@link measureText}. */
@@ -68,10 +72,13 @@ const surrogate = 10;
 const symbol = 11;
 /** Past the end of the text. */
 const end = 12;
+/** The unit read past the end of the text: one more than any UTF-16 unit, of class `end`. */
+const pastEnd = 0x10000;
 
-/** The class of every UTF-16 code unit (64 KB): one array read per character. */
+/** The class of every UTF-16 code unit (64 KB), and `end` for {@link pastEnd}: one array read per character. */
 function buildClassTable(): Uint8Array {
-  const table = new Uint8Array(0x10000).fill(symbol);
+  const table = new Uint8Array(pastEnd + 1).fill(symbol);
+  table[pastEnd] = end;
   table.fill(punctuation, 33, 127);
   table.fill(otherWhitespace, 0, 32);
   table[127] = otherWhitespace;
@@ -99,11 +106,35 @@ function buildClassTable(): Uint8Array {
 // instead of re-checking it at every character, which measured about 7% fewer instructions per character.
 export const classTable = buildClassTable();
 
-/** Runs at least this long are tested for being a blob rather than words. */
-const blobMinimumLength = 16;
-const hexMinimumLength = 8;
-/** Letters of a piece before the extra ones count in `longPieceLetters`. */
-const longPieceLength = 8;
+/**
+ * 1 at `(first & 31) << 5 | (second & 31)` for each of the {@link rareLetterPairs} (the low five bits of an
+ * ASCII letter are 1 to 26 in either case), 0 elsewhere: row 0 stands for "no letter before".
+ */
+function buildLetterPairTable(): Uint8Array {
+  const table = new Uint8Array(1024);
+  for (const pair of rareLetterPairs.split(' ')) {
+    table[((pair.charCodeAt(0) & 31) << 5) | (pair.charCodeAt(1) & 31)] = 1;
+  }
+  return table;
+}
+
+/** Which pairs of ASCII letters are rare (see {@link buildLetterPairTable}). */
+export const letterPairTable = buildLetterPairTable();
+
+/**
+ * The features that adding text can lower, grouped by the place where it happens. Text put between two
+ * neighbouring characters separates them and takes away at most one count of each feature in that place's
+ * group: a rare pair of letters; a piece right after punctuation; a number right after whitespace, together
+ * with the whitespace before it (indentation that becomes the end of a line). Every other count only grows:
+ * added text lengthens or splits runs and pieces but never merges two. So adding text lowers an estimate by at
+ * most the largest sum of weights of one group, times the safety factor; {@link calibrateProfile} keeps that
+ * under one token.
+ */
+export const textFeatureBonds: readonly (readonly TextFeature[])[] = [
+  ['rareLetterPairs'],
+  ['attachedPieces'],
+  ['spacedNumbers', 'spaceRuns'],
+];
 
 /** Texts shorter than this are measured in JavaScript: copying them into WebAssembly costs more than it saves. */
 const scannerMinimumLength = 128;
@@ -121,7 +152,9 @@ export function measureText(
   text: string,
   into: Float64Array = new Float64Array(textFeatureCount),
 ): Float64Array {
-  if (text.length >= scannerMinimumLength && measureWithScanner(text, into, classTable)) return into;
+  if (text.length >= scannerMinimumLength && measureWithScanner(text, into, classTable, letterPairTable)) {
+    return into;
+  }
   return measureTextInJavaScript(text, into);
 }
 
@@ -131,11 +164,12 @@ export function measureTextInJavaScript(
   into: Float64Array = new Float64Array(textFeatureCount),
 ): Float64Array {
   const table = classTable;
+  const pairs = letterPairTable;
   let letterPieces = 0;
   let attachedPieces = 0;
-  let attachedLetters = 0;
   let letters = 0;
-  let longPieceLetters = 0;
+  let capitals = 0;
+  let rareLetterPairs = 0;
   let digitGroups = 0;
   let spacedNumbers = 0;
   let punctuationCount = 0;
@@ -146,91 +180,61 @@ export function measureTextInJavaScript(
   let cjk = 0;
   let otherNonAscii = 0;
   let surrogates = 0;
-  let base64 = 0;
-  let hex = 0;
   // The class of the run before the current one: a word right after punctuation is "attached".
   let before = 0;
 
   const length = text.length;
   let index = 0;
-  // The class of the unit at `index`, read once per unit; `end` past the last one.
-  let kind = length > 0 ? table[text.charCodeAt(0)]! : end;
+  // The unit at `index` and its class, read once per unit; `end` past the last one.
+  let code = length > 0 ? text.charCodeAt(0) : pastEnd;
+  let kind = table[code]!;
   // Each iteration consumes one run of a class, in tight inner loops.
   while (index < length) {
     if (kind <= digit) {
       // A word run: letter pieces (uppercase* then lowercase*) and digit groups.
       const start = index;
-      let pieces = 0;
-      let groups = 0;
-      let digits = 0;
-      let digitRuns = 0;
-      let otherLetters = 0;
-      let longLetters = 0;
-      let firstPieceLetters = 0;
       for (;;) {
         if (kind === digit) {
           const digitStart = index;
           do {
             index++;
-            kind = index < length ? table[text.charCodeAt(index)]! : end;
+            code = index < length ? text.charCodeAt(index) : pastEnd;
+            kind = table[code]!;
           } while (kind === digit);
-          const run = index - digitStart;
-          digits += run;
-          digitRuns++;
-          groups += ((run + 2) / 3) | 0;
+          digitGroups += ((index - digitStart + 2) / 3) | 0;
         } else if (kind <= otherLetter) {
           const pieceStart = index;
+          // The low five bits of the ASCII letter before in this piece, 0 when there is none.
+          let previous = 0;
           while (kind === upper) {
+            rareLetterPairs += pairs[(previous << 5) | (code & 31)]!;
+            previous = code & 31;
             index++;
-            kind = index < length ? table[text.charCodeAt(index)]! : end;
+            code = index < length ? text.charCodeAt(index) : pastEnd;
+            kind = table[code]!;
           }
+          capitals += index - pieceStart;
           // Lowercase letters in their own tight loop; a letter of another alphabet continues the piece.
           for (;;) {
-            while (kind === lower) {
+            // Lowercase ASCII letters tested by range, without reading their class.
+            while (code >= 97 && code <= 122) {
+              rareLetterPairs += pairs[(previous << 5) | (code & 31)]!;
+              previous = code & 31;
               index++;
-              kind = index < length ? table[text.charCodeAt(index)]! : end;
+              code = index < length ? text.charCodeAt(index) : pastEnd;
             }
+            kind = table[code]!;
             if (kind !== otherLetter) break;
-            otherLetters++;
+            nonAsciiLetters++;
+            previous = 0;
             index++;
-            kind = index < length ? table[text.charCodeAt(index)]! : end;
+            code = index < length ? text.charCodeAt(index) : pastEnd;
+            kind = table[code]!;
           }
-          const piece = index - pieceStart;
-          if (pieceStart === start) firstPieceLetters = piece;
-          if (piece > longPieceLength) longLetters += piece - longPieceLength;
-          pieces++;
+          if (pieceStart === start && before === punctuation) attachedPieces++;
+          letters += index - pieceStart;
+          letterPieces++;
         } else break;
-      }
-      const runLength = index - start;
-      const runLetters = runLength - digits;
-      if (
-        digits > 0 &&
-        runLetters > 0 &&
-        otherLetters === 0 &&
-        runLength >= hexMinimumLength &&
-        isHex(text, start, index)
-      ) {
-        hex += runLength;
-      } else if (
-        digits > 0 &&
-        runLetters > 0 &&
-        // A stray accented letter at the edge of a blob (text glued to it) must not turn the blob into words.
-        otherLetters * 8 <= runLength &&
-        runLength >= blobMinimumLength &&
-        // Random text switches between lowercase, uppercase and digits about every other character.
-        (pieces + digitRuns) * 4 > runLength
-      ) {
-        base64 += runLength;
-      } else {
-        letterPieces += pieces;
-        letters += runLetters;
-        longPieceLetters += longLetters;
-        digitGroups += groups;
-        nonAsciiLetters += otherLetters;
-        if (before === punctuation && firstPieceLetters > 0) {
-          attachedPieces++;
-          attachedLetters += firstPieceLetters;
-        }
       }
       before = digit;
       continue;
@@ -239,7 +243,8 @@ export function measureTextInJavaScript(
     if (kind === space) {
       // The most common run by far: one space before a word or punctuation (it joins the next token, so it
       // counts for nothing of its own). Handled without the general whitespace loop.
-      const next = index + 1 < length ? table[text.charCodeAt(index + 1)]! : end;
+      code = index + 1 < length ? text.charCodeAt(index + 1) : pastEnd;
+      const next = table[code]!;
       if (next < space || next > otherWhitespace) {
         index++;
         kind = next;
@@ -264,7 +269,8 @@ export function measureTextInJavaScript(
           if (kind === otherWhitespace) trailingIsSpace = false;
         }
         index++;
-        kind = index < length ? table[text.charCodeAt(index)]! : end;
+        code = index < length ? text.charCodeAt(index) : pastEnd;
+        kind = table[code]!;
       } while (kind >= space && kind <= otherWhitespace);
       if (lineBreak) lineBreaks++;
       if (trailing > 1 || (trailing === 1 && !trailingIsSpace)) spaceRuns++;
@@ -277,7 +283,8 @@ export function measureTextInJavaScript(
       const start = index;
       do {
         index++;
-        kind = index < length ? table[text.charCodeAt(index)]! : end;
+        code = index < length ? text.charCodeAt(index) : pastEnd;
+        kind = table[code]!;
       } while (kind === punctuation);
       punctuationCount += index - start;
       punctuationRuns++;
@@ -290,14 +297,15 @@ export function measureTextInJavaScript(
     else otherNonAscii++;
     before = kind;
     index++;
-    kind = index < length ? table[text.charCodeAt(index)]! : end;
+    code = index < length ? text.charCodeAt(index) : pastEnd;
+    kind = table[code]!;
   }
 
   into[0] = letterPieces;
   into[1] = attachedPieces;
-  into[2] = attachedLetters;
-  into[3] = letters;
-  into[4] = longPieceLetters;
+  into[2] = letters;
+  into[3] = capitals;
+  into[4] = rareLetterPairs;
   into[5] = digitGroups;
   into[6] = spacedNumbers;
   into[7] = punctuationCount;
@@ -308,21 +316,5 @@ export function measureTextInJavaScript(
   into[12] = cjk;
   into[13] = otherNonAscii;
   into[14] = surrogates;
-  into[15] = base64;
-  into[16] = hex;
   return into;
-}
-
-/** Whether every unit of `text` in [start, end) is a hexadecimal digit of one case. */
-function isHex(text: string, start: number, end: number): boolean {
-  let sawLower = false;
-  let sawUpper = false;
-  for (let index = start; index < end; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) continue;
-    if (code >= 97 && code <= 102) sawLower = true;
-    else if (code >= 65 && code <= 70) sawUpper = true;
-    else return false;
-  }
-  return !(sawLower && sawUpper);
 }

@@ -2,12 +2,21 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classTable, measureText, measureTextInJavaScript, textFeatureCount } from './text-features.js';
+import {
+  classTable,
+  letterPairTable,
+  measureText,
+  measureTextInJavaScript,
+  textFeatureCount,
+} from './text-features.js';
 import { measureWithScanner } from './text-scanner.js';
 
-/** Pieces that drive every branch of the scanners: case splits, digits, blobs, whitespace, non-ASCII. */
+/** Pieces that drive every branch of the scanners: case splits, rare letter pairs, digits, whitespace, non-ASCII. */
 const piece = fc.constantFrom(
   'word',
+  'xq',
+  'QZ',
+  'Zm9v',
   ' ',
   'getUserName',
   'HTTPServer',
@@ -50,7 +59,7 @@ const longText = fc
 function bothScanners(text: string): { scanned: number[]; reference: number[] } {
   const into = new Float64Array(textFeatureCount);
   // Called directly, not through `measureText`, which leaves short texts to JavaScript.
-  expect(measureWithScanner(text, into, classTable)).toBe(true);
+  expect(measureWithScanner(text, into, classTable, letterPairTable)).toBe(true);
   return { scanned: [...into], reference: [...measureTextInJavaScript(text)] };
 }
 
@@ -130,14 +139,16 @@ describe('the WebAssembly text scanner', () => {
       vi.stubGlobal('Buffer', undefined);
       const { features, scanner } = await freshModules();
       const into = new Float64Array(textFeatureCount);
-      expect(scanner.measureWithScanner(text, into, features.classTable)).toBe(false);
+      expect(scanner.measureWithScanner(text, into, features.classTable, features.letterPairTable)).toBe(
+        false,
+      );
       expect([...features.measureText(text)]).toEqual(reference);
     });
 
     it('leaves texts of more than 4 million characters to JavaScript', () => {
       const long = 'getUserName(42) '.repeat(270_000);
       const into = new Float64Array(textFeatureCount);
-      expect(measureWithScanner(long, into, classTable)).toBe(false);
+      expect(measureWithScanner(long, into, classTable, letterPairTable)).toBe(false);
       expect([...measureText(long)]).toEqual([...measureTextInJavaScript(long)]);
     });
 
@@ -154,10 +165,14 @@ describe('the WebAssembly text scanner', () => {
       const { features, scanner } = await freshModules();
       const long = text.repeat(200);
       const into = new Float64Array(textFeatureCount);
-      expect(scanner.measureWithScanner(long, into, features.classTable)).toBe(false);
+      expect(scanner.measureWithScanner(long, into, features.classTable, features.letterPairTable)).toBe(
+        false,
+      );
       expect([...features.measureText(long)]).toEqual([...measureTextInJavaScript(long)]);
       // Texts that fit the memory as it is are still scanned.
-      expect(scanner.measureWithScanner(text, into, features.classTable)).toBe(true);
+      expect(scanner.measureWithScanner(text, into, features.classTable, features.letterPairTable)).toBe(
+        true,
+      );
       expect([...into]).toEqual(reference);
     });
 
@@ -173,7 +188,9 @@ describe('the WebAssembly text scanner', () => {
       });
       const { features, scanner } = await freshModules();
       const into = new Float64Array(textFeatureCount);
-      expect(scanner.measureWithScanner(text, into, features.classTable)).toBe(false);
+      expect(scanner.measureWithScanner(text, into, features.classTable, features.letterPairTable)).toBe(
+        false,
+      );
       expect([...features.measureText(text)]).toEqual(reference);
     });
   });
