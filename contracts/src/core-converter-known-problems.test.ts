@@ -3,9 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { anthropicConverters } from './provider-converters.js';
 import { strategiesUnderTest } from './strategies-under-test.js';
 
-// The bugs the AI SDK check found (src/ai-sdk/known-problems.ts) are not the AI SDK's alone: the same
-// strategies break the same rules through the core Anthropic converter. These tests fail while they do
-// (`it.fails` keeps CI green); when one flips, make it an `it`.
+// The bugs the AI SDK check found were not the AI SDK's alone: the same strategies broke the same rules
+// through the core Anthropic converter. They are fixed; these tests keep them so.
 
 const strategy = (name: string) => strategiesUnderTest.find((entry) => entry.name === name)!;
 
@@ -121,18 +120,18 @@ describe('known bugs through the core Anthropic converter', () => {
 
   // Bug marker-merged-ahead-of-thinking: the removal marker is written as an assistant message right before
   // the kept answer, which opens with thinking, and the API reads the two as one turn that opens with text.
-  it.fails('sliding-window keeps each assistant turn opening with its thinking', () => {
+  it('sliding-window keeps each assistant turn opening with its thinking', () => {
     expect(verdicts.get('marker')!.problem).toBeUndefined();
   });
 
   // Bug ongoing-tool-loop-dropped: with a target below the loop's own size, the loop the model waits on goes.
-  it.fails('pruning without recent turns keeps the tool loop the request ends in', () => {
+  it('pruning without recent turns keeps the tool loop the request ends in', () => {
     expect(verdicts.get('loop')!.problem).toBeUndefined();
   });
 
   // Bug newest-request-after-tool-results-drops-loop: the newest request is read as a message of its own and
   // kept, the tool loop its turn continues is dropped.
-  it.fails('pruning without recent turns keeps the tool loop the newest request is sent with', () => {
+  it('pruning without recent turns keeps the tool loop the newest request is sent with', () => {
     expect(verdicts.get('newest')!.problem).toBeUndefined();
   });
 });

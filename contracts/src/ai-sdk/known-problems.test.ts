@@ -3,12 +3,10 @@ import { type StrategyUnderTest, strategiesUnderTest } from '../strategies-under
 import { type AiSdkCaseVerdict, checkAiSdkCase, runBaseline } from './ai-sdk-contract-case.js';
 import { renderConversation } from './ai-sdk-conversation.js';
 import type { ConversationPlan, RoundPlan } from './ai-sdk-conversation-plan.js';
-import { knownProblems } from './known-problems.js';
 import { LoopbackProvider } from './loopback-provider.js';
 
-// The open bugs the AI SDK check knows (known-problems.ts), each shown on one small conversation. These
-// tests fail while the bug is there (`it.fails` keeps CI green); when one flips, the bug is fixed: make it an
-// `it` and remove the problem from `knownProblems`, so the generated runs fail on it again.
+// Bugs the AI SDK check found (a marker merged ahead of thinking, the tool loop the model is inside dropped),
+// each shown on one small conversation: they are fixed, and these tests keep them so.
 
 let provider: LoopbackProvider;
 beforeAll(async () => {
@@ -150,24 +148,17 @@ describe.each(['prepare-step', 'middleware'] as const)('known AI SDK bugs, throu
   });
 
   // Bug marker-merged-ahead-of-thinking.
-  it.fails('sliding-window keeps each Anthropic assistant turn opening with its thinking', () => {
+  it('sliding-window keeps each Anthropic assistant turn opening with its thinking', () => {
     expect(violationsOf(reproductions.marker)).toEqual([]);
   });
 
   // Bug newest-request-after-tool-results-drops-loop.
-  it.fails('a strategy keeps the tool loop the newest request answers, with its thinking', () => {
+  it('a strategy keeps the tool loop the newest request answers, with its thinking', () => {
     expect(violationsOf(reproductions.loop)).toEqual([]);
   });
 
   // Bug ongoing-tool-loop-dropped.
-  it.fails('a strategy keeps the tool loop the request ends in, with its thinking', () => {
+  it('a strategy keeps the tool loop the request ends in, with its thinking', () => {
     expect(violationsOf(reproductions.ongoingLoop)).toEqual([]);
-  });
-});
-
-describe('known problems', () => {
-  it('each has an id, a kind and a description', () => {
-    expect(new Set(knownProblems.map((problem) => problem.id)).size).toBe(knownProblems.length);
-    for (const problem of knownProblems) expect(problem.description.length).toBeGreaterThan(40);
   });
 });
