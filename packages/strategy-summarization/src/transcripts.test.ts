@@ -2,8 +2,8 @@ import {
   BudgetUnreachableError,
   firstUserMessageIndex,
   latestUserMessageIndex,
-  planTurns,
   type Message,
+  planTurns,
   TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
