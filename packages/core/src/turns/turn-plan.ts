@@ -4,7 +4,6 @@ import {
   firstUserMessageIndex,
   latestUserMessageIndex,
   toolCallsOf,
-  toolResultsOf,
 } from '../messages/message-content.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { groupTurns, type Turn } from './group-turns.js';
