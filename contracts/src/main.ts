@@ -26,7 +26,9 @@ const { values } = parseArgs({
 const numRuns = Number(values.runs);
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 const strategies = strategiesUnderTest.filter(
-  ({ name }) => values.only === undefined || name.includes(values.only),
+  ({ name }) =>
+    (values.only === undefined || name.includes(values.only)) &&
+    (values.skip === undefined || !name.includes(values.skip)),
 );
 let failures = 0;
 
