@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseMiddle } from '../__fixtures__/collapse-middle.js';
-import { calls, conversation, user } from '../__fixtures__/messages.js';
+import { calls, conversation, system, user } from '../__fixtures__/messages.js';
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
@@ -355,5 +355,40 @@ describe('Compactor loops', () => {
     const result = await compactor.recover(history, new ContextOverflowError({ provider: 'test' }));
     expect(result.compacted).toBe(true);
     expect(result.event!.tokensAfter).toBeLessThanOrEqual(historyTokens * 0.9);
+  });
+});
+
+describe('single flight', () => {
+  it('shares one automatic compaction between concurrent prepare calls on the same history', async () => {
+    let runs = 0;
+    const strategy: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'keep-last-two',
+      async compact({ messages }) {
+        runs++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { messages: [messages[0]!, ...messages.slice(-2)] };
+      },
+    };
+    const compactor = createCompactor({ strategy, budget: { contextWindow: 400, reservedOutputTokens: 0 } });
+    const history = [
+      system('s'),
+      ...Array.from({ length: 30 }, (_, index) => user(`message ${index} `.repeat(8))),
+    ];
+    const results = await Promise.all([1, 2, 3].map(() => compactor.prepare(history, { sessionId: 'one' })));
+    expect(runs).toBe(1);
+    for (const result of results) {
+      expect(result.compacted).toBe(true);
+      expect(result.messages).toEqual(results[0]!.messages);
+      expect(result.event?.round).toBe(1);
+    }
+    // A call that brought one more message gets the shared result followed by that message.
+    const later = [...history, user('and one more')];
+    const [, extended] = await Promise.all([
+      compactor.prepare([...history, user('x '.repeat(40))], { sessionId: 'two' }),
+      compactor.prepare([...history, user('x '.repeat(40)), later.at(-1)!], { sessionId: 'two' }),
+    ]);
+    expect(runs).toBe(2);
+    expect(extended.messages.at(-1)).toEqual(user('and one more'));
   });
 });

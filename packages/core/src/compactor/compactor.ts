@@ -12,6 +12,7 @@ import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 import type { CompactionStore } from '../store/compaction-store.js';
 import { type ReportedUsage, TokenCounter } from '../tokens/token-counter.js';
 import { type RepairOptions, repairHistory } from '../turns/repair-history.js';
+import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
 import type { CompactionHooks } from './compaction-hooks.js';
@@ -89,6 +90,8 @@ export interface CompactionResult {
 
 interface SessionState {
   rounds: number;
+  /** The automatic compaction under way, which concurrent `prepare` calls on the same history share. */
+  automatic?: { input: readonly Message[]; result: Promise<CompactionResult> };
   last?: { output: readonly Message[]; tokensAfter: number; trigger: CompactionTrigger };
   running: Promise<unknown>;
 }
@@ -168,6 +171,17 @@ export class Compactor {
     options: Omit<CompactOptions, 'trigger'> = {},
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
+    // Single flight, looked up before anything is awaited so that calls made together see each other.
+    const underWay = this.sessions.get(sessionId)?.automatic;
+    if (underWay !== undefined && startsWith(messages, underWay.input)) {
+      const shared = await underWay.result.catch(() => undefined);
+      if (shared?.compacted) {
+        const appended = messages.slice(underWay.input.length);
+        if (appended.length === 0) return { ...shared, messages: [...shared.messages] };
+        // Messages came after the history the shared compaction started from: they follow its result.
+        return this.prepare([...shared.messages, ...appended], options);
+      }
+    }
     const check = this.check(messages, { sessionId });
     if (!check.shouldCompact) {
       if (check.reason !== 'under-trigger') {
@@ -186,11 +200,17 @@ export class Compactor {
       };
     }
     const failures: CompactionFailure[] = [];
+    const session = this.session(sessionId);
+    const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
+    const automatic = { input: messages, result };
+    session.automatic = automatic;
     try {
-      return await this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
+      return await result;
     } catch (error) {
       if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
       return { messages: [...messages], compacted: false, failures };
+    } finally {
+      if (session.automatic === automatic) delete session.automatic;
     }
   }
 
@@ -420,6 +440,15 @@ export class Compactor {
     }
     return session;
   }
+}
+
+/** Whether `messages` begin with every message of `prefix`, the same objects or equal ones. */
+function startsWith(messages: readonly Message[], prefix: readonly Message[]): boolean {
+  if (prefix.length > messages.length) return false;
+  for (let index = 0; index < prefix.length; index++) {
+    if (messages[index] !== prefix[index] && !deepEqual(messages[index], prefix[index])) return false;
+  }
+  return true;
 }
 
 /** Share of the refused request's size to stay under when the provider did not say how far over it was. */

@@ -1,0 +1,18 @@
+import { createCompactor, TokenCounter } from '@compaction/core';
+import { checkProviderContracts } from '@compaction/testing';
+import { anthropicConverters } from './provider-converters.js';
+import { strategiesUnderTest } from './strategies-under-test.js';
+const s = strategiesUnderTest.find((x) => x.name.startsWith('pruning (no'))!;
+const [o] = await checkProviderContracts({ strategy: s.strategy, converters: [anthropicConverters], numRuns: 30, seed: 148596811, targetShares: [0.5] });
+const m = /request: (.*)$/s.exec(o!.failure!)!;
+const request = JSON.parse(m[1]!);
+const show = (x: any) => JSON.stringify(x).slice(0, 250);
+console.log('thinking', JSON.stringify(request.thinking));
+request.messages.forEach((x: any, i: number) => console.log('B', i, show(x)));
+const messages = anthropicConverters.read(request);
+const counter = new TokenCounter();
+const tokens = counter.count(messages);
+const compactor = createCompactor({ strategy: await s.strategy(), budget: { contextWindow: Math.max(200000, tokens * 2), trigger: false, target: Math.floor(tokens / 2) }, counter });
+const result = await compactor.compact(messages, { trigger: 'manual' });
+const out = anthropicConverters.write(result.messages, request) as any;
+out.messages.forEach((x: any, i: number) => console.log('A', i, show(x)));
