@@ -114,14 +114,7 @@ export function selectRecentTurns(input: RecentTurnsInput): RecentTurns {
     if (shortened !== undefined) {
       return { firstKept: index, tokens: tokens + input.counter.estimate(shortened), shortened };
     }
-    if (kept === 0 && input.keepNewest === true) {
-      // The model is inside this turn's loop: keep it, with its results cut as far as they go when even
-      // that is over the room (its calls and text then take what they take).
-      const smallest = shortenTurn(input.messages, turn, input.counter, Math.ceil(turnTokens / 8), marks);
-      return smallest === undefined
-        ? { firstKept: index, tokens: tokens + turnTokens }
-        : { firstKept: index, tokens: tokens + input.counter.estimate(smallest), shortened: smallest };
-    }
+    if (kept === 0 && input.keepNewest === true) return { firstKept: index, tokens: tokens + turnTokens };
     break;
   }
   return { firstKept, tokens };
