@@ -71,9 +71,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
       let inWindow = 0;
       for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
         const turn = plan.turns[turnIndex]!;
-        // The plan's loop turn is protected from being dropped but, like any newest turn, its results may be
-        // shortened to fit: it takes the path below (and is kept whole, as protected, if even that fails).
-        if (plan.protectedTurns[turnIndex] === 1 && turnIndex !== plan.loopTurn) {
+        if (plan.protectedTurns[turnIndex] === 1) {
           fromWindowStart += plan.tokens[turnIndex]!;
           windowStart = turnIndex;
           continue;

@@ -168,7 +168,6 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     trailShortfall: Math.max(0, trailUpperBound - trailTokens),
     target: budget.target,
     round,
-    keepNewest: layout.newestIsLoopTurn,
   });
   // The kept messages in their original order, with the recent turn that was shortened, if one was.
   const boundary = layout.candidates[recent.firstKept];

@@ -23,15 +23,13 @@ export interface HistoryLayout {
   summaries: Turn[];
   /** All other turns, oldest first: each either stays as a recent turn or is summarized. */
   candidates: Turn[];
-  /** Whether the newest candidate is the turn whose tool loop the model is inside: never summarized. */
-  newestIsLoopTurn: boolean;
 }
 
 /**
  * Splits a history into turns kept verbatim, earlier summaries (found by metadata) and the turns that may be
  * summarized. It is core's turn plan (`planTurns`, with the original task kept): the protected turns (system
- * prompt, pinned messages, the original task, the newest user request) are kept, the last turn when the
- * model is inside its tool loop is kept as the newest recent turn (shortened if it must be), so a tool call and its results, and any message a converter joined to the turn before
+ * prompt, pinned messages, the original task, the newest user request, a last turn still waiting for tool
+ * results) are kept, so a tool call and its results, and any message a converter joined to the turn before
  * it, are always kept or summarized together, and "the original task" is the same message for every strategy.
  */
 export function layoutHistory(messages: readonly Message[], counter: TokenCounter): HistoryLayout {
@@ -42,12 +40,9 @@ export function layoutHistory(messages: readonly Message[], counter: TokenCounte
     anchored: [],
     summaries: [],
     candidates: [],
-    newestIsLoopTurn: plan.loopTurn !== -1,
   };
   plan.turns.forEach((turn, turnIndex) => {
-    // The loop turn (the model is inside its tool loop) is the newest candidate: selectRecentTurns always
-    // keeps the newest turn, shortened if it must be, so it is never summarized away.
-    if (plan.protectedTurns[turnIndex] === 1 && turnIndex !== plan.loopTurn) layout.anchored.push(turn);
+    if (plan.protectedTurns[turnIndex] === 1) layout.anchored.push(turn);
     else if (turn.end - turn.start === 1 && isSummary(messages[turn.start]!)) layout.summaries.push(turn);
     else layout.candidates.push(turn);
   });
@@ -72,8 +67,6 @@ export interface RecentTurnsInput {
   /** The compaction's target, which sets how much room may go unused (`wholeTurnSlack`). */
   target: number;
   round: number;
-  /** Keep the newest candidate whole when even shortened it does not fit (the model is inside its loop). */
-  keepNewest?: boolean;
 }
 
 /** The recent turns kept: from candidate `firstKept` on, the first of them possibly shortened. */
@@ -114,7 +107,6 @@ export function selectRecentTurns(input: RecentTurnsInput): RecentTurns {
     if (shortened !== undefined) {
       return { firstKept: index, tokens: tokens + input.counter.estimate(shortened), shortened };
     }
-    if (kept === 0 && input.keepNewest === true) return { firstKept: index, tokens: tokens + turnTokens };
     break;
   }
   return { firstKept, tokens };

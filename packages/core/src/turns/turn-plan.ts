@@ -25,18 +25,11 @@ export interface TurnPlan {
   taskTurn: number;
   /** Whether the first non-system message is a user message; the result must then start the same way. */
   startsWithUser: boolean;
-  /**
-   * Index of the last turn when it calls tools and holds no pinned message, or -1: the model is inside that
-   * tool loop, so the turn is protected from being dropped, but its tool results may be shortened to fit.
-   */
-  loopTurn: number;
 }
 
 /**
  * Groups a history into turns and measures the protected ones, which are never dropped: system messages,
- * pinned messages, the newest user request, a last turn that calls tools (the model is inside that tool
- * loop: its calls wait for results, or their results wait for the model, which needs them and, with
- * extended thinking, the turn's thinking too) and, when
+ * pinned messages, the newest user request, a last turn whose calls still wait for results and, when
  * `keepOriginalTask` is set, the original task (the first user request, see `firstUserMessageIndex`).
  * Every strategy that decides what to keep starts from this plan, so all share one idea of a turn and of
  * the original task.
@@ -52,7 +45,6 @@ export function planTurns(
   const task = firstUserMessageIndex(messages);
   const latest = latestUserMessageIndex(messages);
   let taskTurn = -1;
-  let loopTurn = -1;
   turns.forEach((turn, turnIndex) => {
     let isProtected = false;
     for (let index = turn.start; index < turn.end; index++) {
@@ -67,24 +59,26 @@ export function planTurns(
         isProtected = true;
       }
     }
-    if (turnIndex === turns.length - 1 && toolCallsOf(messages[turn.start]!).length > 0) {
-      if (!isProtected) loopTurn = turnIndex;
-      isProtected = true;
-    }
+    if (turnIndex === turns.length - 1 && awaitsResults(messages, turn)) isProtected = true;
     if (isProtected) {
       protectedTurns[turnIndex] = 1;
       tokens[turnIndex] = countTurn(messages, turn, counter);
     }
   });
   const firstConversational = messages.find((message) => message.role !== 'system');
-  return {
-    turns,
-    tokens,
-    protectedTurns,
-    taskTurn,
-    startsWithUser: firstConversational?.role === 'user',
-    loopTurn,
-  };
+  return { turns, tokens, protectedTurns, taskTurn, startsWithUser: firstConversational?.role === 'user' };
+}
+
+/** Whether a turn's tool calls are not all answered inside it (possible only for the last turn). */
+function awaitsResults(messages: readonly Message[], turn: Turn): boolean {
+  const answered = new Set<string>();
+  for (let index = turn.start; index < turn.end; index++) {
+    for (const part of toolResultsOf(messages[index]!)) answered.add(part.toolCallId);
+  }
+  for (let index = turn.start; index < turn.end; index++) {
+    for (const call of toolCallsOf(messages[index]!)) if (!answered.has(call.toolCallId)) return true;
+  }
+  return false;
 }
 
 /** Tokens of one turn, from the counter's memoized per-message counts. */
