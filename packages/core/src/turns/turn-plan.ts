@@ -1,6 +1,11 @@
 import { isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { firstUserMessageIndex, latestUserMessageIndex, toolCallsOf } from '../messages/message-content.js';
+import {
+  firstUserMessageIndex,
+  latestUserMessageIndex,
+  toolCallsOf,
+  toolResultsOf,
+} from '../messages/message-content.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { groupTurns, type Turn } from './group-turns.js';
 

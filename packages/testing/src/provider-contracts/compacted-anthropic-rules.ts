@@ -101,8 +101,9 @@ function thinkingKey(located: AnthropicBlock): string {
 }
 
 /**
- * The thinking that opens the assistant turn of an ongoing tool loop stays, the same blocks. A loop whose last
- * turn also holds something the user wrote is over: the user has spoken, and compaction may drop the loop.
+ * When the compacted request ends inside the original's ongoing tool loop, that loop's assistant turn opens
+ * with the same thinking blocks. A loop whose last turn also holds something the user wrote is over (the user
+ * has spoken), and a compaction that removed the loop ends outside it: neither is held to this.
  */
 function checkToolLoopThinking(
   original: readonly AnthropicTurn[],
@@ -113,7 +114,9 @@ function checkToolLoopThinking(
   if (original.at(-1)!.blocks.some((located) => blockType(located) !== 'tool_result')) return;
   const leading = leadingThinking(original.at(-2)!);
   if (leading.length === 0) return;
-  const kept = endsInToolLoop(compacted) ? leadingThinking(compacted.at(-2)!) : [];
+  // A compaction that removed the loop altogether ends outside it, where the API asks nothing of it.
+  if (!endsInToolLoop(compacted)) return;
+  const kept = leadingThinking(compacted.at(-2)!);
   if (!deepEqual(leading, kept)) {
     const turn = compacted.at(-2) ?? compacted.at(-1);
     violations.push({
