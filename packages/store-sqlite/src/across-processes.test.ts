@@ -74,6 +74,23 @@ describe('SqliteCompactionStore across processes', { timeout: 120_000 }, () => {
     await store.close();
   });
 
+  it("waits for a program that takes only SQLite's own lock", async () => {
+    const path = newPath();
+    const store = await openSqliteCompactionStore({ path, busyTimeoutMs: 120_000 });
+    const holder = await holdLockInChild(path, 3, 'sqlite-only');
+    let settled = false;
+    const append = store.append(sampleCompactionRecord('waiting', 1)).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(settled).toBe(false);
+    holder.release();
+    await append;
+    expect(await holder.ended).toBe(0);
+    expect(await store.list('half-done')).toHaveLength(3);
+    await store.close();
+  });
+
   it('takes over at once the lock of a process killed mid-transaction, which is rolled back', async () => {
     const path = newPath();
     // Lock recovery by age alone would take ten minutes here: only the holder's death can free the lock in time.

@@ -23,16 +23,20 @@ export interface LockHolder {
   ended: Promise<number | NodeJS.Signals | null>;
 }
 
-/** Starts `hold-lock-in-child.ts` and resolves once it holds the lock with `rows` uncommitted rows written. */
-export async function holdLockInChild(path: string, rows: number): Promise<LockHolder> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fixture('hold-lock-in-child.ts'), path, String(rows)],
-    {
-      cwd: packageDirectory,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+/**
+ * Starts `hold-lock-in-child.ts` and resolves once it holds the lock with `rows` uncommitted rows written;
+ * `sqlite-only` takes SQLite's lock alone, as the previous version of this package did.
+ */
+export async function holdLockInChild(
+  path: string,
+  rows: number,
+  mode: 'store' | 'sqlite-only' = 'store',
+): Promise<LockHolder> {
+  const script = fixture('hold-lock-in-child.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, path, String(rows), mode], {
+    cwd: packageDirectory,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const ended = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal)),
   );
