@@ -1,0 +1,70 @@
+// Measures the ways of running the SQLite store side by side and writes the table into the README, between
+// the `measured` markers. Run: pnpm --filter @compaction/store-sqlite bench
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import {
+  callsPerSecond,
+  eventLoopWhileLocked,
+  idleEventLoop,
+  recoveryFromKilledWriter,
+} from './measurements.js';
+import { variants } from './variants.js';
+
+const loadBefore = loadavg()[0]!;
+const rates = await callsPerSecond(variants, 7);
+const idle: Awaited<ReturnType<typeof idleEventLoop>>[] = [];
+const locked: Awaited<ReturnType<typeof eventLoopWhileLocked>>[] = [];
+const recoveries: Awaited<ReturnType<typeof recoveryFromKilledWriter>>[] = [];
+for (const variant of variants) {
+  console.error(`${variant.name}: waiting for a held lock`);
+  idle.push(await idleEventLoop());
+  locked.push(await eventLoopWhileLocked(variant));
+  console.error(`${variant.name}: recovering from a killed writer`);
+  recoveries.push(await recoveryFromKilledWriter(variant));
+}
+const loadAfter = loadavg()[0]!;
+
+const milliseconds = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
+const rows: [string, (index: number) => string][] = [
+  ['appends, one process (sequential)', (index) => perSecond(rates[index]!.appendsPerSecond)],
+  ['`list` of 5 records, one process (sequential)', (index) => perSecond(rates[index]!.listsPerSecond)],
+  [
+    'event-loop delay while another process holds the lock for 2 s: p99 / max',
+    (index) => `${milliseconds(locked[index]!.delayP99Ms)} / ${milliseconds(locked[index]!.delayMaxMs)}`,
+  ],
+  [
+    'the waiting call done, after the lock is released',
+    (index) => milliseconds(locked[index]!.doneAfterReleaseMs),
+  ],
+  ["the waiting process's calls that failed meanwhile", (index) => String(locked[index]!.failures)],
+  [
+    'a writer killed mid-transaction (SIGKILL): next call through after',
+    (index) => milliseconds(recoveries[index]!.recoveryMs),
+  ],
+  ['... calls that failed ("database is locked") until then', (index) => String(recoveries[index]!.failures)],
+  [
+    '... database afterwards: integrity check, rows of the killed transaction, rows before it',
+    (index) =>
+      `${recoveries[index]!.integrity}, ${recoveries[index]!.halfDoneRows} of 200, ${recoveries[index]!.keptRows} of 1`,
+  ],
+];
+const table = [
+  `| | ${variants.map((variant) => variant.name).join(' | ')} |`,
+  `|---|${variants.map(() => '---').join('|')}|`,
+  ...rows.map(([label, cell]) => `| ${label} | ${variants.map((_, index) => cell(index)).join(' | ')} |`),
+].join('\n');
+const conditions =
+  `Node ${process.versions.node}, ${availableParallelism()} cores, load average ${loadBefore.toFixed(1)} ` +
+  `at the start and ${loadAfter.toFixed(1)} at the end (the machine is shared: absolute rates move with it).`;
+const section = `${table}\n\n${conditions}`;
+console.log(section);
+
+const readmeUrl = new URL('../README.md', import.meta.url);
+const readme = readFileSync(readmeUrl, 'utf8');
+const start = '<!-- measured:start -->\n';
+const end = '\n<!-- measured:end -->';
+const from = readme.indexOf(start);
+const to = readme.indexOf(end);
+if (from === -1 || to === -1) throw new Error('README.md has no measured markers');
+writeFileSync(readmeUrl, readme.slice(0, from + start.length) + section + readme.slice(to));
