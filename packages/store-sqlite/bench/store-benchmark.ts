@@ -30,14 +30,18 @@ const rows: [string, (index: number) => string][] = [
   ['appends, one process (sequential)', (index) => perSecond(rates[index]!.appendsPerSecond)],
   ['`list` of 5 records, one process (sequential)', (index) => perSecond(rates[index]!.listsPerSecond)],
   [
-    'event-loop delay while another process holds the lock for 2 s: p99 / max',
+    'event-loop delay while another process holds the lock (3 waits of 3 s): p99 / max',
     (index) => `${milliseconds(locked[index]!.delayP99Ms)} / ${milliseconds(locked[index]!.delayMaxMs)}`,
   ],
   [
-    'the waiting call done, after the lock is released',
+    '... for comparison, the same process idle for 9 s just before: p99 / max',
+    (index) => `${milliseconds(idle[index]!.delayP99Ms)} / ${milliseconds(idle[index]!.delayMaxMs)}`,
+  ],
+  [
+    'the waiting call done, after the lock is released (slowest of 3)',
     (index) => milliseconds(locked[index]!.doneAfterReleaseMs),
   ],
-  ["the waiting process's calls that failed meanwhile", (index) => String(locked[index]!.failures)],
+  ["the waiting process's calls that failed meanwhile (3 waits)", (index) => String(locked[index]!.failures)],
   [
     'a writer killed mid-transaction (SIGKILL): next call through after',
     (index) => milliseconds(recoveries[index]!.recoveryMs),
