@@ -30,7 +30,7 @@ const rows: [string, (index: number) => string][] = [
   ['appends, one process (sequential)', (index) => perSecond(rates[index]!.appendsPerSecond)],
   ['`list` of 5 records, one process (sequential)', (index) => perSecond(rates[index]!.listsPerSecond)],
   [
-    'event-loop delay while another process holds the lock (3 waits of 3 s): p99 / max',
+    'event-loop delay while another process holds the lock for 3 s, worst of 3 waits: p99 / max',
     (index) => `${milliseconds(locked[index]!.delayP99Ms)} / ${milliseconds(locked[index]!.delayMaxMs)}`,
   ],
   [

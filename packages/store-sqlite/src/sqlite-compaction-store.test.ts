@@ -65,6 +65,16 @@ describe('SqliteCompactionStore', () => {
     await expect(store.sessions()).rejects.toMatchObject({ reason: 'closed' });
   });
 
+  it('refuses a record that cannot be copied to the worker, and goes on', async () => {
+    const store = createSqliteCompactionStore({ path: newPath() });
+    const record = sampleCompactionRecord('a', 1);
+    const unstorable = { ...record, event: { ...record.event, details: { format: () => 'text' } } };
+    await expect(store.append(unstorable as never)).rejects.toMatchObject({ reason: 'failed' });
+    await store.append(record);
+    expect(await store.list('a')).toEqual([record]);
+    await store.close();
+  });
+
   it('reports a file that cannot be created as failed', async () => {
     const path = join(directory, 'missing-directory', 'store.db');
     await expect(openSqliteCompactionStore({ path })).rejects.toMatchObject({

@@ -124,9 +124,16 @@ export class SqliteCompactionStore implements CompactionStore {
 
   private send(request: WorkerRequest): Promise<unknown> {
     return new Promise((resolve, reject) => {
+      try {
+        this.worker.postMessage(request);
+      } catch (error) {
+        // Values that cannot be copied to another thread (functions, for one) are not JSON either.
+        const message = `A ${request.operation} call on ${this.path} holds a value that cannot be stored`;
+        reject(new SqliteStoreError({ reason: 'failed', path: this.path, message, cause: error }));
+        return;
+      }
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(request.id, { resolve, reject });
-      this.worker.postMessage(request);
     });
   }
 

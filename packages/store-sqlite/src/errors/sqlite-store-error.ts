@@ -7,7 +7,8 @@ const symbol = Symbol.for(marker);
 /**
  * Why a SQLite store call failed: the file stayed locked by a running process for the whole wait (`locked`),
  * the store was closed (`closed`), the file was written by a newer version of this package (`newer-schema`),
- * or SQLite or the file system failed (`failed`, with SQLite's message).
+ * or SQLite or the file system failed (`failed`, with SQLite's message; also when the store's worker stopped, or
+ * a call's values cannot be copied to it, as values that are not JSON may not).
  */
 export type SqliteStoreErrorReason = 'locked' | 'closed' | 'newer-schema' | 'failed';
 
