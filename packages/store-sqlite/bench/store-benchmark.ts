@@ -25,6 +25,7 @@ for (const variant of variants) {
 const loadAfter = loadavg()[0]!;
 
 const milliseconds = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
 const rows: [string, (index: number) => string][] = [
   ['appends, one process (sequential)', (index) => perSecond(rates[index]!.appendsPerSecond)],
@@ -34,8 +35,13 @@ const rows: [string, (index: number) => string][] = [
     (index) => `${milliseconds(locked[index]!.delayP99Ms)} / ${milliseconds(locked[index]!.delayMaxMs)}`,
   ],
   [
-    '... for comparison, the same process idle for 9 s just before: p99 / max',
-    (index) => `${milliseconds(idle[index]!.delayP99Ms)} / ${milliseconds(idle[index]!.delayMaxMs)}`,
+    '... event-loop utilization (share of the time busy) meanwhile, worst of 3',
+    (index) => percent(locked[index]!.utilization),
+  ],
+  [
+    '... for comparison, the same process idle for 9 s just before: delay p99 / max, utilization',
+    (index) =>
+      `${milliseconds(idle[index]!.delayP99Ms)} / ${milliseconds(idle[index]!.delayMaxMs)}, ${percent(idle[index]!.utilization)}`,
   ],
   [
     'the waiting call done, after the lock is released (slowest of 3)',
