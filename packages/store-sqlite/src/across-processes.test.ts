@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { holdLockInChild, writeInChild } from './__fixtures__/child-processes.js';
@@ -56,6 +56,7 @@ describe('SqliteCompactionStore across processes', { timeout: 120_000 }, () => {
     const holder = await holdLockInChild(path, 3);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
+    const utilization = performance.eventLoopUtilization();
     let settled = false;
     const append = store.append(sampleCompactionRecord('waiting', 1)).finally(() => {
       settled = true;
@@ -66,6 +67,8 @@ describe('SqliteCompactionStore across processes', { timeout: 120_000 }, () => {
     expect(settled).toBe(false);
     // 2 s of waiting: a blocked loop would show one delay of about 2 s; a turning one only the machine's hiccups.
     expect(delay.max / 1e6).toBeLessThan(1000);
+    // A blocked loop is busy all along; a waiting one is idle nearly all the time, however loaded the machine.
+    expect(performance.eventLoopUtilization(utilization).utilization).toBeLessThan(0.5);
     holder.release();
     await append;
     expect(await holder.ended).toBe(0);
