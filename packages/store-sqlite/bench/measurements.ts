@@ -40,6 +40,26 @@ export async function callsPerSecond(variants: Variant[], rounds: number) {
   }));
 }
 
+/**
+ * Milliseconds to open a store until its first call is answered, and to close it: the medians of 3. The
+ * variants on the calling thread load SQLite's WebAssembly once per process, at import, which is not counted;
+ * the worker thread loads it for each store.
+ */
+export async function openAndClose(variant: Variant) {
+  const opens: number[] = [];
+  const closes: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    const store = await variant.open(newPath());
+    await store.list('none');
+    const opened = performance.now();
+    await store.close();
+    opens.push(opened - started);
+    closes.push(performance.now() - opened);
+  }
+  return { openMs: median(opens), closeMs: median(closes) };
+}
+
 /** How long another process holds the lock in each run, and how many runs. */
 const holdMs = 3000;
 const runs = 3;

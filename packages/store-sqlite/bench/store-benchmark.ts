@@ -6,12 +6,15 @@ import {
   callsPerSecond,
   eventLoopWhileLocked,
   idleEventLoop,
+  openAndClose,
   recoveryFromKilledWriter,
 } from './measurements.js';
 import { variants } from './variants.js';
 
 const loadBefore = loadavg()[0]!;
 const rates = await callsPerSecond(variants, 7);
+const lifecycles: Awaited<ReturnType<typeof openAndClose>>[] = [];
+for (const variant of variants) lifecycles.push(await openAndClose(variant));
 const idle: Awaited<ReturnType<typeof idleEventLoop>>[] = [];
 const locked: Awaited<ReturnType<typeof eventLoopWhileLocked>>[] = [];
 const recoveries: Awaited<ReturnType<typeof recoveryFromKilledWriter>>[] = [];
@@ -30,6 +33,10 @@ const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US'
 const rows: [string, (index: number) => string][] = [
   ['appends, one process (sequential)', (index) => perSecond(rates[index]!.appendsPerSecond)],
   ['`list` of 5 records, one process (sequential)', (index) => perSecond(rates[index]!.listsPerSecond)],
+  [
+    'open a store until its first call is answered / close it (SQLite loaded per store only in the worker)',
+    (index) => `${milliseconds(lifecycles[index]!.openMs)} / ${milliseconds(lifecycles[index]!.closeMs)}`,
+  ],
   [
     'event-loop delay while another process holds the lock for 3 s, worst of 3 waits: p99 / max',
     (index) => `${milliseconds(locked[index]!.delayP99Ms)} / ${milliseconds(locked[index]!.delayMaxMs)}`,

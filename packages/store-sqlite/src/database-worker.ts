@@ -29,7 +29,6 @@ async function answer(request: WorkerRequest): Promise<void> {
     response = { id: request.id, error: transferError(error, settings.path) };
   }
   port.postMessage(response);
-  if (request.operation === 'close') port.close();
 }
 
 async function run(request: WorkerRequest): Promise<unknown> {

@@ -11,7 +11,7 @@ export interface DatabaseWorkerSettings {
 
 /**
  * A call sent to the worker: a store operation; `open`, which creates or checks the schema (every operation
- * does it first when it has not been done); or `close`, which closes the database and ends the worker.
+ * does it first when it has not been done); or `close`, which closes the database (the store then ends the worker).
  */
 export type WorkerRequest =
   | {
