@@ -53,7 +53,10 @@ export class DatabaseLock {
     if (holder !== undefined && this.isMine(holder)) removeFile(this.holderPath);
   }
 
-  /** SQLite's own lock, present while this lock is held, is left over from a caller outside this package. */
+  /**
+   * SQLite's own lock, found while this lock is held, was taken by a program that does not take this lock
+   * (another node-sqlite3-wasm program): it cannot be checked, so it is cleared by age alone.
+   */
   removeSqliteLockOlderThanStale(): void {
     try {
       if (Date.now() - statSync(this.sqliteLockPath).mtimeMs > this.staleLockMs)
