@@ -12,6 +12,11 @@ const directory = mkdtempSync(join(tmpdir(), 'compaction-sqlite-bench-'));
 process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
 let files = 0;
 const newPath = () => join(directory, `store-${++files}.db`);
+/**
+ * Collects this process's garbage before a measured wait, so that a collection of what earlier measurements left
+ * (run with --expose-gc) does not land in one variant's figures.
+ */
+const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 let records = 0;
 const newRecord = (sessionId: string) => {
@@ -66,6 +71,7 @@ const runs = 3;
 
 /** The event-loop delay of this process doing nothing, as long as the waits: what the machine's load causes. */
 export async function idleEventLoop() {
+  collectGarbage();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const utilization = performance.eventLoopUtilization();
@@ -92,6 +98,7 @@ export async function eventLoopWhileLocked(variant: Variant) {
     const store = await variant.open(path);
     await store.append(newRecord('warm-up'));
     const holder = await holdLockInChild(path, 3, variant.holderMode);
+    collectGarbage();
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const utilization = performance.eventLoopUtilization();
