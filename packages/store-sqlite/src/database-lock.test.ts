@@ -4,24 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DatabaseLock, type LockRecord } from './database-lock.js';
-import { currentProcessIdentity } from './process-identity.js';
+import { DatabaseLock } from './database-lock.js';
+import { currentProcessIdentity, type ProcessIdentity } from './process-identity.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'compaction-sqlite-lock-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let files = 0;
 const newPath = () => join(directory, `store-${++files}.db`);
 
-/** A record of this process's identity under another thread: a holder that is running. */
-function runningHolder(): LockRecord {
-  return { ...currentProcessIdentity(), thread: threadId + 1000, acquiredAt: Date.now() };
+/** This process's identity under another thread: a holder that is running. */
+function runningHolder(): ProcessIdentity {
+  return { ...currentProcessIdentity(), thread: threadId + 1000 };
 }
 
-function goneHolder(): LockRecord {
+function goneHolder(): ProcessIdentity {
   return { ...runningHolder(), pid: spawnSync(process.execPath, ['-e', '']).pid! };
 }
 
-function placeHolder(path: string, holder: LockRecord | string, name = 'lock-holder'): void {
+function placeHolder(path: string, holder: ProcessIdentity | string, name = 'lock-holder'): void {
   writeFileSync(`${path}.${name}`, typeof holder === 'string' ? holder : JSON.stringify(holder));
 }
 
@@ -29,20 +29,52 @@ const filesBeside = (path: string) =>
   readdirSync(directory).filter((name) => name.startsWith(`${path.split('/').at(-1)}.`));
 
 describe('DatabaseLock', () => {
-  it('takes a free lock and gives it back, leaving no file behind', () => {
+  it('takes a free lock and gives it back, leaving no file behind once disposed', () => {
     const path = newPath();
     const lock = new DatabaseLock(path, 30_000);
+    const name = path.split('/').at(-1);
+    const privateFile = `${name}.lock-holder.${process.pid}-${threadId}`;
     expect(lock.tryAcquire()).toEqual({ acquired: true });
-    expect(filesBeside(path)).toEqual([`${path.split('/').at(-1)}.lock-holder`]);
+    expect(filesBeside(path).sort()).toEqual([`${name}.lock-holder`, privateFile]);
     lock.release();
+    expect(filesBeside(path)).toEqual([privateFile]);
+    expect(lock.tryAcquire()).toEqual({ acquired: true });
+    lock.release();
+    lock.dispose();
     expect(filesBeside(path)).toEqual([]);
+  });
+
+  it('removes the private files of processes that are gone, and keeps those of running ones', () => {
+    const path = newPath();
+    const gone = goneHolder();
+    const running = runningHolder();
+    placeHolder(path, gone, `lock-holder.${gone.pid}-${gone.thread}`);
+    placeHolder(path, running, `lock-holder.${running.pid}-${running.thread}`);
+    const lock = new DatabaseLock(path, 30_000);
+    lock.tryAcquire();
+    lock.release();
+    lock.dispose();
+    expect(filesBeside(path)).toEqual([
+      `${path.split('/').at(-1)}.lock-holder.${running.pid}-${running.thread}`,
+    ]);
+  });
+
+  it('writes its private file again when it was removed', () => {
+    const path = newPath();
+    const lock = new DatabaseLock(path, 30_000);
+    lock.tryAcquire();
+    lock.release();
+    rmSync(`${path}.lock-holder.${process.pid}-${threadId}`);
+    expect(lock.tryAcquire()).toEqual({ acquired: true });
+    lock.release();
+    lock.dispose();
   });
 
   it('leaves the lock of a running holder, and names it', () => {
     const path = newPath();
     const holder = runningHolder();
     placeHolder(path, holder);
-    expect(new DatabaseLock(path, 30_000).tryAcquire()).toEqual({ acquired: false, holder });
+    expect(new DatabaseLock(path, 30_000).tryAcquire()).toMatchObject({ acquired: false, holder });
   });
 
   it('takes over at once the lock of a holder that is gone, with the SQLite lock it left', () => {
@@ -55,6 +87,7 @@ describe('DatabaseLock', () => {
     expect(lock.tryAcquire()).toEqual({ acquired: true });
     expect(existsSync(`${path}.lock`)).toBe(false);
     lock.release();
+    lock.dispose();
     expect(filesBeside(path)).toEqual([]);
   });
 
@@ -62,8 +95,9 @@ describe('DatabaseLock', () => {
     const path = newPath();
     const holder = { ...runningHolder(), host: 'another-host.invalid' };
     placeHolder(path, holder);
-    expect(new DatabaseLock(path, 60_000).tryAcquire()).toEqual({ acquired: false, holder });
-    placeHolder(path, { ...holder, acquiredAt: Date.now() - 61_000 });
+    expect(new DatabaseLock(path, 60_000).tryAcquire()).toMatchObject({ acquired: false, holder });
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(`${path}.lock-holder`, old, old);
     expect(new DatabaseLock(path, 60_000).tryAcquire()).toEqual({ acquired: true });
   });
 
@@ -78,7 +112,7 @@ describe('DatabaseLock', () => {
 
   it('takes over a lock this thread left, as it holds none between calls', () => {
     const path = newPath();
-    placeHolder(path, { ...currentProcessIdentity(), acquiredAt: Date.now() });
+    placeHolder(path, currentProcessIdentity());
     expect(new DatabaseLock(path, 600_000).tryAcquire()).toEqual({ acquired: true });
   });
 
@@ -104,9 +138,11 @@ describe('DatabaseLock', () => {
     const path = newPath();
     const lock = new DatabaseLock(path, 30_000);
     lock.tryAcquire();
+    // Taken over: removed by a breaker, then taken by another thread with a file of its own.
+    rmSync(`${path}.lock-holder`);
     const successor = runningHolder();
     placeHolder(path, successor);
     lock.release();
-    expect(new DatabaseLock(path, 30_000).tryAcquire()).toEqual({ acquired: false, holder: successor });
+    expect(new DatabaseLock(path, 30_000).tryAcquire()).toMatchObject({ acquired: false, holder: successor });
   });
 });

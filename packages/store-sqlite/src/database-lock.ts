@@ -1,7 +1,18 @@
-import { linkSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { currentProcessIdentity, type ProcessIdentity, processState } from './process-identity.js';
 
-/** What a lock file holds: who took the lock, and when (milliseconds since the epoch). */
+/** Who holds a lock, and since when (the lock file's modification time, in milliseconds since the epoch). */
 export interface LockRecord extends ProcessIdentity {
   acquiredAt: number;
 }
@@ -13,8 +24,9 @@ export type LockAttempt = { acquired: true } | { acquired: false; holder: LockRe
  * The lock every call of this package takes before SQLite's own. node-sqlite3-wasm locks a database by
  * creating an empty directory beside it (`<file>.lock`), which says nothing about who made it, so a lock left
  * by a killed process could only be judged by its age. This lock is a file (`<file>.lock-holder`) that
- * appears atomically with its holder's identity inside (written to a private file first, then hard-linked
- * into place), so a waiting process sees at once that the holder is gone and takes the lock over.
+ * appears atomically with its holder's identity inside: each thread writes its identity once to a private file
+ * (`<file>.lock-holder.<pid>-<thread>`) and takes the lock by hard-linking that file into place, so a waiting
+ * process sees at once that the holder is gone and takes the lock over.
  *
  * Calls hold it only while they run synchronously (milliseconds): a process that holds it and is not
  * running any more died mid-call.
@@ -24,14 +36,18 @@ export class DatabaseLock {
   private readonly breakerPath: string;
   private readonly sqliteLockPath: string;
   private readonly identity = currentProcessIdentity();
+  private readonly privatePath: string;
+  /** The private file's inode, once written: the lock file is this thread's when it is the same file. */
+  private privateFile: { dev: number; ino: number } | undefined;
 
   constructor(
-    databasePath: string,
+    private readonly databasePath: string,
     private readonly staleLockMs: number,
   ) {
     this.holderPath = `${databasePath}.lock-holder`;
     this.breakerPath = `${databasePath}.lock-breaker`;
     this.sqliteLockPath = `${databasePath}.lock`;
+    this.privatePath = privatePathOf(this.holderPath, this.identity);
   }
 
   /** Takes the lock when it is free or its holder is gone; otherwise says who holds it. Never waits. */
@@ -47,10 +63,15 @@ export class DatabaseLock {
       : { acquired: false, holder: readRecord(this.holderPath) };
   }
 
-  /** Gives the lock back, unless it was taken over meanwhile (then the file names another holder). */
+  /** Gives the lock back, unless it was taken over meanwhile (then the lock file is another holder's). */
   release(): void {
-    const holder = readRecord(this.holderPath);
-    if (holder !== undefined && this.isMine(holder)) removeFile(this.holderPath);
+    if (this.isMyFile(this.holderPath)) removeFile(this.holderPath);
+  }
+
+  /** Removes this thread's private file; the lock is not held between calls. */
+  dispose(): void {
+    rmSync(this.privatePath, { force: true });
+    this.privateFile = undefined;
   }
 
   /**
@@ -98,26 +119,55 @@ export class DatabaseLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
-      rmSync(privatePath(this.holderPath, holder), { force: true });
+      rmSync(privatePathOf(this.holderPath, holder), { force: true });
       removeFile(this.holderPath);
     } finally {
       removeFile(this.breakerPath);
     }
   }
 
-  /** Creates `path` with this thread's record in it, atomically; false when it exists. */
+  /** Creates `path` as a link to this thread's private file, dated now; false when it exists. */
   private create(path: string): boolean {
-    const record: LockRecord = { ...this.identity, acquiredAt: Date.now() };
-    const source = privatePath(path, record);
-    writeFileSync(source, JSON.stringify(record));
+    if (this.privateFile === undefined) this.writePrivateFile();
+    const now = new Date();
     try {
-      linkSync(source, path);
+      utimesSync(this.privatePath, now, now);
+      linkSync(this.privatePath, path);
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    } finally {
-      rmSync(source, { force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'ENOENT') throw error;
+      // The private file was removed (by hand, or by another process's clean-up): write it again.
+      this.writePrivateFile();
+      return this.create(path);
+    }
+  }
+
+  /**
+   * Writes this thread's private file, first removing the private files that processes now gone left behind
+   * (a process killed between two calls leaves its own).
+   */
+  private writePrivateFile(): void {
+    const directory = dirname(this.databasePath);
+    const prefix = `${basename(this.holderPath)}.`;
+    for (const name of readdirSync(directory)) {
+      if (!name.startsWith(prefix) || !/^\d+-\d+$/.test(name.slice(prefix.length))) continue;
+      const record = readRecord(join(directory, name));
+      if (record !== undefined && !this.isMine(record) && processState(record) === 'gone')
+        rmSync(join(directory, name), { force: true });
+    }
+    writeFileSync(this.privatePath, JSON.stringify(this.identity));
+    const { dev, ino } = statSync(this.privatePath);
+    this.privateFile = { dev, ino };
+  }
+
+  private isMyFile(path: string): boolean {
+    try {
+      const { dev, ino } = statSync(path);
+      return this.privateFile !== undefined && dev === this.privateFile.dev && ino === this.privateFile.ino;
+    } catch {
+      return false;
     }
   }
 
@@ -130,35 +180,29 @@ export class DatabaseLock {
   }
 }
 
-/** The file a thread writes its record to before linking it into place; one per thread, reused. */
-function privatePath(lockPath: string, identity: ProcessIdentity): string {
+/** The file a thread writes its identity to once, and links into place to take a lock. */
+function privatePathOf(lockPath: string, identity: ProcessIdentity): string {
   return `${lockPath}.${identity.pid}-${identity.thread}`;
 }
 
 /**
  * The record in a lock file; `undefined` when there is none. A file that is not a record (cut short by a
- * power loss) counts as taken when it was last written, by a holder that cannot be checked.
+ * power loss) counts as held by a holder that cannot be checked.
  */
 function readRecord(path: string): LockRecord | undefined {
   let text: string;
+  let acquiredAt: number;
   try {
     text = readFileSync(path, 'utf8');
+    acquiredAt = statSync(path).mtimeMs;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
-    return JSON.parse(text) as LockRecord;
+    return { ...(JSON.parse(text) as ProcessIdentity), acquiredAt };
   } catch {
-    return { host: '', pid: 0, thread: 0, acquiredAt: modifiedAt(path) };
-  }
-}
-
-function modifiedAt(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return Date.now();
+    return { host: '', pid: 0, thread: 0, acquiredAt };
   }
 }
 

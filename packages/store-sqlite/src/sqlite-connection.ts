@@ -45,6 +45,7 @@ export class SqliteConnection {
 
   close(): void {
     if (this.database.isOpen) this.database.close();
+    this.lock.dispose();
   }
 }
 
