@@ -1,13 +1,14 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { threadId } from 'node:worker_threads';
 import { type CompactionStrategy, createCompactor, InMemoryCompactionStore } from '@compaction/core';
 import { describeStoreConformance, sampleCompactionRecord } from '@compaction/testing/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSqliteCompactionStore } from './sqlite-compaction-store.js';
+import { SqliteStoreError } from './errors/sqlite-store-error.js';
+import { currentProcessIdentity } from './process-identity.js';
+import { createSqliteCompactionStore, openSqliteCompactionStore } from './sqlite-compaction-store.js';
+import { SqliteConnection } from './sqlite-connection.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'compaction-sqlite-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -28,50 +29,58 @@ describeStoreConformance('sqlite', {
   },
 });
 
-const run = promisify(execFile);
-const child = fileURLToPath(new URL('./__fixtures__/write-in-child.ts', import.meta.url));
-const writeInChild = (path: string, sessionId: string, count: number) =>
-  run(process.execPath, ['--import', 'tsx', child, path, sessionId, String(count)], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
+describe('SqliteCompactionStore', () => {
+  it('fails with a locked error naming the holder when a running process keeps the lock', async () => {
+    const path = newPath();
+    const store = await openSqliteCompactionStore({ path, busyTimeoutMs: 300 });
+    // This process, another thread: running, so never taken over.
+    const holder = { ...currentProcessIdentity(), thread: threadId + 1000, acquiredAt: Date.now() };
+    writeFileSync(`${path}.lock-holder`, JSON.stringify(holder));
+    const error = await store.append(sampleCompactionRecord('a', 1)).catch((error: unknown) => error);
+    expect(SqliteStoreError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ reason: 'locked', path, holder: { pid: process.pid } });
+    expect((error as Error).message).toContain(`by process ${process.pid}`);
+    rmSync(`${path}.lock-holder`);
+    expect(await store.list('a')).toEqual([]);
+    await store.close();
   });
 
-describe('SqliteCompactionStore across processes', () => {
-  it('finds everything another process wrote after it exited without closing', async () => {
+  it('refuses a file written by a newer version, at opening and on every call', async () => {
     const path = newPath();
-    await writeInChild(path, 'restart', 5);
+    const connection = new SqliteConnection(path, 60_000);
+    connection.attempt((database) => database.exec('PRAGMA user_version = 99'));
+    connection.close();
+    await expect(openSqliteCompactionStore({ path })).rejects.toMatchObject({
+      reason: 'newer-schema',
+      message: expect.stringContaining('schema 99'),
+    });
     const store = createSqliteCompactionStore({ path });
-    const records = await store.list('restart');
-    expect(records.map((record) => record.event.round)).toEqual([1, 2, 3, 4, 5]);
-    expect(records[0]!.removedMessages).toEqual(sampleCompactionRecord('restart', 1).removedMessages);
-    expect(await store.getSessionMetadata('restart')).toHaveProperty('writer');
+    await expect(store.list('a')).rejects.toSatisfy(SqliteStoreError.isInstance);
     await store.close();
   });
 
-  it('clears a lock left by a process that died mid-transaction', async () => {
-    const path = newPath();
-    await createSqliteCompactionStore({ path }).close();
-    mkdirSync(`${path}.lock`);
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(`${path}.lock`, old, old);
-    const store = createSqliteCompactionStore({ path, busyTimeoutMs: 2000 });
-    await store.append(sampleCompactionRecord('after-crash', 1));
-    expect(await store.list('after-crash')).toHaveLength(1);
+  it('fails calls after close with a closed error, and closes once', async () => {
+    const store = createSqliteCompactionStore({ path: newPath() });
+    await Promise.all([store.close(), store.close()]);
+    await expect(store.sessions()).rejects.toMatchObject({ reason: 'closed' });
+  });
+
+  it('refuses a record that cannot be copied to the worker, and goes on', async () => {
+    const store = createSqliteCompactionStore({ path: newPath() });
+    const record = sampleCompactionRecord('a', 1);
+    const unstorable = { ...record, event: { ...record.event, details: { format: () => 'text' } } };
+    await expect(store.append(unstorable as never)).rejects.toMatchObject({ reason: 'failed' });
+    await store.append(record);
+    expect(await store.list('a')).toEqual([record]);
     await store.close();
   });
 
-  it('takes concurrent writers from several processes to one session', { timeout: 60_000 }, async () => {
-    const path = newPath();
-    await createSqliteCompactionStore({ path }).close();
-    await Promise.all([
-      writeInChild(path, 'shared', 20),
-      writeInChild(path, 'shared', 20),
-      writeInChild(path, 'shared', 20),
-    ]);
-    const store = createSqliteCompactionStore({ path });
-    const records = await store.list('shared');
-    expect(records).toHaveLength(60);
-    expect(new Set(records.map((record) => record.event.id)).size).toBe(60);
-    await store.close();
+  it('reports a file that cannot be created as failed', async () => {
+    const path = join(directory, 'missing-directory', 'store.db');
+    await expect(openSqliteCompactionStore({ path })).rejects.toMatchObject({
+      reason: 'failed',
+      message: expect.stringContaining(path),
+    });
   });
 
   it('records what the Compactor removed, as the in-memory store does', async () => {

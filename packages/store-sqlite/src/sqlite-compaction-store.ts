@@ -1,191 +1,187 @@
-import { rmSync, statSync } from 'node:fs';
-import {
-  type CompactionRecord,
-  type CompactionStore,
-  type JSONObject,
-  mergeMetadata,
-} from '@compaction/core';
-import sqlite from 'node-sqlite3-wasm';
-import { schemaStatements, schemaVersion } from './schema.js';
+import { resolve } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import type { CompactionRecord, CompactionStore, JSONObject } from '@compaction/core';
+import { SqliteStoreError } from './errors/sqlite-store-error.js';
+import { startDatabaseWorker } from './start-database-worker.js';
+import type { StoreArguments, StoreOperation, StoreResult } from './store-operations.js';
+import { receiveError, type WorkerRequest, type WorkerResponse } from './worker-protocol.js';
 
 /** Settings of {@link createSqliteCompactionStore}. */
 export interface SqliteCompactionStoreSettings {
   /** Path of the database file; created when missing. */
   path: string;
   /**
-   * How long a write waits for another process that holds the file's lock before failing, in milliseconds.
-   * Default 5,000.
+   * How long a call waits, in milliseconds, while a running process holds the file's lock, before it fails
+   * with a `locked` {@link SqliteStoreError}. The wait never blocks the event loop. Default 5,000.
    */
   busyTimeoutMs?: number;
   /**
-   * A lock older than this, in milliseconds, was left by a process that died mid-transaction and is
-   * removed. Transactions here last milliseconds, so the default, 30,000, is far beyond any live one.
+   * A lock whose holder cannot be checked (a process on another host, or a system without `/proc`, where a
+   * process id may have been reused) is taken over when it is older than this, in milliseconds. A lock whose
+   * holder is known to be gone is taken over at once. Calls hold the lock for milliseconds, so the default,
+   * 30,000, is far beyond any live one.
    */
   staleLockMs?: number;
 }
 
-type Row = Record<string, unknown>;
+interface PendingCall {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * A {@link CompactionStore} in one SQLite file: every compaction event, the messages it removed, and
- * per-session metadata, kept across restarts. SQLite runs as WebAssembly (`node-sqlite3-wasm`) with real
- * file I/O and file locking, so nothing is compiled or downloaded at install. Node only.
+ * per-session metadata, kept across restarts. SQLite runs as WebAssembly (`node-sqlite3-wasm`) in a worker
+ * thread, so waiting for another process's lock, file I/O and `fsync` never block the caller's event loop.
+ * Node only.
  */
 export class SqliteCompactionStore implements CompactionStore {
-  private readonly database: InstanceType<typeof sqlite.Database>;
-  private readonly busyTimeoutMs: number;
-  private readonly staleLockMs: number;
-  private readonly lockPath: string;
+  /** The database file, as an absolute path. */
+  readonly path: string;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, PendingCall>();
+  private readonly opening: Promise<void>;
+  private nextId = 0;
+  private closing: Promise<void> | undefined;
+  /** Set when the worker stopped on its own: every later call fails with it. */
+  private failure: SqliteStoreError | undefined;
 
   constructor(settings: SqliteCompactionStoreSettings) {
-    this.busyTimeoutMs = settings.busyTimeoutMs ?? 5000;
-    this.staleLockMs = settings.staleLockMs ?? 30_000;
-    // node-sqlite3-wasm locks a database file by creating this directory beside it.
-    this.lockPath = `${settings.path}.lock`;
-    this.database = new sqlite.Database(settings.path);
-    const version = Number(
-      this.retry(() => this.database.get('PRAGMA user_version') as Row | null)?.user_version ?? 0,
-    );
-    if (version > schemaVersion) {
-      this.database.close();
-      throw new Error(
-        `${settings.path} was written by a newer version (schema ${version} > ${schemaVersion})`,
-      );
-    }
-    this.write(() => {
-      for (const statement of schemaStatements) this.database.exec(statement);
+    this.path = resolve(settings.path);
+    this.worker = startDatabaseWorker({
+      path: this.path,
+      busyTimeoutMs: settings.busyTimeoutMs ?? 5000,
+      staleLockMs: settings.staleLockMs ?? 30_000,
     });
-  }
-
-  async append(record: CompactionRecord): Promise<void> {
-    const { event } = record;
-    this.write(() =>
-      this.database.run(
-        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-        [
-          event.id,
-          event.sessionId,
-          event.round,
-          event.startedAt,
-          JSON.stringify(event),
-          JSON.stringify(record.removedMessages),
-        ],
-      ),
-    );
-  }
-
-  async list(sessionId: string): Promise<CompactionRecord[]> {
-    const rows = this.retry(
-      () =>
-        this.database.all(
-          'SELECT event, removed_messages FROM compactions WHERE session_id = ? ORDER BY sequence',
-          [sessionId],
-        ) as Row[],
-    );
-    return rows.map((row) => ({
-      event: JSON.parse(String(row.event)),
-      removedMessages: JSON.parse(String(row.removed_messages)),
-    }));
-  }
-
-  async sessions(): Promise<string[]> {
-    const rows = this.retry(
-      () =>
-        this.database.all(
-          'SELECT session_id FROM compactions UNION SELECT session_id FROM sessions ORDER BY session_id',
-        ) as Row[],
-    );
-    return rows.map((row) => String(row.session_id));
-  }
-
-  async getSessionMetadata(sessionId: string): Promise<JSONObject | undefined> {
-    const row = this.retry(
-      () =>
-        this.database.get('SELECT metadata FROM sessions WHERE session_id = ?', [sessionId]) as Row | null,
-    );
-    return row === null ? undefined : (JSON.parse(String(row.metadata)) as JSONObject);
-  }
-
-  async updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
-    // Read and write in one transaction so concurrent updates from other processes are not lost.
-    return this.write(() => {
-      const row = this.database.get('SELECT metadata FROM sessions WHERE session_id = ?', [
-        sessionId,
-      ]) as Row | null;
-      const merged = mergeMetadata(
-        row === null ? undefined : (JSON.parse(String(row.metadata)) as JSONObject),
-        metadata,
-      );
-      this.database.run(
-        `INSERT INTO sessions (session_id, metadata, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (session_id) DO UPDATE SET metadata = excluded.metadata, updated_at = excluded.updated_at`,
-        [sessionId, JSON.stringify(merged), new Date().toISOString()],
-      );
-      return merged;
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.database.isOpen) this.database.close();
-  }
-
-  /** Runs `work` in an immediate transaction, retrying while another process holds the file's lock. */
-  private write<T>(work: () => T): T {
-    return this.retry(() => {
-      this.database.exec('BEGIN IMMEDIATE');
-      try {
-        const result = work();
-        this.database.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.database.inTransaction) this.database.exec('ROLLBACK');
-        throw error;
-      }
-    });
+    // Only calls under way keep the process alive, not an idle store the application forgot to close.
+    this.worker.unref();
+    this.worker.on('message', (response: WorkerResponse) => this.settle(response));
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', () => this.fail(undefined));
+    this.opening = this.send({ id: this.nextId++, operation: 'open' }).then(() => undefined);
+    // An open failure is reported by `opened()` and by the next call (which tries again), never unhandled.
+    this.opening.catch(() => {});
   }
 
   /**
-   * Runs `work`, retrying while the file is locked by another process (readers need the lock too), and
-   * clearing a lock left behind by a process that died. The calls are synchronous, so work from this
-   * process never interleaves.
+   * Resolves once the file is open with its tables in place; rejects with a {@link SqliteStoreError} when
+   * it cannot be (a file of a newer version, a directory that does not exist, a lock held all along).
    */
-  private retry<T>(work: () => T): T {
-    if (!this.database.isOpen) throw new Error('the compaction store is closed');
-    const deadline = Date.now() + this.busyTimeoutMs;
-    for (;;) {
-      try {
-        return work();
-      } catch (error) {
-        if (!isBusy(error)) throw error;
-        this.removeStaleLock();
-        if (Date.now() >= deadline) throw error;
-        sleep(5 + Math.random() * 10);
-      }
-    }
+  opened(): Promise<void> {
+    return this.opening;
   }
 
-  private removeStaleLock(): void {
-    try {
-      if (Date.now() - statSync(this.lockPath).mtimeMs > this.staleLockMs)
-        rmSync(this.lockPath, { recursive: true });
-    } catch {
-      // The lock was released meanwhile.
-    }
+  async append(record: CompactionRecord): Promise<void> {
+    await this.call('append', [record]);
+  }
+
+  list(sessionId: string): Promise<CompactionRecord[]> {
+    return this.call('list', [sessionId]);
+  }
+
+  sessions(): Promise<string[]> {
+    return this.call('sessions', []);
+  }
+
+  getSessionMetadata(sessionId: string): Promise<JSONObject | undefined> {
+    return this.call('getSessionMetadata', [sessionId]);
+  }
+
+  updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
+    return this.call('updateSessionMetadata', [sessionId, metadata]);
+  }
+
+  /** Lets the calls already made finish, then closes the file and ends the worker. Later calls fail. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.failure === undefined) {
+        const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+        await this.send({ id: this.nextId++, operation: 'close' }).catch(() => {});
+        // The database is closed and no call is left, so ending the thread loses nothing; left to end by
+        // itself, it lingers for about half a second.
+        await this.worker.terminate();
+        await exited;
+      }
+    })();
+    return this.closing;
+  }
+
+  private call<Operation extends StoreOperation>(
+    operation: Operation,
+    parameters: StoreArguments<Operation>,
+  ): Promise<StoreResult<Operation>> {
+    if (this.closing !== undefined)
+      return Promise.reject(
+        new SqliteStoreError({
+          reason: 'closed',
+          path: this.path,
+          message: `The store of ${this.path} is closed`,
+        }),
+      );
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const request = { id: this.nextId++, operation, arguments: parameters } as unknown as WorkerRequest;
+    return this.send(request) as Promise<StoreResult<Operation>>;
+  }
+
+  private send(request: WorkerRequest): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      try {
+        this.worker.postMessage(request);
+      } catch (error) {
+        // Values that cannot be copied to another thread (functions, for one) are not JSON either.
+        const message = `A ${request.operation} call on ${this.path} holds a value that cannot be stored`;
+        reject(new SqliteStoreError({ reason: 'failed', path: this.path, message, cause: error }));
+        return;
+      }
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(request.id, { resolve, reject });
+    });
+  }
+
+  private settle(response: WorkerResponse): void {
+    const call = this.pending.get(response.id);
+    if (call === undefined) return;
+    this.pending.delete(response.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in response) call.reject(receiveError(response.error, this.path));
+    else call.resolve(response.value);
+  }
+
+  /** The worker stopped (a crash, or the end of `close`): calls still waiting cannot be answered any more. */
+  private fail(cause: unknown): void {
+    if (this.pending.size === 0 && this.closing !== undefined) return;
+    this.failure ??= new SqliteStoreError({
+      reason: 'failed',
+      path: this.path,
+      message: `The SQLite worker of ${this.path} stopped${cause instanceof Error ? `: ${cause.message}` : ''}`,
+      cause,
+    });
+    for (const call of this.pending.values()) call.reject(this.failure);
+    this.pending.clear();
   }
 }
 
-/** Opens (or creates) a SQLite compaction store. */
+/**
+ * Opens (or creates) a SQLite compaction store. The file is opened in the background; the first call waits
+ * for it. Use {@link openSqliteCompactionStore} to learn at start-up that the file cannot be used.
+ */
 export function createSqliteCompactionStore(settings: SqliteCompactionStoreSettings): SqliteCompactionStore {
   return new SqliteCompactionStore(settings);
 }
 
-function isBusy(error: unknown): boolean {
-  return error instanceof Error && /busy|locked/i.test(error.message);
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/** Blocks the thread briefly; the store's API is synchronous underneath, so a busy wait must be too. */
-function sleep(milliseconds: number): void {
-  Atomics.wait(pause, 0, 0, milliseconds);
+/**
+ * Opens (or creates) a SQLite compaction store and waits until it is usable; rejects with a
+ * {@link SqliteStoreError} (and closes the store) when it is not.
+ */
+export async function openSqliteCompactionStore(
+  settings: SqliteCompactionStoreSettings,
+): Promise<SqliteCompactionStore> {
+  const store = new SqliteCompactionStore(settings);
+  try {
+    await store.opened();
+    return store;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }

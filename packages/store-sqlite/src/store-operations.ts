@@ -1,0 +1,91 @@
+import { type CompactionRecord, type JSONObject, mergeMetadata } from '@compaction/core';
+import { SqliteStoreError } from './errors/sqlite-store-error.js';
+import { schemaStatements, schemaVersion } from './schema.js';
+import { type Database, inTransaction } from './sqlite-connection.js';
+
+type Row = Record<string, unknown>;
+
+/** Creates the tables of a new file, or checks that an existing file's schema is one this version reads. */
+export function openDatabase(database: Database, path: string): void {
+  const version = Number((database.get('PRAGMA user_version') as Row | null)?.user_version ?? 0);
+  if (version > schemaVersion)
+    throw new SqliteStoreError({
+      reason: 'newer-schema',
+      path,
+      message: `${path} was written by a newer version of @compaction/store-sqlite (schema ${version}; this version reads up to ${schemaVersion})`,
+    });
+  if (version < schemaVersion)
+    inTransaction(database, () => {
+      for (const statement of schemaStatements) database.exec(statement);
+    });
+}
+
+/**
+ * What each store call does in SQLite, synchronously, with the lock already held. The store runs these in
+ * its worker thread; the first argument is always the database.
+ */
+export const storeOperations = {
+  append(database: Database, record: CompactionRecord): void {
+    const { event } = record;
+    inTransaction(database, () =>
+      database.run(
+        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [
+          event.id,
+          event.sessionId,
+          event.round,
+          event.startedAt,
+          JSON.stringify(event),
+          JSON.stringify(record.removedMessages),
+        ],
+      ),
+    );
+  },
+
+  list(database: Database, sessionId: string): CompactionRecord[] {
+    const rows = database.all(
+      'SELECT event, removed_messages FROM compactions WHERE session_id = ? ORDER BY sequence',
+      [sessionId],
+    ) as Row[];
+    return rows.map((row) => ({
+      event: JSON.parse(String(row.event)),
+      removedMessages: JSON.parse(String(row.removed_messages)),
+    }));
+  },
+
+  sessions(database: Database): string[] {
+    const rows = database.all(
+      'SELECT session_id FROM compactions UNION SELECT session_id FROM sessions ORDER BY session_id',
+    ) as Row[];
+    return rows.map((row) => String(row.session_id));
+  },
+
+  getSessionMetadata(database: Database, sessionId: string): JSONObject | undefined {
+    const row = database.get('SELECT metadata FROM sessions WHERE session_id = ?', [sessionId]) as Row | null;
+    return row === null ? undefined : (JSON.parse(String(row.metadata)) as JSONObject);
+  },
+
+  /** Reads and writes in one transaction, so concurrent updates from other processes are not lost. */
+  updateSessionMetadata(database: Database, sessionId: string, metadata: JSONObject): JSONObject {
+    return inTransaction(database, () => {
+      const merged = mergeMetadata(storeOperations.getSessionMetadata(database, sessionId), metadata);
+      database.run(
+        `INSERT INTO sessions (session_id, metadata, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET metadata = excluded.metadata, updated_at = excluded.updated_at`,
+        [sessionId, JSON.stringify(merged), new Date().toISOString()],
+      );
+      return merged;
+    });
+  },
+};
+
+/** The name of a store call. */
+export type StoreOperation = keyof typeof storeOperations;
+
+/** The arguments of a store call after the database. */
+export type StoreArguments<Operation extends StoreOperation> =
+  Parameters<(typeof storeOperations)[Operation]> extends [Database, ...infer Rest] ? Rest : never;
+
+/** The value a store call returns. */
+export type StoreResult<Operation extends StoreOperation> = ReturnType<(typeof storeOperations)[Operation]>;
