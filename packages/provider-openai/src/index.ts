@@ -1,5 +1,5 @@
 export { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
-export { fromOpenAIResponsesInput } from './from-openai-responses-input.js';
+export { convertResponsesItems, fromOpenAIResponsesInput } from './from-openai-responses-input.js';
 export type { OpenAIChatPart } from './openai-chat-content-parts.js';
 export type {
   OpenAIChatContentPart,

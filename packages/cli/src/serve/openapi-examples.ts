@@ -57,15 +57,19 @@ export const compactExamples = {
       conversation: {
         ...anthropicRequest,
         messages: [
-          anthropicTask,
+          // Removal markers are user messages: Anthropic joins this one to the task's turn.
           {
-            role: 'assistant',
-            content: [{ type: 'text', text: skippedMarker(4) }, ...(anthropicAnswer!.content as object[])],
+            role: 'user',
+            content: [
+              { type: 'text', text: anthropicTask!.content as string },
+              { type: 'text', text: skippedMarker(4) },
+            ],
           },
+          anthropicAnswer,
           anthropicNewest,
         ],
       },
-      report: offlineReport('anthropic', [8, 237], [5, 101], 118),
+      report: offlineReport('anthropic', [8, 238], [5, 102], 119),
     },
   },
   'openai-chat': {
@@ -74,7 +78,7 @@ export const compactExamples = {
     answer: {
       conversation: {
         ...openAIChatRequest,
-        messages: [chatDeveloper, chatTask, { role: 'assistant', content: skippedMarker(4) }, chatNewest],
+        messages: [chatDeveloper, chatTask, { role: 'user', content: skippedMarker(4) }, chatNewest],
       },
       report: offlineReport('openai-chat', [7, 146], [4, 59], 73),
     },
@@ -85,7 +89,7 @@ export const compactExamples = {
     answer: {
       conversation: {
         ...openAIResponsesRequest,
-        input: [responsesTask, { role: 'assistant', content: skippedMarker(3) }, responsesNewest],
+        input: [responsesTask, { role: 'user', content: skippedMarker(3) }, responsesNewest],
       },
       report: offlineReport('openai-responses', [5, 89], [3, 43], 44),
     },
@@ -98,13 +102,13 @@ export const compactExamples = {
         coreSystem,
         coreTask,
         {
-          role: 'assistant',
+          role: 'user',
           content: [{ type: 'text', text: skippedMarker(3) }],
           metadata: { compaction: { kind: 'marker', round: 1, strategy: 'sliding-window' } },
         },
         coreNewest,
       ],
-      report: offlineReport('core', [6, 103], [4, 52], 51),
+      report: offlineReport('core', [6, 100], [4, 52], 50),
     },
   },
 };
@@ -135,7 +139,7 @@ const chatAfterToolResult = [...chatAfterToolCall, ...openAIChatToolResult];
 const chatCompacted = [
   chatDeveloper,
   chatTask,
-  { role: 'assistant', content: skippedMarker(3) },
+  { role: 'user', content: skippedMarker(3) },
   ...openAIChatRequest.messages.slice(5),
   ...openAIChatToolCall,
   ...openAIChatToolResult,
@@ -150,7 +154,7 @@ export const sessionCompactionEvent = {
   strategy: 'pipeline',
   usedFallback: false,
   tokensBefore: 200,
-  tokensAfter: 138,
+  tokensAfter: 139,
   messagesBefore: 9,
   messagesAfter: 7,
   durationMs: 0.4,
@@ -171,10 +175,10 @@ export const sessionCompactionEvent = {
       {
         name: 'sliding-window',
         tokensBefore: 200,
-        tokensAfter: 138,
+        tokensAfter: 139,
         messagesBefore: 9,
         messagesAfter: 7,
-        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 138 },
+        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 139 },
       },
     ],
   },
@@ -188,12 +192,12 @@ export const sessionCompactionEvent = {
 export const sessionExamples = {
   create: {
     request: { conversation: openAIChatRequest, config: { budget: { contextWindow: 400 } } },
-    answer: { ...sessionAt(3, 7, 922, 146, 0), conversation: openAIChatRequest, compacted: false },
+    answer: { ...sessionAt(3, 7, 1078, 146, 0), conversation: openAIChatRequest, compacted: false },
   },
   appendCall: {
     request: { messages: openAIChatToolCall },
     answer: {
-      ...sessionAt(5, 8, 1050, 168, 0),
+      ...sessionAt(5, 8, 1206, 168, 0),
       conversation: { ...openAIChatRequest, messages: chatAfterToolCall },
       compacted: false,
     },
@@ -201,7 +205,7 @@ export const sessionExamples = {
   appendResult: {
     request: { messages: openAIChatToolResult },
     answer: {
-      ...sessionAt(7, 9, 1244, 200, 0),
+      ...sessionAt(7, 9, 1478, 200, 0),
       conversation: { ...openAIChatRequest, messages: chatAfterToolResult },
       compacted: false,
     },
@@ -209,7 +213,7 @@ export const sessionExamples = {
   compact: {
     request: { instructions: 'Keep the hotel prices.' },
     answer: {
-      ...sessionAt(9, 7, 929, 138, 1),
+      ...sessionAt(9, 7, 1002, 139, 1),
       conversation: { ...openAIChatRequest, messages: chatCompacted },
       compacted: true,
       event: sessionCompactionEvent,
@@ -217,11 +221,11 @@ export const sessionExamples = {
   },
   read: {
     answer: {
-      ...sessionAt(10, 7, 929, 138, 1),
+      ...sessionAt(10, 7, 1002, 139, 1),
       conversation: { ...openAIChatRequest, messages: chatCompacted },
     },
   },
-  list: { answer: { sessions: [sessionAt(10, 7, 929, 138, 1)] } },
+  list: { answer: { sessions: [sessionAt(10, 7, 1002, 139, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
   health: { answer: { ok: true, sessions: 1, compactions: 0 } },
 };

@@ -1,9 +1,11 @@
 import type { Message } from '@compaction/core';
 import { CliError, inputError } from '../errors/cli-error.js';
 import { badRequest } from '../errors/http-error.js';
+import { convert } from '../formats/anthropic-format.js';
 import { checkMessageNesting } from '../formats/check-nesting.js';
 import type { Conversation } from '../formats/conversation-format.js';
 import { formats } from '../formats/formats.js';
+import { loadProviderPackage } from '../formats/load-converters.js';
 import { readJsonConversation } from '../formats/read-conversation.js';
 
 /**
@@ -63,11 +65,36 @@ export async function readAppendedMessages(
     );
   }
   const messages = await withField('messages', async () => {
-    const read = await formats[format].read(value);
-    checkMessageNesting(read.messages);
-    return read.messages;
+    const read =
+      format === 'openai-responses'
+        ? await readResponsesItems(value, earlier)
+        : (await formats[format].read(value)).messages;
+    checkMessageNesting(read);
+    return read;
   });
   return nameToolResults(messages, earlier);
+}
+
+interface ResponsesItemsConverter {
+  convertResponsesItems(items: unknown[], toolNames: Map<string, string>): Message[];
+}
+
+/**
+ * Responses items appended to a session, converted knowing the calls made before them: an output answering
+ * an earlier append's call is that call's tool result (alone, the converter would keep it as a user message).
+ */
+async function readResponsesItems(items: unknown[], earlier: readonly Message[]): Promise<Message[]> {
+  const { convertResponsesItems } = await loadProviderPackage<ResponsesItemsConverter>(
+    '@compaction/provider-openai',
+    ['convertResponsesItems'],
+  );
+  const toolNames = new Map<string, string>();
+  for (const message of earlier) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content)
+      if (part.type === 'tool-call') toolNames.set(part.toolCallId, part.toolName);
+  }
+  return convert(() => convertResponsesItems(items, toolNames));
 }
 
 /** The conversation as JSON in its format, in its shape: what `compaction compact` writes for it. */
