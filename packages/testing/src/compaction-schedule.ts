@@ -42,7 +42,10 @@ export function expectCompactionSchedule(run: CompactionScheduleRun): ScriptedEx
     expect(event.tokensBefore).toBeGreaterThan(trigger);
     expect(event.tokensAfter).toBeLessThanOrEqual(budget.target);
     const firstAttempt = exchanges.find((exchange) => exchange.answer === step)!;
-    expect(firstAttempt.inputTokens).toBeLessThan(sentAt(step - 1).inputTokens);
+    // The request after a compaction is back under the trigger. It may count more than the step before it:
+    // one large result can lift a history from under the target to over the trigger, and compaction now
+    // fills the target rather than cutting far below it.
+    expect(firstAttempt.inputTokens).toBeLessThan(trigger);
   }
   for (let step = 2; step <= toolSteps + 1; step++) {
     if (compactedSteps.has(step) || step === overflowStep) continue;
