@@ -27,7 +27,7 @@ export {
   createCompactionServer,
   type ShutdownResult,
 } from './serve/compaction-server.js';
-export { openApiDocument } from './serve/openapi-document.js';
+export { type OpenApiExamples, openApiDocument } from './serve/openapi-document.js';
 export {
   type CheckedRequestConfig,
   checkRequestConfig,

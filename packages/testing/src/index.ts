@@ -56,6 +56,7 @@ export {
   type ProviderRequestFormat,
 } from './provider-contracts/compacted-request-violations.js';
 export type { ContractViolation } from './provider-contracts/contract-violation.js';
+export type { JSONRecord } from './provider-contracts/json-record.js';
 export { openAIChatRequestArbitrary } from './provider-contracts/openai-chat-request-arbitrary.js';
 export { openAIChatViolations } from './provider-contracts/openai-chat-violations.js';
 export { openAIResponsesRequestArbitrary } from './provider-contracts/openai-responses-request-arbitrary.js';

@@ -1,20 +1,21 @@
 import { compactExamples, errorExample, sessionExamples } from './openapi-examples.js';
 import { openApiSchemas, schemaRef } from './openapi-schemas.js';
 
-type Examples = Record<string, { summary?: string; value: unknown }>;
+/** Named examples of a request or answer body, as OpenAPI lists them. */
+export type OpenApiExamples = Record<string, { summary?: string; value: unknown }>;
 
 const example = (value: unknown, summary?: string) => ({
   ...(summary === undefined ? {} : { summary }),
   value,
 });
-const json = (schema: object, examples?: Examples) => ({
+const json = (schema: object, examples?: OpenApiExamples) => ({
   'application/json': { schema, ...(examples === undefined ? {} : { examples }) },
 });
-const answer = (description: string, schema: string, examples: Examples) => ({
+const answer = (description: string, schema: string, examples: OpenApiExamples) => ({
   description,
   content: json(schemaRef(schema), examples),
 });
-const requestBody = (schema: string, examples: Examples) => ({
+const requestBody = (schema: string, examples: OpenApiExamples) => ({
   required: true,
   content: json(schemaRef(schema), examples),
 });
@@ -93,7 +94,7 @@ interface FormatExample {
   request: unknown;
   answer: unknown;
 }
-const perFormat = (pick: (entry: FormatExample) => unknown): Examples =>
+const perFormat = (pick: (entry: FormatExample) => unknown): OpenApiExamples =>
   Object.fromEntries(
     Object.entries(compactExamples).map(([format, entry]) => [format, example(pick(entry), entry.summary)]),
   );
