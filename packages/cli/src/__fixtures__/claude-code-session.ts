@@ -131,7 +131,8 @@ export function checkCompactedSession(input: string, output: string) {
   const byUuid = new Map(inputEntries.map((entry, index) => [entry.uuid, index]));
   const position = new Map(inputLines.map((line, index) => [line, index]));
   const outputEntries = parse(output);
-  const counts = { unchanged: 0, changed: 0, added: 0, parentChanged: 0 };
+  // `shortened`: changed lines whose message is a tool result a strategy shortened to fill the target.
+  const counts = { unchanged: 0, changed: 0, added: 0, parentChanged: 0, shortened: 0 };
   let last = -1;
   for (const [index, line] of output
     .split('\n')
@@ -160,6 +161,7 @@ export function checkCompactedSession(input: string, output: string) {
       for (const key of changed)
         expect(changeableFields.has(key), `${key} changed in ${line.slice(0, 200)}`).toBe(true);
       if (changed.includes('parentUuid')) counts.parentChanged++;
+      if (changed.includes('message') && JSON.stringify(entry.message).includes('omitted')) counts.shortened++;
       counts.changed++;
     }
     expect(at!, 'lines keep their order').toBeGreaterThan(last);

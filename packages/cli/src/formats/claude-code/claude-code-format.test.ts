@@ -84,7 +84,9 @@ describe('Claude Code sessions', () => {
     const report: LooseJson = JSON.parse(run.stdout);
     const output = (await import('node:fs')).readFileSync(`${path}.out`, 'utf8');
     const check = checkCompactedSession(session, output);
-    expect(check).toMatchObject({ changed: 0, parentChanged: 0, added: 1 });
+    // Only a tool result shortened to fill the target may have changed (see checkCompactedSession).
+    expect(check.changed).toBe(check.shortened);
+    expect(check).toMatchObject({ parentChanged: 0, added: 1 });
     // The chain Claude Code resumes is exactly the compacted conversation: the marker, and every kept message.
     const counted = JSON.parse((await runBinary(['count', `${path}.out`, '--json'])).stdout);
     expect(counted.messages).toBe(report.after.messages);
@@ -103,7 +105,9 @@ describe('Claude Code sessions', () => {
     const lines = run.stdout.split('\n').slice(0, -1);
     expect(lines.every((line) => line.endsWith('\r'))).toBe(true);
     const inputLines = new Set(session.split('\n'));
-    expect(lines.filter((line) => !inputLines.has(line))).toHaveLength(1);
+    // The marker is the one new line; a tool result shortened to fill the target may differ too.
+    const differing = lines.filter((line) => !inputLines.has(line));
+    expect(differing.filter((line) => !line.includes('omitted'))).toHaveLength(1);
   });
 
   it('links a kept line to its nearest kept ancestor when nothing stands in for removed lines', async () => {
@@ -120,7 +124,7 @@ describe('Claude Code sessions', () => {
     const check = checkCompactedSession(session, run.stdout);
     expect(check.added).toBe(0);
     expect(check.parentChanged).toBe(1);
-    expect(check.changed).toBe(1);
+    expect(check.changed - check.shortened).toBe(1);
     // The first kept line after the task now points to the task.
     const entries = run.stdout
       .trim()
