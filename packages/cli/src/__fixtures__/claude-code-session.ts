@@ -161,7 +161,8 @@ export function checkCompactedSession(input: string, output: string) {
       for (const key of changed)
         expect(changeableFields.has(key), `${key} changed in ${line.slice(0, 200)}`).toBe(true);
       if (changed.includes('parentUuid')) counts.parentChanged++;
-      if (changed.includes('message') && JSON.stringify(entry.message).includes('omitted')) counts.shortened++;
+      if (changed.includes('message') && JSON.stringify(entry.message).includes('omitted'))
+        counts.shortened++;
       counts.changed++;
     }
     expect(at!, 'lines keep their order').toBeGreaterThan(last);
