@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compactionMetadataOf, type Message } from '@compaction/core';
+import { defaultSummarySections } from '@compaction/strategy-summarization';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../__fixtures__/fake-anthropic-server.js';
 import {
@@ -16,15 +17,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const summary = [
-  'Goals and constraints',
-  'Progress and current state',
-  'Decisions and why',
-  'Files and code',
-  'Errors and resolutions',
-  'Pending work',
-  'Next step',
-]
+const summary = defaultSummarySections
   .map((section) => `## ${section}\nThe work on the parser goes on.`)
   .join('\n');
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from '@compaction/core';
+import { defaultSummarySections } from '@compaction/strategy-summarization';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkCompactedSession, codingSession, sessionLog } from '../../__fixtures__/claude-code-session.js';
 import { startFakeAnthropicServer } from '../../__fixtures__/fake-anthropic-server.js';
@@ -185,16 +186,7 @@ describe('Claude Code sessions', () => {
     const requests: string[] = [];
     const server = await startFakeAnthropicServer((request) => {
       requests.push(JSON.stringify(request.body.messages));
-      const sections = [
-        'Goals and constraints',
-        'Progress and current state',
-        'Decisions and why',
-        'Files and code',
-        'Errors and resolutions',
-        'Pending work',
-        'Next step',
-      ];
-      return sections
+      return defaultSummarySections
         .map((section) => `## ${section}\nRound ${requests.length}: the parser reads files one by one.`)
         .join('\n');
     });
