@@ -1,18 +1,18 @@
 /**
  * Prints the shipped estimator profiles, fitted with `calibrateProfile` on the generated corpus (seed 1,
  * the benchmark uses another seed) plus the real transcripts when present. The numbers in
- * packages/core/src/tokens/estimator-profiles.ts come from this script:
+ * packages/token-estimator/src/estimator-profiles.ts come from this script:
  * `pnpm --filter @compaction/bench exec tsx src/tokens/fit-profiles.ts`
  * prints them, and with `--write` it writes that file.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  calibrateProfile,
   type EstimatorProfile,
   type TextFeatureWeights,
   textFeatureBonds,
-} from '@compaction/core';
+} from '@compaction/token-estimator';
+import { calibrateProfile } from '../calibration/calibrate-profile.js';
 import { generateCorpus } from './corpus.js';
 import { createExactCounter } from './exact-counters.js';
 import { loadTranscriptTexts } from './transcript-texts.js';
@@ -60,7 +60,7 @@ function profileSource(constant: string, profile: EstimatorProfile, documentatio
   return `${documentation}\nexport const ${constant}: EstimatorProfile = {\n  name: '${profile.name}',\n  weights: {\n${weights}\n  },\n  safetyFactor: ${profile.safetyFactor},\n};\n`;
 }
 
-/** The source of packages/core/src/tokens/estimator-profiles.ts for the fitted profiles. */
+/** The source of packages/token-estimator/src/estimator-profiles.ts for the fitted profiles. */
 export function profilesSource(
   o200k: EstimatorProfile,
   cl100k: EstimatorProfile,
@@ -113,7 +113,7 @@ export function profilesSource(
         ' * offline: it takes, feature by feature, the larger of the o200k and cl100k weights (cl100k is much',
         ' * less efficient on CJK and other alphabets) with a safety factor of 1.25, an allowance for Claude',
         ' * tokenizers producing more tokens than OpenAI ones for the same text. For exact numbers, record',
-        " * provider usage, or fit your own profile with `calibrateProfile` against Anthropic's token counting.",
+        ' * provider usage: what was sent is then counted as the provider billed it.',
         ' */',
       ].join('\n'),
     ),
@@ -143,7 +143,7 @@ async function main() {
   const source = profilesSource(fitted[0]!, fitted[1]!, summary);
   if (process.argv.includes('--write')) {
     writeFileSync(
-      resolve(import.meta.dirname, '../../../packages/core/src/tokens/estimator-profiles.ts'),
+      resolve(import.meta.dirname, '../../../packages/token-estimator/src/estimator-profiles.ts'),
       source,
     );
   }

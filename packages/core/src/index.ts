@@ -202,13 +202,6 @@ export {
   type ApproximateEstimatorSettings,
   createApproximateEstimator,
 } from './tokens/approximate-estimator.js';
-export {
-  type CalibrationOptions,
-  type CalibrationSample,
-  calibrateProfile,
-} from './tokens/calibrate-profile.js';
-export type { EstimatorProfile } from './tokens/estimator-profile.js';
-export { anthropicProfile, cl100kProfile, o200kProfile } from './tokens/estimator-profiles.js';
 export { createFastEstimator, type FastEstimatorSettings } from './tokens/fast-estimator.js';
 export {
   createMessageEstimator,
@@ -216,13 +209,6 @@ export {
   type MessageEstimatorSettings,
   type MessageOverhead,
 } from './tokens/message-estimator.js';
-export {
-  measureText,
-  type TextFeature,
-  type TextFeatureWeights,
-  textFeatureBonds,
-  textFeatureNames,
-} from './tokens/text-features.js';
 // Tokens and budget
 export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
 export { fitToRoom, type Measured } from './turns/fit-to-room.js';

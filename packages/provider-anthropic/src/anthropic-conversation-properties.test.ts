@@ -1,13 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  anthropicProfile,
-  createFastEstimator,
-  createStrategyRegistry,
-  resolveCompactionConfig,
-} from '@compaction/core';
+import { createFastEstimator, createStrategyRegistry, resolveCompactionConfig } from '@compaction/core';
 import slidingWindow from '@compaction/strategy-sliding-window';
 import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
 import { checkScriptedConversationProperty } from '@compaction/testing/vitest';
+import { anthropicProfile } from '@compaction/token-estimator';
 import { expect, it } from 'vitest';
 import { anthropicRequestProblems, scriptAgent } from './__fixtures__/anthropic-conversation-script.js';
 import { createAnthropicConversation } from './index.js';

@@ -1,11 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
-  anthropicProfile,
   type Compactor,
   type ConversationCompaction,
   createFastEstimator,
   resolveConversationCompactor,
 } from '@compaction/core';
+import { anthropicProfile } from '@compaction/token-estimator';
 import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
 import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
 

@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
-  anthropicProfile,
   ContextOverflowError,
   compactionMetadataOf,
   createFastEstimator,
@@ -14,6 +13,7 @@ import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
 import { recordConversationEvents } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { describeConversationRecovery, expectCompactionSchedule } from '@compaction/testing/vitest';
+import { anthropicProfile } from '@compaction/token-estimator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   anthropicRequestProblems,

@@ -1,10 +1,10 @@
 import {
   type Compactor,
   type ConversationCompaction,
-  cl100kProfile,
   createFastEstimator,
   resolveConversationCompactor,
 } from '@compaction/core';
+import { cl100kProfile } from '@compaction/token-estimator';
 import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './openai-model-limits.js';
 
 /**

@@ -1,9 +1,39 @@
+import {
+  createTextEstimator,
+  measureText,
+  type TextFeature,
+  textFeatureBonds,
+  textFeatureNames,
+} from '@compaction/token-estimator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyText } from './__fixtures__/text-arbitraries.js';
 import { calibrateProfile } from './calibrate-profile.js';
-import { createFastEstimator } from './fast-estimator.js';
-import { measureText, type TextFeature, textFeatureBonds, textFeatureNames } from './text-features.js';
+
+/** Any string: arbitrary code points, graphemes, and pieces that tokenizers treat specially glued together. */
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ unit: 'grapheme', maxLength: 200 }),
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(
+          'getUserName',
+          'Zm9vYmFy',
+          'xq',
+          ' 42',
+          '\n    ',
+          '});',
+          '上下文',
+          'Привет',
+          '😀',
+          '\ud800',
+        ),
+        fc.string({ unit: 'binary', maxLength: 4 }),
+      ),
+      { maxLength: 40 },
+    )
+    .map((pieces) => pieces.join('')),
+);
 
 /** An "exact" tokenizer that is a known linear function of the features, so the fit must recover it. */
 function linearCounter(weights: Partial<Record<TextFeature, number>>) {
@@ -60,7 +90,7 @@ describe('calibrateProfile', () => {
           const exact = (text: string) => Math.ceil(text.length / 3);
           const profile = calibrateProfile(texts, exact, { minimumSampleTokens: 1, underCountShare: 0 });
           for (const weight of Object.values(profile.weights)) expect(weight).toBeGreaterThanOrEqual(0);
-          const estimator = createFastEstimator({ profile });
+          const estimator = createTextEstimator({ profile });
           for (const text of texts) {
             expect(estimator.countText(text)).toBeGreaterThanOrEqual(Math.floor(0.98 * exact(text) - 1e-9));
           }
@@ -97,7 +127,7 @@ describe('calibrateProfile', () => {
           // Whole tokens, as every tokenizer counts.
           const exact = (text: string) => Math.ceil(linearCounter(weights)(text));
           const profile = calibrateProfile(corpus, exact);
-          const estimator = createFastEstimator({ profile });
+          const estimator = createTextEstimator({ profile });
           for (const [text, added, at] of cases) {
             const index = at % (text.length + 1);
             const longer = text.slice(0, index) + added + text.slice(index);

@@ -127,7 +127,7 @@ export const letterPairTable = buildLetterPairTable();
  * group: a rare pair of letters; a piece right after punctuation; a number right after whitespace, together
  * with the whitespace before it (indentation that becomes the end of a line). Every other count only grows:
  * added text lengthens or splits runs and pieces but never merges two. So adding text lowers an estimate by at
- * most the largest sum of weights of one group, times the safety factor; {@link calibrateProfile} keeps that
+ * most the largest sum of weights of one group, times the safety factor; the shipped profiles keep that
  * under one token.
  */
 export const textFeatureBonds: readonly (readonly TextFeature[])[] = [

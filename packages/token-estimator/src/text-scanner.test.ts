@@ -98,15 +98,15 @@ describe('the WebAssembly text scanner', () => {
   });
 
   it('is the build of its committed source', () => {
-    const script = fileURLToPath(new URL('../../scripts/build-text-scanner.js', import.meta.url));
-    // Throws (with the script's message) when src/tokens/text-scanner-binary.ts is stale.
+    const script = fileURLToPath(new URL('../scripts/build-text-scanner.js', import.meta.url));
+    // Throws (with the script's message) when src/text-scanner-binary.ts is stale.
     const output = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     expect(output).toMatch(/up to date/);
     // Loading the compiler (Binaryen) takes a few seconds.
   }, 60_000);
 
   describe('where it cannot run', () => {
-    /** Core's type settings leave out the WebAssembly declarations; the runtime has them. */
+    /** The package's type settings leave out the WebAssembly declarations; the runtime has them. */
     interface WebAssemblyLike {
       Memory: unknown;
       Instance: unknown;

@@ -26,7 +26,7 @@ const maximumLength = 4 * 1024 * 1024 - textAt / 2;
 /** The most pages the memory grows to: room for the longest text scanned here. */
 const maximumPages = (textAt + maximumLength * 2) / pageBytes;
 
-/** The parts of the WebAssembly API this module uses (core's types leave out the DOM and Node libraries). */
+/** The parts of the WebAssembly API this module uses (the package's types leave out the DOM and Node libraries). */
 interface WebAssemblyApi {
   Memory: new (descriptor: { initial: number }) => WebAssemblyMemory;
   Module: new (bytes: Uint8Array) => object;

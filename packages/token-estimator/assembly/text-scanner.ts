@@ -1,10 +1,10 @@
 /**
- * The WebAssembly build of `measureText` (src/tokens/text-features.ts), written in AssemblyScript. It counts
+ * The WebAssembly build of `measureText` (src/text-features.ts), written in AssemblyScript. It counts
  * exactly the same features with exactly the same rules, one branch for one branch, so the two give the same
  * numbers on every string (a property test holds them to it); the JavaScript version stays the reference and
- * the fallback. Compiled by `pnpm --filter @compaction/core build:scanner` into src/tokens/text-scanner-binary.ts.
+ * the fallback. Compiled by `pnpm --filter @compaction/token-estimator build:scanner` into src/text-scanner-binary.ts.
  *
- * Memory (imported, laid out by src/tokens/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB, and
+ * Memory (imported, laid out by src/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB, and
  * one more byte for `pastEnd`), the table of rare letter pairs at `pairsAt` (1 KB), the counts written at
  * `countsAt`, the text's UTF-16 units from `textAt`.
  */

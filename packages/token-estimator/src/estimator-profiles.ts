@@ -56,7 +56,7 @@ export const cl100kProfile: EstimatorProfile = {
  * offline: it takes, feature by feature, the larger of the o200k and cl100k weights (cl100k is much
  * less efficient on CJK and other alphabets) with a safety factor of 1.25, an allowance for Claude
  * tokenizers producing more tokens than OpenAI ones for the same text. For exact numbers, record
- * provider usage, or fit your own profile with `calibrateProfile` against Anthropic's token counting.
+ * provider usage: what was sent is then counted as the provider billed it.
  */
 export const anthropicProfile: EstimatorProfile = {
   name: 'anthropic',

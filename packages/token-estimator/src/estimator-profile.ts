@@ -1,9 +1,8 @@
-import type { MessageOverhead } from './message-estimator.js';
 import type { TextFeatureWeights } from './text-features.js';
 
 /**
- * The coefficients of the fast estimator for one tokenizer family: tokens per unit of each text feature,
- * fitted with {@link calibrateProfile} against an exact tokenizer, and a safety factor applied on top.
+ * The coefficients of the text estimator for one tokenizer family: tokens per unit of each text feature,
+ * fitted against an exact tokenizer, and a safety factor applied on top.
  */
 export interface EstimatorProfile {
   /** A short name for reports, such as `o200k`. */
@@ -15,6 +14,4 @@ export interface EstimatorProfile {
    * too many tokens: compaction that fires slightly early is harmless, a request that overflows is not.
    */
   readonly safetyFactor: number;
-  /** Message overhead of this family, on top of {@link defaultMessageOverhead}. */
-  readonly overhead?: Readonly<Partial<MessageOverhead>>;
 }

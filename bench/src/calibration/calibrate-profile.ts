@@ -1,13 +1,13 @@
-import type { EstimatorProfile } from './estimator-profile.js';
-import type { MessageOverhead } from './message-estimator.js';
-import { nonNegativeLeastSquares } from './non-negative-least-squares.js';
 import {
+  type EstimatorProfile,
   measureText,
   type TextFeatureWeights,
   textFeatureBonds,
-  textFeatureCount,
   textFeatureNames,
-} from './text-features.js';
+} from '@compaction/token-estimator';
+import { nonNegativeLeastSquares } from './non-negative-least-squares.js';
+
+const textFeatureCount = textFeatureNames.length;
 
 /** One calibration sample: a text, or a text with a weight (default 1) in the fit. */
 export type CalibrationSample = string | { text: string; weight?: number };
@@ -42,8 +42,6 @@ export interface CalibrationOptions {
    * you fix are kept as given.
    */
   maximumDrop?: number;
-  /** Message overhead of the profile. */
-  overhead?: Partial<MessageOverhead>;
 }
 
 /**
@@ -52,7 +50,8 @@ export interface CalibrationOptions {
  * weight, whatever its length) against `exactCounter`, then fits the safety factor, holding down the few
  * weights that adding text could take away so that no text's estimate drops by more than `maximumDrop` when
  * text is added to it. Give it a few hundred samples that look like your traffic, counted by the exact
- * tokenizer (or by a provider's count endpoint).
+ * tokenizer (or by a provider's count endpoint). The shipped profiles of `@compaction/token-estimator` are
+ * fitted with it by `src/tokens/fit-profiles.ts`.
  */
 export function calibrateProfile(
   corpus: Iterable<CalibrationSample>,
@@ -76,12 +75,7 @@ export function calibrateProfile(
   }
   // Should ten rounds not settle it, the last weights are scaled down without fitting the others again.
   Object.assign(weights, holdDownBonds(weights, maximumDrop / safetyFactor, options.fixedWeights));
-  return {
-    name: options.name ?? 'calibrated',
-    weights,
-    safetyFactor,
-    ...(options.overhead ? { overhead: options.overhead } : {}),
-  };
+  return { name: options.name ?? 'calibrated', weights, safetyFactor };
 }
 
 /**

@@ -1,0 +1,18 @@
+export {
+  type EstimatorSettingsIssue,
+  InvalidEstimatorSettingsError,
+} from './errors/invalid-estimator-settings-error.js';
+export type { EstimatorProfile } from './estimator-profile.js';
+export { anthropicProfile, cl100kProfile, o200kProfile } from './estimator-profiles.js';
+export {
+  createTextEstimator,
+  type TextEstimator,
+  type TextEstimatorSettings,
+} from './text-estimator.js';
+export {
+  measureText,
+  type TextFeature,
+  type TextFeatureWeights,
+  textFeatureBonds,
+  textFeatureNames,
+} from './text-features.js';

@@ -1,0 +1,75 @@
+import {
+  type EstimatorSettingsIssue,
+  InvalidEstimatorSettingsError,
+} from './errors/invalid-estimator-settings-error.js';
+import type { EstimatorProfile } from './estimator-profile.js';
+import { o200kProfile } from './estimator-profiles.js';
+import { measureText, textFeatureCount, textFeatureNames } from './text-features.js';
+
+/** Settings of {@link createTextEstimator}. */
+export interface TextEstimatorSettings {
+  /** The tokenizer family to estimate. Default {@link o200kProfile} (OpenAI GPT-4o, GPT-4.1, GPT-5, o-series). */
+  profile?: EstimatorProfile;
+  /** Replaces the profile's safety factor. */
+  safetyFactor?: number;
+}
+
+/**
+ * Counts the tokens of plain strings. The same shape as the `name` and `countText` of `@compaction/core`'s
+ * `TokenEstimator`, which adds the counting of whole messages on top.
+ */
+export interface TextEstimator {
+  /** A short name for reports: `fast:` and the profile's name. */
+  readonly name: string;
+  /** Estimated tokens of a string: 0 for the empty string, at least 1 for any other. */
+  countText(text: string): number;
+}
+
+/**
+ * The fast estimator of text: one pass over each text that counts what drives real tokenizers (letters, word
+ * pieces, capitals, the rare letter pairs of random text, digits, punctuation, whitespace runs, CJK and other
+ * non-ASCII characters), weighted by a fitted {@link EstimatorProfile} and multiplied by its safety factor.
+ * Dependency-free and tens of times faster than an exact tokenizer.
+ *
+ * Adding text to a text (before, after or inside it) never lowers its estimate by more than one token with
+ * the shipped profiles; a larger `safetyFactor` scales that bound with it.
+ *
+ * @throws {InvalidEstimatorSettingsError} when a weight is negative or not a number, or the safety factor is
+ * not a positive number.
+ */
+export function createTextEstimator(settings: TextEstimatorSettings = {}): TextEstimator {
+  const profile = settings.profile ?? o200kProfile;
+  const safetyFactor = settings.safetyFactor ?? profile.safetyFactor;
+  const issues: EstimatorSettingsIssue[] = [];
+  if (!(Number.isFinite(safetyFactor) && safetyFactor > 0)) {
+    issues.push({ path: 'safetyFactor', message: `must be a positive number, got ${String(safetyFactor)}` });
+  }
+  for (const feature of textFeatureNames) {
+    const weight = profile.weights[feature] ?? 0;
+    if (!(Number.isFinite(weight) && weight >= 0)) {
+      issues.push({
+        path: `profile.weights.${feature}`,
+        message: `must be a number >= 0, got ${String(weight)}`,
+      });
+    }
+  }
+  if (issues.length > 0) throw new InvalidEstimatorSettingsError(issues);
+  const weights = new Float64Array(textFeatureCount);
+  textFeatureNames.forEach((feature, index) => {
+    weights[index] = (profile.weights[feature] ?? 0) * safetyFactor;
+  });
+  // One scratch buffer per estimator: counting is synchronous, so it is never shared by two calls at once.
+  const features = new Float64Array(textFeatureCount);
+
+  return {
+    name: `fast:${profile.name}`,
+    countText(text: string): number {
+      if (text.length === 0) return 0;
+      measureText(text, features);
+      let tokens = 0;
+      for (let index = 0; index < textFeatureCount; index++) tokens += features[index]! * weights[index]!;
+      // Any non-empty text is at least one token.
+      return Math.max(1, Math.ceil(tokens));
+    },
+  };
+}
