@@ -34,15 +34,6 @@ async function inPairs<T, R>(items: readonly T[], task: (item: T) => Promise<R>)
   return results;
 }
 
-async function openAIConvertersAvailable(): Promise<boolean> {
-  try {
-    const loaded = (await import('@compaction/provider-openai' as string)) as Record<string, unknown>;
-    return typeof loaded.fromOpenAIChatMessages === 'function';
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(directory === undefined)(
   `real transcripts (${directory ?? missingTranscriptsMessage})`,
   () => {
@@ -157,11 +148,7 @@ describe.skipIf(directory === undefined)(
       });
     });
 
-    it('reads OpenAI Chat transcripts raw (tau-bench, OpenHands)', async (context) => {
-      if (!(await openAIConvertersAvailable())) {
-        context.skip('@compaction/provider-openai has no fromOpenAIChatMessages yet');
-        return;
-      }
+    it('reads OpenAI Chat transcripts raw (tau-bench, OpenHands)', async () => {
       const tau = JSON.parse(
         readFileSync(join(directory!, 'tau-bench', 'gpt-4o-airline.first20.json'), 'utf8'),
       );

@@ -7,6 +7,7 @@ import {
   validateMessages,
 } from '@compaction/core';
 import { conversationArbitrary } from '@compaction/testing';
+import { missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicRequestArbitrary } from './__fixtures__/anthropic-request-arbitrary.js';
@@ -106,7 +107,7 @@ describe.skipIf(directory === undefined)('Anthropic converters on real Claude Co
 
 if (directory === undefined) {
   describe('Anthropic converters on real Claude Code sessions', () => {
-    it.skip('skipped: transcripts not found (set COMPACTION_TRANSCRIPTS or add ../shared/fixtures/transcripts)', () => {});
+    it.skip(missingTranscriptsMessage, () => {});
   });
 }
 

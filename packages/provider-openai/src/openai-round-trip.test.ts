@@ -7,6 +7,7 @@ import {
   validateMessages,
 } from '@compaction/core';
 import { conversationArbitrary, oddlyChanged } from '@compaction/testing';
+import { missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeForOpenAI } from './__fixtures__/normalize-for-openai.js';
@@ -159,7 +160,7 @@ describe.skipIf(directory === undefined)(
 
 if (directory === undefined) {
   describe('Chat Completions converters on real conversations', () => {
-    it.skip('skipped: transcripts not found (set COMPACTION_TRANSCRIPTS or add ../shared/fixtures/transcripts)', () => {});
+    it.skip(missingTranscriptsMessage, () => {});
   });
 }
 

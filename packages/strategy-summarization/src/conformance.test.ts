@@ -1,15 +1,20 @@
-import { createMockProvider } from '@compaction/testing';
+import { createMockProvider, type FloorOf, protectedTokens } from '@compaction/testing';
 import { describeConformance } from '@compaction/testing/vitest';
 import { summarizingProvider } from './__fixtures__/summaries.js';
 import { createSummarization } from './create-summarization.js';
 
+/** The summary takes the place of a removal marker, and needs more room than one: its header. */
+const floor: FloorOf = (messages, counter) => protectedTokens(messages, counter) + 64;
+
 describeConformance('summarization', {
   strategy: () => createSummarization({ provider: summarizingProvider() }),
+  floor,
 });
 
 describeConformance('summarization (assistant-after-task placement)', {
   strategy: () => createSummarization({ provider: summarizingProvider(), placement: 'assistant-after-task' }),
   numRuns: 300,
+  floor,
 });
 
 describeConformance('summarization (summarizer always failing, extractive fallback)', {
@@ -18,4 +23,5 @@ describeConformance('summarization (summarizer always failing, extractive fallba
       provider: createMockProvider({ responses: Array.from({ length: 5000 }, () => new Error('503')) }),
     }),
   numRuns: 300,
+  floor,
 });

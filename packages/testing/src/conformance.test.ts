@@ -2,7 +2,8 @@ import { createPipeline } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { brokenStrategies } from './__fixtures__/broken-strategies.js';
 import { dropOldestTurns } from './__fixtures__/drop-oldest-turns.js';
-import { type ConformancePropertyName, checkConformanceProperty } from './conformance.js';
+import { type ConformancePropertyName, checkConformance, checkConformanceProperty } from './conformance.js';
+import { tallyShortfall } from './conformance-tally.js';
 import { describeConformance } from './vitest.js';
 
 // Core's pipeline runs the full suite, as every strategy package does.
@@ -14,10 +15,15 @@ const expectations: Array<[keyof typeof brokenStrategies, ConformancePropertyNam
   ['edits-without-marking', 'keeps-the-rules', /latest-user-kept|unmarked-change/],
   ['mutates-its-input', 'does-not-mutate-input', /read.only|frozen|Cannot assign/i],
   ['nondeterministic', 'deterministic', /different histories/],
-  ['crashes-untyped', 'throws-only-typed-errors', /not a CompactionError/],
+  ['crashes-untyped', 'gives-up-only-when-unreachable', /TypeError.*only error allowed/],
   ['crashes-untyped', 'rejects-malformed-input', /instead of a typed error/],
   ['ignores-the-budget', 'keeps-the-rules', /within-limit/],
+  ['ignores-the-budget', 'reaches-reachable-targets', /against a reachable target/],
   ['ignores-the-budget', 'rejects-malformed-input', /valid-messages|tool-pairing/],
+  ['gives-up-always', 'gives-up-only-when-unreachable', /gave up on a reachable target/],
+  ['gives-up-always', 'handles-generous-budget', /gave up on a reachable target/],
+  ['drops-the-newest-request', 'keeps-the-rules', /latest-user-kept/],
+  ['drops-everything', 'rejects-malformed-input', /system-kept|latest-user-kept/],
 ];
 
 describe('the conformance suite catches broken strategies', () => {
@@ -32,7 +38,16 @@ describe('the conformance suite catches broken strategies', () => {
     });
   }
 
-  it('the reference strategy passes every property the broken ones fail', async () => {
+  // The three ways to look conformant without compacting: doing nothing, always giving up, and dropping what
+  // the user asked last.
+  for (const name of ['ignores-the-budget', 'gives-up-always', 'drops-the-newest-request'] as const) {
+    it(`${name} fails the suite as a whole`, async () => {
+      const outcomes = await checkConformance({ strategy: brokenStrategies[name], numRuns: 100 });
+      expect(outcomes.filter((outcome) => !outcome.passed).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('the reference strategy passes every property the broken ones fail', { timeout: 120_000 }, async () => {
     for (const property of new Set(expectations.map(([, property]) => property))) {
       const outcome = await checkConformanceProperty(property, {
         strategy: dropOldestTurns(),
@@ -40,5 +55,21 @@ describe('the conformance suite catches broken strategies', () => {
       });
       expect(outcome.failure).toBeUndefined();
     }
+  });
+
+  it('the progress property reports how many cases it compacted', async () => {
+    const outcome = await checkConformanceProperty('reaches-reachable-targets', {
+      strategy: dropOldestTurns(),
+      numRuns: 100,
+    });
+    expect(outcome.tally?.cases).toBe(100);
+    expect(outcome.tally?.compacted).toBeGreaterThanOrEqual(outcome.tally!.overTarget / 2);
+  });
+});
+
+describe('tallyShortfall', () => {
+  it('fails a run that compacted under half of the cases over their target', () => {
+    expect(tallyShortfall({ cases: 200, overTarget: 180, compacted: 89 })).toMatch(/only 89 of the 180/);
+    expect(tallyShortfall({ cases: 200, overTarget: 180, compacted: 90 })).toBeUndefined();
   });
 });

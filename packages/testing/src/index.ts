@@ -17,6 +17,12 @@ export {
   type PropertyOutcome,
 } from './conformance.js';
 export {
+  type ConformanceTally,
+  describeTally,
+  leastCompactedShare,
+  tallyShortfall,
+} from './conformance-tally.js';
+export {
   type ConversationArbitrarySettings,
   conversationArbitrary,
   hugeTextArbitrary,
@@ -39,6 +45,7 @@ export {
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
+export { type FloorOf, markerRoom, protectedTokens, reachableFloor } from './protected-tokens.js';
 export {
   checkProviderContractCase,
   checkProviderContracts,
@@ -67,8 +74,6 @@ export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-pr
 export {
   allowedShortfall,
   checkTargetFill,
-  type FloorOf,
-  protectedTokens,
   type TargetFillRun,
   type TargetFillSettings,
 } from './target-fill-property.js';

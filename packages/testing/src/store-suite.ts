@@ -141,12 +141,16 @@ export function describeStoreConformance(name: string, settings: StoreConformanc
       await expect(store.append(sampleCompactionRecord('a', 1))).rejects.toThrow();
     });
 
-    it.skipIf(settings.reopen === undefined)('has everything after reopening', async () => {
+    // Registered only for stores that can be reopened: an in-memory store has nothing to reopen, and a test
+    // that could never run would count as skipped.
+    const reopen = settings.reopen;
+    if (reopen === undefined) return;
+    it('has everything after reopening', async () => {
       const store = await settings.create();
       await store.append(sampleCompactionRecord('a', 1));
       await store.append(sampleCompactionRecord('a', 2));
       await store.updateSessionMetadata('a', { title: 'kept' });
-      const reopened = await settings.reopen!(store);
+      const reopened = await reopen(store);
       expect(await reopened.list('a')).toEqual([
         sampleCompactionRecord('a', 1),
         sampleCompactionRecord('a', 2),

@@ -3,7 +3,6 @@ import {
   CompactionError,
   type CompactionStrategy,
   type Message,
-  mergesAheadOfReasoning,
   planTurns,
   TokenCounter,
   type TokenEstimator,
@@ -16,11 +15,8 @@ import {
   type HugeResultConversationSettings,
   hugeResultConversationArbitrary,
 } from './huge-result-arbitrary.js';
+import { type FloorOf, protectedTokens } from './protected-tokens.js';
 
-/** What a strategy may not shrink: the floor under which no result of it can go. */
-export type FloorOf = (messages: readonly Message[], counter: TokenCounter) => number;
-
-/** Settings of the target-fill property. */
 export interface TargetFillSettings {
   /** The strategy under test, or a function that makes it. */
   strategy: CompactionStrategy | (() => CompactionStrategy | Promise<CompactionStrategy>);
@@ -60,32 +56,6 @@ export interface TargetFillRun {
   allowance: number;
 }
 
-/**
- * Tokens of the protected turns of core's turn plan (system prompt, pinned messages, original task, newest
- * user request, a last turn waiting for results): what no strategy may remove or shorten. Where removing the
- * turns between two protected turns would put an assistant message right before one with reasoning, a marker
- * must stand between them (`mergesAheadOfReasoning`), and its room is counted too.
- */
-export function protectedTokens(messages: readonly Message[], counter: TokenCounter): number {
-  const plan = planTurns(messages, counter, { keepOriginalTask: true });
-  let tokens = 0;
-  let previous: number | undefined;
-  plan.turns.forEach((turn, turnIndex) => {
-    if (plan.protectedTurns[turnIndex] === 0) return;
-    tokens += plan.tokens[turnIndex]!;
-    const before = previous === undefined ? undefined : plan.turns[previous]!;
-    if (
-      before !== undefined &&
-      before.end < turn.start &&
-      mergesAheadOfReasoning(messages[before.end - 1], messages[turn.start])
-    ) {
-      tokens += separatorAllowance;
-    }
-    previous = turnIndex;
-  });
-  return tokens;
-}
-
 /** What a turn keeps at least when its tool results are shortened to nothing: its calls, text and notes. */
 function unshortenableTokens(messages: readonly Message[], counter: TokenCounter): number {
   let tokens = 0;
@@ -104,8 +74,6 @@ function unshortenableTokens(messages: readonly Message[], counter: TokenCounter
 
 /** The longest note a shortened result keeps when nothing else of it fits. */
 const noteOfNothing = '\n[... 99999999 characters omitted ...]\n';
-/** What a marker that must separate two protected turns costs at most. */
-const separatorAllowance = 24;
 /** What one gap may cost in the room a strategy sets aside for its marker and leaves unused. */
 const markerTolerance = 16;
 

@@ -6,6 +6,7 @@ import {
   conformanceProperties,
   defaultConformanceRuns,
 } from './conformance.js';
+import { describeTally } from './conformance-tally.js';
 import {
   checkProviderContracts,
   defaultTargetShares,
@@ -16,7 +17,8 @@ import { checkTargetFill, type TargetFillSettings } from './target-fill-property
 
 /**
  * Registers the conformance suite as Vitest tests: one test per property, each over `numRuns` generated
- * conversations (default 1,000). A strategy package's whole conformance test is one call:
+ * conversations (default 1,000). The progress property prints how many cases were compacted, e.g.
+ * "pruning: 187 of 200 cases compacted (193 over their target)". A strategy package's whole conformance test is one call:
  *
  * ```ts
  * import { describeConformance } from '@compaction/testing/vitest';
@@ -29,6 +31,7 @@ export function describeConformance(name: string, settings: ConformanceSettings)
     for (const [property, description] of Object.entries(conformanceProperties)) {
       it(`${property}: ${description}`, { timeout: 600_000 }, async () => {
         const outcome = await checkConformanceProperty(property as ConformancePropertyName, settings);
+        if (outcome.tally !== undefined) console.log(describeTally(name, outcome.tally));
         expect(outcome.failure, outcome.failure).toBeUndefined();
         expect(outcome.passed).toBe(true);
       });

@@ -39,7 +39,7 @@ type Usage = { inputTokens: { total: number | undefined } };
  * ```
  */
 export function compactionMiddleware(settings: CompactionIntegrationSettings): CompactionMiddleware {
-  const { compactor, sessionId } = resolveCompactionSettings(settings);
+  const { compactor, sessionId, conversationId } = resolveCompactionSettings(settings);
   const options = sessionId === undefined ? {} : { sessionId };
   const tracker = new ConversationTracker<LanguageModelPromptMessage>((message, index) =>
     decodeOne(message, index, 'prompt'),
@@ -87,7 +87,7 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
     compactor,
 
     async transformParams({ params }) {
-      const view = tracker.view(params.prompt);
+      const view = tracker.view(params.prompt, conversationOf(params) ?? conversationId);
       const result = await compactor.prepare(view.messages, options);
       // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
       const compacted = result.compacted ? signedReasoningFirst(result.messages) : undefined;
@@ -139,4 +139,10 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
       };
     },
   };
+}
+
+/** The per-call conversation id a caller passes as `providerOptions: { compaction: { conversationId } }`. */
+function conversationOf(params: LanguageModelCallOptions): string | undefined {
+  const id = params.providerOptions?.compaction?.conversationId;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -35,7 +35,7 @@ export interface CompactionPrepareStep {
  * ```
  */
 export function compactionPrepareStep(settings: CompactionIntegrationSettings): CompactionPrepareStep {
-  const { compactor, sessionId } = resolveCompactionSettings(settings);
+  const { compactor, sessionId, conversationId } = resolveCompactionSettings(settings);
   const tracker = new ConversationTracker<ModelMessage>((message, index) =>
     decodeOne(message, index, 'model'),
   );
@@ -46,7 +46,7 @@ export function compactionPrepareStep(settings: CompactionIntegrationSettings): 
     messages,
     steps,
   }: PrepareStepInput): Promise<{ messages?: ModelMessage[] }> => {
-    const view = tracker.view(messages);
+    const view = tracker.view(messages, conversationId);
     const previous = sentBy.get(view.conversation);
     const inputTokens = steps.at(-1)?.usage.inputTokens;
     if (previous !== undefined && inputTokens !== undefined) {

@@ -4,6 +4,13 @@ import { type Compactor, type CompactorSettings, createCompactor } from '@compac
 export interface CompactionIntegrationOptions {
   /** The session compactions are recorded under (events, store, per-session serialization). Default `default`. */
   sessionId?: string;
+  /**
+   * The conversation every call belongs to, when one integration serves one conversation. Without it, a call
+   * continues the conversation whose messages it starts with, or starts a new one: two conversations never
+   * merge, but a conversation whose earlier messages the caller changes starts over. The middleware also
+   * reads a per-call id from `providerOptions.compaction.conversationId`, which takes precedence.
+   */
+  conversationId?: string;
 }
 
 /**
@@ -19,6 +26,13 @@ export type CompactionIntegrationSettings =
 export function resolveCompactionSettings(settings: CompactionIntegrationSettings): {
   compactor: Compactor;
   sessionId?: string;
+  /**
+   * The conversation every call belongs to, when one integration serves one conversation. Without it, a call
+   * continues the conversation whose messages it starts with, or starts a new one: two conversations never
+   * merge, but a conversation whose earlier messages the caller changes starts over. The middleware also
+   * reads a per-call id from `providerOptions.compaction.conversationId`, which takes precedence.
+   */
+  conversationId?: string;
 } {
   if (isCompactor(settings)) return { compactor: settings };
   if ('compactor' in settings) {

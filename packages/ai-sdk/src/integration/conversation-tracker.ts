@@ -1,7 +1,6 @@
 import type { Message } from '@compaction/core';
 import { joinReferencedTurns } from '../convert/join-referenced-turns.js';
 import { sameValue } from '../convert/same-value.js';
-import { messageKey } from './message-key.js';
 
 /** What is remembered about one conversation between calls. */
 export interface Conversation {
@@ -34,10 +33,15 @@ export interface ConversationView {
  * converted. Converted messages keep their identity from call to call, which keeps token counts memoized and
  * anchored on reported usage.
  *
- * Conversations are told apart by their first message; a bounded number are kept.
+ * Conversations are told apart by the id the caller gives; without one, a call continues the most recently
+ * used conversation whose messages it starts with (the AI SDK resends a conversation whole, with the new
+ * messages after it), and otherwise starts a new one. So two conversations that share a system prompt, or
+ * even their first exchanges, never merge: each call continues only a conversation it extends. A bounded
+ * number are kept, least recently used first out.
  */
 export class ConversationTracker<Item extends object> {
   private readonly conversations = new Map<string, Conversation>();
+  private unnamed = 0;
   private readonly decoded = new WeakMap<object, Message>();
   private readonly origins = new WeakMap<Message, Item>();
   private readonly joined = new WeakMap<Message, Message>();
@@ -49,10 +53,11 @@ export class ConversationTracker<Item extends object> {
     this.maximumConversations = maximumConversations;
   }
 
-  /** The core history for `items`; `items` is not changed. */
-  view(items: readonly Item[]): ConversationView {
-    const first = items[0];
-    const conversation = this.conversation(first === undefined ? '' : messageKey(first));
+  /** The core history for `items`, of the conversation `conversationId` when given; `items` is not changed. */
+  view(items: readonly Item[], conversationId?: string): ConversationView {
+    const conversation = this.conversation(
+      conversationId === undefined ? this.extendedKey(items) : `id:${conversationId}`,
+    );
     const previous = conversation.items;
     // Equal to the previous call's messages up to here: their conversions are reused.
     let same = 0;
@@ -110,6 +115,20 @@ export class ConversationTracker<Item extends object> {
       this.decoded.set(item, message);
     }
     return item;
+  }
+
+  /** The key of the most recently used unnamed conversation that `items` extend, or a new key. */
+  private extendedKey(items: readonly Item[]): string {
+    const keys = [...this.conversations.keys()].reverse();
+    const extended = keys.find((key) => {
+      const previous = this.conversations.get(key)!.items;
+      return (
+        key.startsWith('unnamed:') &&
+        previous.length <= items.length &&
+        previous.every((item, index) => item === items[index] || sameValue(item, items[index]))
+      );
+    });
+    return extended ?? `unnamed:${++this.unnamed}`;
   }
 
   private conversation(firstKey: string): Conversation {

@@ -1,4 +1,10 @@
-import { type CompactionStrategy, type Message, withCompactionMetadata } from '@compaction/core';
+import {
+  BudgetUnreachableError,
+  type CompactionStrategy,
+  latestUserMessageIndex,
+  type Message,
+  withCompactionMetadata,
+} from '@compaction/core';
 import { dropOldestTurns } from './drop-oldest-turns.js';
 
 const wrap = (
@@ -64,6 +70,33 @@ export const brokenStrategies = {
     name: 'ignores-the-budget',
     async compact(input) {
       return { messages: [...input.messages] };
+    },
+  } satisfies CompactionStrategy,
+  /** Gives up on every budget, reachable or not. */
+  'gives-up-always': {
+    specificationVersion: 'v1',
+    name: 'gives-up-always',
+    async compact(input) {
+      const best = input.counter.estimate(input.messages);
+      throw new BudgetUnreachableError({
+        target: input.budget.target,
+        best,
+        limit: input.budget.limit,
+        reason: 'it never tries',
+      });
+    },
+  } satisfies CompactionStrategy,
+  /** Drops the newest user request, whatever the budget. */
+  'drops-the-newest-request': wrap('drops-the-newest-request', (input, output) => {
+    const newest = input[latestUserMessageIndex(input)];
+    return output.filter((message) => message !== newest);
+  }),
+  /** Answers every history, malformed ones too, with an empty one: valid, but without what must be kept. */
+  'drops-everything': {
+    specificationVersion: 'v1',
+    name: 'drops-everything',
+    async compact() {
+      return { messages: [] };
     },
   } satisfies CompactionStrategy,
 };
