@@ -1,265 +1,208 @@
 /**
- * `pnpm bench:strategies`: median time of each deterministic strategy on a generated 2,000-message,
- * ~1M-token coding-agent history and on every real transcript, with the token counter warm (as after
- * `Compactor.check`) and cold (a fresh counter), side by side with LangChain.js `trimMessages` and the AI
- * SDK's `pruneMessages` where they do a comparable job. Each comparison times ours and the peer in turns, run
- * by run, so a ratio compares them in the same process state. Prints one Markdown report and writes it to
- * bench/results/strategies.md.
+ * `pnpm bench:strategies`: median time of each deterministic strategy, called directly and through
+ * `Compactor.compact`, on generated coding-agent histories of about 10k, 100k, 1M and 4M tokens and on every
+ * real transcript, with the token counter warm (as after `Compactor.check`) and cold (a fresh counter), side
+ * by side with LangChain.js `trimMessages` and the AI SDK's `pruneMessages` where they do a comparable job.
+ * Every contender's output is checked before its time counts; a refused output makes the bench exit
+ * non-zero. Saves bench/results/strategies.json, writes bench/results/strategies.md and the strategy
+ * figures of bench/README.md from it. `--quick`: the two smaller histories and three runs of everything,
+ * printed and not saved, to try a change.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { type CompactionStrategy, createFastEstimator, type Message, TokenCounter } from '@compaction/core';
+import { type CompactionStrategy, type Message, TokenCounter } from '@compaction/core';
 import { createPruning } from '@compaction/strategy-pruning';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
-import { generateCodingHistory } from '@compaction/testing';
-import { loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
+import { loadTranscripts } from '@compaction/testing/transcripts';
+import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
 import {
-  countModelMessageTexts,
-  pruneWithAiSdk,
-  toLangChain,
-  toModelMessages,
-  trimWithLangChain,
-} from './peers.js';
-import { type Contender, interleavedMedians, warmUpMilliseconds, warmUpRounds } from './timing.js';
+  compactorPath,
+  maskName,
+  pruneCountingName,
+  pruneMessagesName,
+  type StrategyName,
+  strategyNames,
+  trimMessagesName,
+} from './contender-names.js';
+import {
+  type Job,
+  pruneMessagesCountingPeer,
+  pruneMessagesPeer,
+  strategyAlone,
+  type TimedWork,
+  throughCompactor,
+  trimMessagesPeer,
+} from './contenders.js';
+import { measured, thousands } from './format.js';
+import { smallestResult, smallestTrim } from './reach.js';
+import { strategyReadmeFigures, strategySectionName } from './readme-figures.js';
+import { strategyReport } from './report.js';
+import {
+  type HistoryResult,
+  resultsDirectory,
+  type StrategyResults,
+  strategyResultsPath,
+  type TimedGroup,
+} from './results.js';
+import { sizedCodingHistory } from './sized-history.js';
+import { interleavedMedians } from './timing.js';
 
 /** The newest tool results truncation keeps; `pruneMessages` keeps the last two messages per result. */
 const keepRecent = 3;
 
-const strategies: Record<string, CompactionStrategy> = {
+const strategies: Record<StrategyName, CompactionStrategy> = {
   'tool-result-truncation': createToolResultTruncation({ keepRecent }),
   'tool-result-truncation (mask)': createToolResultTruncation({ keepRecent, mode: 'mask' }),
   pruning: createPruning(),
   'sliding-window': createSlidingWindow(),
 };
-const mask = strategies['tool-result-truncation (mask)']!;
-
-interface Timing {
-  warm: number;
-  cold: number;
-}
 
 /**
- * The contender for one counter state. Warm: a counter that has already counted the history, shared by every
- * run. Cold: a fresh counter per run, made untimed. Peers that count nothing run the same way in both.
+ * Token sizes of the generated histories, with the timed runs of each: fewer on the larger ones, where a
+ * `trimMessages` run takes seconds, so the whole bench stays within a few minutes on two cores.
  */
-type TimedWork = (state: keyof Timing) => Contender;
+const fullSizes = [
+  { tokens: 10_000, runs: 15 },
+  { tokens: 100_000, runs: 15 },
+  { tokens: 1_000_000, runs: 9 },
+  { tokens: 4_000_000, runs: 5 },
+];
+const quick = process.argv.includes('--quick');
+const sizes = quick ? fullSizes.slice(0, 2).map((size) => ({ ...size, runs: 3 })) : fullSizes;
+const transcriptRuns = quick ? 3 : 15;
 
 /** Cold runs estimate the whole history again, so fewer of them. */
 const coldRuns = (runs: number) => Math.max(5, Math.ceil(runs / 3));
 
-/**
- * Warm and cold medians of each contender, timed in turns with the others (warm with warm, cold with cold),
- * so every ratio between them compares runs taken side by side.
- */
-async function sideBySide<Name extends string>(
-  contenders: Record<Name, TimedWork>,
-  runs: number,
-): Promise<Record<Name, Timing>> {
-  const names = Object.keys(contenders) as Name[];
-  const inState = (state: keyof Timing) =>
-    Object.fromEntries(names.map((name) => [name, contenders[name](state)])) as Record<Name, Contender>;
+const failures: string[] = [];
+
+/** Warm and cold medians of each contender, timed in turns with the others (warm with warm, cold with cold). */
+async function sideBySide(history: string, contenders: Record<string, TimedWork>, runs: number) {
+  const inState = (state: 'warm' | 'cold') =>
+    Object.fromEntries(Object.entries(contenders).map(([name, work]) => [name, work(state)]));
   const warm = await interleavedMedians(inState('warm'), runs);
   const cold = await interleavedMedians(inState('cold'), coldRuns(runs));
-  return Object.fromEntries(names.map((name) => [name, { warm: warm[name], cold: cold[name] }])) as Record<
-    Name,
-    Timing
-  >;
-}
-
-/** Makes the counter of each run in the given state: the warm one, shared, has counted `messages` already. */
-function counterFor(state: keyof Timing, messages: readonly Message[]): () => TokenCounter {
-  if (state === 'cold') return () => new TokenCounter();
-  const warmCounter = new TokenCounter();
-  warmCounter.count(messages);
-  return () => warmCounter;
-}
-
-function ourStrategy(
-  strategy: CompactionStrategy,
-  messages: readonly Message[],
-  budget: { limit: number; target: number },
-): TimedWork {
-  return (state) => {
-    const nextCounter = counterFor(state, messages);
-    return () => {
-      const counter = nextCounter();
-      return () => strategy.compact({ messages, counter, budget, trigger: 'auto', round: 1 });
-    };
-  };
-}
-
-function trimMessagesPeer(messages: readonly Message[], maxTokens: number): TimedWork {
-  const history = toLangChain(messages);
-  return (state) => {
-    const nextCounter = counterFor(state, messages);
-    return () => {
-      const counter = nextCounter();
-      return () => trimWithLangChain(history, counter, maxTokens);
-    };
-  };
-}
-
-function pruneMessagesPeer(messages: readonly Message[]): TimedWork {
-  const modelMessages = toModelMessages(messages);
-  return () => () => () => pruneWithAiSdk(modelMessages, 2 * keepRecent);
-}
-
-/**
- * `pruneMessages` then counting the texts it kept with a fresh fast estimator: our strategies count their own
- * output so they can stop at a target, and `pruneMessages` counts nothing, so this row puts that work on both
- * sides.
- */
-function pruneMessagesCountingPeer(messages: readonly Message[]): TimedWork {
-  const modelMessages = toModelMessages(messages);
-  return () => () => {
-    const estimator = createFastEstimator();
-    return () => countModelMessageTexts(pruneWithAiSdk(modelMessages, 2 * keepRecent), estimator);
-  };
-}
-
-const milliseconds = (value: number) =>
-  value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(2) : value.toFixed(3);
-const ratio = (ours: number, peer: number) => `${(ours / peer).toFixed(2)}×`;
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
-
-const lines: string[] = [];
-const print = (line = '') => {
-  lines.push(line);
-  console.log(line);
-};
-
-// The generated history.
-const history = generateCodingHistory({ messages: 2000 });
-const total = new TokenCounter().count(history);
-print('# Strategy benchmark');
-print();
-print(
-  `Median milliseconds per compaction. **Warm**: the shared counter has already counted the history, as ` +
-    '`Compactor.check` does before every compaction in an agent loop. **Cold**: a fresh counter, so the run also ' +
-    'estimates every message. Peers get the same histories converted once, untimed, to their own types; ' +
-    '`trimMessages` (`strategy: "last"`, `includeSystem`, `startOn: "human"`) counts with the same memoized ' +
-    'counter. Each comparison is timed **interleaved**: ours and its peers run in turns, every other round in reverse order (ours, peer, peer, ' +
-    `ours...), after the same untimed warm-up rounds (at least ${warmUpRounds}, and at least ` +
-    `${warmUpMilliseconds} ms), warm runs beside warm runs and cold beside cold, and the medians of each are ` +
-    'compared, so both sides are measured in the same heap, JIT and machine state. A peer that counts nothing ' +
-    '(`pruneMessages`) runs the same way in both columns, so its warm and cold medians differ only by the runs ' +
-    'they were interleaved with. Ratio: ours ÷ peer (below 1× means faster). `pruneMessages + counting its ' +
-    'output` adds counting every text it kept with a fresh fast estimator, because our strategies count their ' +
-    'own output to stop at a target while `pruneMessages` counts nothing; with no memoized counter it counts ' +
-    'all it kept from scratch, while our warm runs count only the messages they change. Both ratios are shown. ' +
-    `Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the ` +
-    `start, ${new Date().toISOString().slice(0, 10)}.`,
-);
-print();
-print(`## Generated coding history: ${history.length} messages, ${thousands(total)} tokens`);
-print();
-print(
-  '| target | strategy | warm ms | cold ms | peer | peer warm ms | peer cold ms | ratio warm | ratio cold |',
-);
-print('|---|---|--:|--:|---|--:|--:|--:|--:|');
-const largeRuns = 15;
-const row = (label: string, name: string, ours: Timing, peer?: { name: string; timing: Timing }) =>
-  `| ${label} | ${name} | ${milliseconds(ours.warm)} | ${milliseconds(ours.cold)} | ` +
-  (peer === undefined
-    ? '— | | | | |'
-    : `${peer.name} | ${milliseconds(peer.timing.warm)} | ${milliseconds(peer.timing.cold)} | ` +
-      `${ratio(ours.warm, peer.timing.warm)} | ${ratio(ours.cold, peer.timing.cold)} |`);
-for (const share of [0.5, 0.1]) {
-  const target = Math.floor(total * share);
-  const budget = { limit: total, target };
-  const label = `${share * 100}% (${thousands(target)})`;
-  const trim = trimMessagesPeer(history, target);
-  for (const [name, strategy] of Object.entries(strategies)) {
-    // Truncation keeps every message; 10% of this history is out of its reach (that is a pipeline's job).
-    if (share < 0.5 && name.startsWith('tool-result-truncation')) continue;
-    const ours = ourStrategy(strategy, history, budget);
-    if (name === 'pruning' || name === 'sliding-window') {
-      const timings = await sideBySide({ ours, trim }, largeRuns);
-      print(row(label, name, timings.ours, { name: 'trimMessages', timing: timings.trim }));
-    } else {
-      const timings = await sideBySide({ ours }, largeRuns);
-      print(row(label, name, timings.ours));
+  const group: TimedGroup = {};
+  for (const name of Object.keys(contenders)) {
+    group[name] = { warm: warm[name]!, cold: cold[name]! };
+    for (const [state, measurement] of [
+      ['warm', warm[name]!],
+      ['cold', cold[name]!],
+    ] as const) {
+      if ('problems' in measurement) {
+        const line = `${name} on ${history} (${state}): ${measurement.problems.slice(0, 3).join('; ')}`;
+        failures.push(line);
+        console.error(`REFUSED ${line}`);
+      }
     }
   }
-}
-{
-  // Every old tool result removed: what pruneMessages does, with no token budget.
-  const timings = await sideBySide(
-    {
-      ours: ourStrategy(mask, history, { limit: total, target: 1 }),
-      prune: pruneMessagesPeer(history),
-      pruneCounting: pruneMessagesCountingPeer(history),
-    },
-    largeRuns,
-  );
-  const label = 'all old results';
-  const name = 'tool-result-truncation (mask)';
-  print(row(label, name, timings.ours, { name: 'pruneMessages', timing: timings.prune }));
-  print(
-    row(label, name, timings.ours, {
-      name: 'pruneMessages + counting its output',
-      timing: timings.pruneCounting,
-    }),
-  );
+  return group;
 }
 
-// The real transcripts.
+/** Everything measured on one history. */
+async function measureHistory(
+  name: string,
+  messages: readonly Message[],
+  runs: number,
+  withCompactor: boolean,
+): Promise<HistoryResult> {
+  const tokens = new TokenCounter().count(messages);
+  const half: Job = { messages, limit: tokens, target: Math.floor(tokens / 2) };
+  const halfContenders: Record<string, TimedWork> = {};
+  const outOfReach: Record<string, string> = {};
+  for (const strategy of strategyNames) {
+    const smallest = await smallestResult(strategies[strategy], messages);
+    if (smallest > half.target) {
+      outOfReach[strategy] = `its smallest result is ${thousands(smallest)} tokens`;
+      continue;
+    }
+    halfContenders[strategy] = strategyAlone(strategies[strategy], half);
+    if (withCompactor) halfContenders[compactorPath(strategy)] = throughCompactor(strategies[strategy], half);
+  }
+  const smallestTrimmed = smallestTrim(messages);
+  if (smallestTrimmed > half.target) {
+    outOfReach[trimMessagesName] =
+      `the system prompt and everything from the newest user message on are ${thousands(smallestTrimmed)} tokens`;
+  } else {
+    halfContenders[trimMessagesName] = trimMessagesPeer(half);
+  }
+
+  // The job of `pruneMessages` has no token count, so its target is what masking every old result leaves.
+  const masked = await strategies[maskName].compact({
+    messages,
+    counter: new TokenCounter(),
+    budget: { limit: tokens, target: 1 },
+    trigger: 'auto',
+    round: 1,
+  });
+  const allOld: Job = { messages, limit: tokens, target: new TokenCounter().count(masked.messages) };
+  const allOldContenders = {
+    [maskName]: strategyAlone(strategies[maskName], allOld),
+    [pruneMessagesName]: pruneMessagesPeer(allOld, 2 * keepRecent),
+    [pruneCountingName]: pruneMessagesCountingPeer(allOld, 2 * keepRecent),
+  };
+  return {
+    name,
+    messages: messages.length,
+    tokens,
+    target: half.target,
+    half: await sideBySide(name, halfContenders, runs),
+    allOldTarget: allOld.target,
+    allOld: await sideBySide(name, allOldContenders, runs),
+    outOfReach,
+  };
+}
+
+const startedAt = performance.now();
+const results: StrategyResults = {
+  node: process.version,
+  cores: cpus().length,
+  loadAverage: loadavg()[0]!,
+  date: new Date().toISOString().slice(0, 10),
+  sizes: [],
+  transcripts: null,
+  failures,
+};
+for (const size of sizes) {
+  const messages = sizedCodingHistory(size.tokens);
+  const result = await measureHistory(`generated ${size.tokens} tokens`, messages, size.runs, true);
+  results.sizes.push(result);
+  console.log(
+    `${result.tokens} tokens, ${result.messages} messages: pruning ${measured(result.half.pruning?.warm)} ms ` +
+      `warm, Compactor ${measured(result.half[compactorPath('pruning')]?.warm)}, ` +
+      `trimMessages ${measured(result.half[trimMessagesName]?.warm)}`,
+  );
+}
 const transcripts = loadTranscripts();
-print();
-print('## Real transcripts, target 50% of each');
-print();
-if (transcripts.length === 0) {
-  print(`Skipped: ${missingTranscriptsMessage}.`);
-} else {
-  print(
-    'Warm medians in milliseconds (cold in parentheses), ratios likewise. `trimMessages` is the peer of pruning ' +
-      'and sliding-window, timed in turns with the four strategies; `pruneMessages` alone and followed by ' +
-      'counting its output (`prune + count`) are the peers of masking every old result (target 1 token), timed ' +
-      'in turns with it.',
-  );
-  print();
-  print(
-    '| transcript | messages | tokens | truncation | mask | pruning | sliding-window | trimMessages | ' +
-      'sliding ÷ trim | mask all old | pruneMessages | mask ÷ prune | prune + count | mask ÷ (prune + count) |',
-  );
-  print('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
-  const runs = 15;
-  const cell = (timing: Timing) => `${milliseconds(timing.warm)} (${milliseconds(timing.cold)})`;
-  const ratios = (ours: Timing, peer: Timing) =>
-    `${ratio(ours.warm, peer.warm)} (${ratio(ours.cold, peer.cold)})`;
+if (transcripts.length > 0) {
+  results.transcripts = [];
   for (const transcript of transcripts) {
-    const messages = transcript.messages;
-    const size = new TokenCounter().count(messages);
-    const budget = { limit: size, target: Math.floor(size / 2) };
-    const half = await sideBySide(
-      {
-        truncation: ourStrategy(strategies['tool-result-truncation']!, messages, budget),
-        mask: ourStrategy(mask, messages, budget),
-        pruning: ourStrategy(strategies.pruning!, messages, budget),
-        sliding: ourStrategy(strategies['sliding-window']!, messages, budget),
-        trim: trimMessagesPeer(messages, budget.target),
-      },
-      runs,
-    );
-    const all = await sideBySide(
-      {
-        mask: ourStrategy(mask, messages, { limit: size, target: 1 }),
-        prune: pruneMessagesPeer(messages),
-        pruneCounting: pruneMessagesCountingPeer(messages),
-      },
-      runs,
-    );
-    print(
-      `| ${transcript.name} | ${messages.length} | ${thousands(size)} | ${cell(half.truncation)} | ${cell(half.mask)} | ` +
-        `${cell(half.pruning)} | ${cell(half.sliding)} | ${cell(half.trim)} | ${ratios(half.sliding, half.trim)} | ` +
-        `${cell(all.mask)} | ${cell(all.prune)} | ${ratios(all.mask, all.prune)} | ${cell(all.pruneCounting)} | ` +
-        `${ratios(all.mask, all.pruneCounting)} |`,
+    results.transcripts.push(
+      await measureHistory(transcript.name, transcript.messages, transcriptRuns, false),
     );
   }
 }
 
-const resultsDirectory = resolve(import.meta.dirname, '../../results');
-mkdirSync(resultsDirectory, { recursive: true });
-writeFileSync(resolve(resultsDirectory, 'strategies.md'), `${lines.join('\n')}\n`);
+const report = strategyReport(results);
+if (!quick) {
+  mkdirSync(resultsDirectory, { recursive: true });
+  writeFileSync(strategyResultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(resolve(resultsDirectory, 'strategies.md'), report);
+  writeFileSync(
+    readmePath,
+    withGeneratedSection(
+      readFileSync(readmePath, 'utf8'),
+      strategySectionName,
+      strategyReadmeFigures(results),
+    ),
+  );
+}
+console.log(report);
+console.log(`Took ${((performance.now() - startedAt) / 1000).toFixed(0)} s.`);
+if (failures.length > 0) {
+  console.error(`${failures.length} contender outputs were refused; their times do not count:`);
+  for (const failure of failures) console.error(`  ${failure}`);
+  process.exitCode = 1;
+}

@@ -1,6 +1,19 @@
-/** A whole number with thousands separators: `48,210`. */
+/**
+ * A whole number with thousands separators: `48,210`, as `toLocaleString('en-US')` writes it. Grouped by
+ * hand because the first `toLocaleString` (or `Intl.NumberFormat`) of a process loads ICU's number formatting,
+ * which costs tens of milliseconds, more than a `compaction count` of a small file takes otherwise. Numbers
+ * `String` writes differently from ICU (beyond the safe integers, non-finite, negative zero) still go to
+ * `toLocaleString`.
+ */
 export function formatCount(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
+  const rounded = Math.round(value);
+  if (!Number.isSafeInteger(rounded) || Object.is(rounded, -0)) return rounded.toLocaleString('en-US');
+  const digits = String(Math.abs(rounded));
+  let grouped = digits.slice(0, digits.length % 3 || 3);
+  for (let index = grouped.length; index < digits.length; index += 3) {
+    grouped += `,${digits.slice(index, index + 3)}`;
+  }
+  return rounded < 0 ? `-${grouped}` : grouped;
 }
 
 /** A duration: `12 ms`, `1.4 s`. */

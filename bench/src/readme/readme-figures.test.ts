@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadCliResults } from '../cli/cli-results.js';
+import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
+import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
+import { loadStrategyResults } from '../strategies/results.js';
+import { generatedSection, readmePath, withGeneratedSection } from './generated-section.js';
+
+const readme = readFileSync(readmePath, 'utf8');
+
+describe('bench/README.md', () => {
+  it('shows the strategy figures of the saved results (run `pnpm bench:strategies` to write them)', () => {
+    expect(generatedSection(readme, strategySectionName)).toBe(strategyReadmeFigures(loadStrategyResults()));
+  });
+
+  it('shows the CLI startup figures of the saved results (run `pnpm bench:cli` to write them)', () => {
+    expect(generatedSection(readme, cliSectionName)).toBe(cliReadmeFigures(loadCliResults()));
+  });
+});
+
+describe('generated sections', () => {
+  it('replace what is between their markers and nothing else', () => {
+    const text = 'before\n<!-- figures:start -->\nold\n<!-- figures:end -->\nafter\n';
+    const written = withGeneratedSection(text, 'figures', 'new\nlines');
+    expect(written).toBe('before\n<!-- figures:start -->\nnew\nlines\n<!-- figures:end -->\nafter\n');
+    expect(generatedSection(written, 'figures')).toBe('new\nlines');
+  });
+
+  it('fail on a text without the markers', () => {
+    expect(() => generatedSection('no markers', 'figures')).toThrow('<!-- figures:start -->');
+  });
+});
