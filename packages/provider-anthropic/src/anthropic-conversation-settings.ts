@@ -1,11 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  anthropicProfile,
-  type Compactor,
-  type ConversationCompaction,
-  createFastEstimator,
-  resolveConversationCompactor,
-} from '@compaction/core';
+import { anthropicProfile, type Compactor, createFastEstimator } from '@compaction/core';
+import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
 import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
 

@@ -1,10 +1,5 @@
-import {
-  type Compactor,
-  type ConversationCompaction,
-  cl100kProfile,
-  createFastEstimator,
-  resolveConversationCompactor,
-} from '@compaction/core';
+import { type Compactor, cl100kProfile, createFastEstimator } from '@compaction/core';
+import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './openai-model-limits.js';
 
 /**
