@@ -1,15 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { createStrategyRegistry, resolveCompactionConfig } from '@compaction/core';
 import { createAnthropicConversation } from '@compaction/provider-anthropic';
-import slidingWindow from '@compaction/strategy-sliding-window';
-import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
+import { compactionSettings, contextWindow, systemPrompt } from './compaction-settings.js';
 import { describeCall, reportProgress } from './report.js';
 import { scriptedAnthropic } from './scripted-anthropic.js';
 import { startScriptedModel } from './scripted-server.js';
 import { runWorkspaceTool, task } from './workspace.js';
 
-// A deliberately small window, so that a short run crosses the trigger several times.
-const contextWindow = 16_000;
 const apiKey = process.env.ANTHROPIC_API_KEY;
 const online = apiKey !== undefined && apiKey !== '' && !process.argv.includes('--offline');
 const model = process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-5-5';
@@ -35,16 +31,12 @@ const tools: Anthropic.Tool[] = [
   },
 ];
 
-// The whole setup: the client, the request defaults, and the strategies to run when the trigger fires.
-const registry = createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] });
+// The whole setup: the client, the request defaults, and the compaction (see compaction-settings.ts).
 const conversation = createAnthropicConversation({
   client,
-  system: 'You are a coding agent. Use the tools to inspect the repository before answering.',
+  system: systemPrompt,
   request: { model, max_tokens: 1_024, tools },
-  compaction: {
-    ...(await resolveCompactionConfig({ strategy: ['tool-result-truncation', 'sliding-window'] }, registry)),
-    budget: { contextWindow },
-  },
+  compaction: await compactionSettings(),
 });
 
 const printSummary = reportProgress(conversation, (response) =>

@@ -1,15 +1,11 @@
-import { createStrategyRegistry, resolveCompactionConfig } from '@compaction/core';
 import { createOpenAIConversation } from '@compaction/provider-openai';
-import slidingWindow from '@compaction/strategy-sliding-window';
-import toolResultTruncation from '@compaction/strategy-tool-result-truncation';
 import OpenAI from 'openai';
+import { compactionSettings, contextWindow, systemPrompt } from './compaction-settings.js';
 import { describeCall, reportProgress } from './report.js';
 import { scriptedOpenAI } from './scripted-openai.js';
 import { startScriptedModel } from './scripted-server.js';
 import { runWorkspaceTool, task } from './workspace.js';
 
-// A deliberately small window, so that a short run crosses the trigger several times.
-const contextWindow = 16_000;
 const apiKey = process.env.OPENAI_API_KEY;
 const online = apiKey !== undefined && apiKey !== '' && !process.argv.includes('--offline');
 const model = process.env.OPENAI_MODEL ?? 'gpt-5.4-mini';
@@ -42,21 +38,17 @@ const tools: OpenAI.Chat.ChatCompletionTool[] = [
   },
 ];
 
-// The whole setup: the client, the request defaults, and the strategies to run when the trigger fires.
-const registry = createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] });
+// The whole setup: the client, the request defaults, and the compaction (see compaction-settings.ts).
 const conversation = createOpenAIConversation({
   client,
   messages: [
     {
       role: 'developer',
-      content: 'You are a coding agent. Use the tools to inspect the repository before answering.',
+      content: systemPrompt,
     },
   ],
   request: { model, max_completion_tokens: 1_024, tools },
-  compaction: {
-    ...(await resolveCompactionConfig({ strategy: ['tool-result-truncation', 'sliding-window'] }, registry)),
-    budget: { contextWindow },
-  },
+  compaction: await compactionSettings(),
 });
 
 const printSummary = reportProgress(conversation, (completion) =>

@@ -1,8 +1,13 @@
 import { ProviderError } from '@compaction/core';
-import { type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
+import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
-import { addableMessageOf, openaiConversationErrors, requestBody } from './openai-conversation-base.js';
+import {
+  addableMessageOf,
+  openaiConversationErrors,
+  requestBody,
+  toolErrorText,
+} from './openai-conversation-base.js';
 import type { OpenAIChatConversationTypes, OpenAIConversationSettings } from './openai-conversation-types.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 
@@ -30,14 +35,11 @@ export function openaiConversationAdapter(
     ],
     resultItems: (results) =>
       results.map((result) => ({ role: 'tool', tool_call_id: result.toolCallId, content: result.content })),
-    answersOf: (items) => ({
-      callIds: items.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : [])),
-      closesTurn: items.some((message) => message.role !== 'tool'),
-    }),
+    answersOf: answersOfResults((message) => (message.role === 'tool' ? message.tool_call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
     callId: (call) => call.id,
     resultOf: (call, content) => ({ toolCallId: call.id, content }),
-    failureOf: (call, message) => ({ toolCallId: call.id, content: `Error: ${message}` }),
+    failureOf: (call, message) => ({ toolCallId: call.id, content: toolErrorText(message) }),
     context,
     body: (messages, request) => requestBody(defaults, request, 'messages', context(messages)),
     async send(body, signal) {

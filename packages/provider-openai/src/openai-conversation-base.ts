@@ -94,3 +94,6 @@ export function requestBody<Body>(
 ): Body {
   return { ...defaults, ...request, [field]: conversation } as Body;
 }
+
+/** What the model reads as the output of a tool that threw: `Error: <message>`. */
+export const toolErrorText = (message: string) => `Error: ${message}`;

@@ -1,8 +1,13 @@
 import { ProviderError } from '@compaction/core';
-import { type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
+import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { convertResponsesItems } from './from-openai-responses-input.js';
-import { addableMessageOf, openaiConversationErrors, requestBody } from './openai-conversation-base.js';
+import {
+  addableMessageOf,
+  openaiConversationErrors,
+  requestBody,
+  toolErrorText,
+} from './openai-conversation-base.js';
 import type {
   OpenAIResponsesConversationSettings,
   OpenAIResponsesConversationTypes,
@@ -46,14 +51,11 @@ export function openaiResponsesConversationAdapter(
           output: result.output,
         }),
       ),
-    answersOf: (items) => ({
-      callIds: items.flatMap((item) => (item.type === 'function_call_output' ? [item.call_id] : [])),
-      closesTurn: items.some((item) => item.type !== 'function_call_output'),
-    }),
+    answersOf: answersOfResults((item) => (item.type === 'function_call_output' ? item.call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
     callId: (call) => call.call_id,
     resultOf: (call, output) => ({ callId: call.call_id, output }),
-    failureOf: (call, message) => ({ callId: call.call_id, output: `Error: ${message}` }),
+    failureOf: (call, message) => ({ callId: call.call_id, output: toolErrorText(message) }),
     context,
     body: (messages, request) => requestBody(defaults, request, 'input', context(messages)),
     async send(body, signal) {

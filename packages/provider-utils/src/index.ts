@@ -4,6 +4,7 @@ export {
   type ConversationRunOptions,
   type ConversationSendOptions,
 } from './agent-conversation.js';
+export { answersOfResults } from './answers-of-results.js';
 export { callSdkMethod, type SdkMethod } from './call-sdk-method.js';
 export { checkAnswers } from './check-answers.js';
 export { contextOverflowOfError } from './context-overflow-of-error.js';
