@@ -79,51 +79,6 @@ export {
 export { findMessageIssues, validateMessages } from './messages/validate-messages.js';
 // Registry, options, configs
 export { type OptionsSchema, validateOptions } from './options/options-schema.js';
-// Provider support: shared pieces of provider adapters
-export { contextOverflowOfError } from './provider-support/context-overflow-of-error.js';
-export {
-  type ConversationCall,
-  type ConversationExchange,
-  ConversationLoop,
-  type ConversationLoopSettings,
-} from './provider-support/conversation-loop.js';
-export type { ConversationLoopEvents } from './provider-support/conversation-loop-events.js';
-export {
-  createModelLimitsResolver,
-  type ModelLimitsResolverSettings,
-} from './provider-support/create-model-limits-resolver.js';
-export { findModelEntry, type ModelTableEntry } from './provider-support/find-model-entry.js';
-export { frozenCopy } from './provider-support/frozen-copy.js';
-export {
-  isKeyOrder,
-  type KeyOrder,
-  keyOrderDifference,
-  setField,
-  withKeyOrder,
-} from './provider-support/key-order.js';
-export { type LazyClientSettings, lazyClient } from './provider-support/lazy-client.js';
-export {
-  type ProviderSettingsSchemaOptions,
-  providerSettingsSchema,
-} from './provider-support/provider-settings-schema.js';
-export {
-  type ConversationCompaction,
-  type ConversationCompactorSettings,
-  resolveConversationCompactor,
-} from './provider-support/resolve-conversation-compactor.js';
-export {
-  type GenerateDefaults,
-  resolveGenerateRequest,
-} from './provider-support/resolve-generate-request.js';
-export {
-  createSdkClient,
-  type SdkClientSettings,
-  type SdkClientSource,
-} from './provider-support/sdk-client.js';
-export {
-  type ProviderErrorMapping,
-  toProviderCompactionError,
-} from './provider-support/to-provider-compaction-error.js';
 export {
   type CompactionConfig,
   compactionConfigSchema,

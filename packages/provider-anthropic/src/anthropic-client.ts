@@ -1,4 +1,5 @@
-import { createSdkClient, type JSONObject, type SdkClientSettings } from '@compaction/core';
+import type { JSONObject } from '@compaction/core';
+import { createSdkClient, type SdkClientSettings } from '@compaction/provider-utils';
 import type { AnthropicMessagesRequest } from './anthropic-request.js';
 
 /** Per-request options the adapter passes to the SDK. */

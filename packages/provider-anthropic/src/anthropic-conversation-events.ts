@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ConversationLoopEvents } from '@compaction/core';
+import type { ConversationLoopEvents } from '@compaction/provider-utils';
 
 /**
  * Events an {@link AnthropicConversation} emits, by name. `step` numbers the model calls of the

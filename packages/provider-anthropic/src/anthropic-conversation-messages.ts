@@ -11,6 +11,9 @@ export interface AnthropicToolResult {
   isError?: boolean;
 }
 
+/** What a tool runner returns: the output text or blocks, or a whole result with `isError`. */
+export type AnthropicToolOutput = AnthropicToolResult['content'] | Omit<AnthropicToolResult, 'toolUseId'>;
+
 /** What a user turn may be given as: text, content blocks, or a whole user message. */
 export type AnthropicUserInput = string | Anthropic.ContentBlockParam[] | Anthropic.MessageParam;
 
@@ -41,36 +44,4 @@ export function toolResultBlocks(results: readonly AnthropicToolResult[]): Anthr
 export function toolUsesOf(message: Anthropic.MessageParam | undefined): Anthropic.ToolUseBlockParam[] {
   if (message?.role !== 'assistant' || typeof message.content === 'string') return [];
   return message.content.filter((block): block is Anthropic.ToolUseBlockParam => block.type === 'tool_use');
-}
-
-/**
- * Checks that a user turn following `previous` answers its tool calls the way the Messages API requires:
- * every `tool_result` answers a call of the assistant turn just before, and when that turn made calls, each
- * of them is answered. Throws {@link InvalidMessagesError} otherwise, before anything is sent.
- */
-export function assertAnswersToolCalls(
-  previous: Anthropic.MessageParam | undefined,
-  message: Anthropic.MessageParam,
-): void {
-  const calls = new Set(toolUsesOf(previous).map((block) => block.id));
-  const answered = new Set<string>();
-  const issues: Array<{ index: number; path: string; message: string }> = [];
-  const blocks = typeof message.content === 'string' ? [] : message.content;
-  blocks.forEach((block, index) => {
-    if (block.type !== 'tool_result') return;
-    if (!calls.has(block.tool_use_id) || answered.has(block.tool_use_id)) {
-      issues.push({
-        index: -1,
-        path: `content[${index}]`,
-        message: `tool_result ${block.tool_use_id} answers no pending tool call`,
-      });
-    }
-    answered.add(block.tool_use_id);
-  });
-  for (const id of calls) {
-    if (!answered.has(id)) {
-      issues.push({ index: -1, path: 'content', message: `tool call ${id} has no result; add one first` });
-    }
-  }
-  if (issues.length > 0) throw new InvalidMessagesError({ issues });
 }

@@ -1,10 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  type Compactor,
-  type ConversationCompaction,
-  createFastEstimator,
-  resolveConversationCompactor,
-} from '@compaction/core';
+import { type Compactor, createFastEstimator } from '@compaction/core';
+import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { anthropicProfile } from '@compaction/token-estimator';
 import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
 import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';

@@ -1,4 +1,4 @@
-import { toProviderCompactionError } from '@compaction/core';
+import { toProviderCompactionError } from '@compaction/provider-utils';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
 
 const mapping = { provider: 'anthropic', parseContextOverflow: parseAnthropicContextOverflow };

@@ -1,5 +1,5 @@
 import type { JSONObject, JSONValue, Metadata } from '@compaction/core';
-import { setField } from '@compaction/core';
+import { setField } from '@compaction/provider-utils';
 
 /** The key under which converters keep Anthropic-only fields in core `metadata`. */
 export const anthropicKey = 'anthropic';

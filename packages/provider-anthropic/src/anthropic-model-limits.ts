@@ -1,4 +1,5 @@
-import { findModelEntry, type ModelLimits } from '@compaction/core';
+import type { ModelLimits } from '@compaction/core';
+import { findModelEntry } from '@compaction/provider-utils';
 
 /**
  * Claude model ids with a known window. Any other string is accepted too (an open union), so new models

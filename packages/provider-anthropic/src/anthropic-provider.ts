@@ -1,15 +1,13 @@
-import {
-  type CountTokensRequest,
-  createModelLimitsResolver,
-  type GenerateRequest,
-  type GenerateResult,
-  type JSONObject,
-  lazyClient,
-  type ModelLimits,
-  type Provider,
-  resolveGenerateRequest,
-  type TokenCount,
+import type {
+  CountTokensRequest,
+  GenerateRequest,
+  GenerateResult,
+  JSONObject,
+  ModelLimits,
+  Provider,
+  TokenCount,
 } from '@compaction/core';
+import { createModelLimitsResolver, lazyClient, resolveGenerateRequest } from '@compaction/provider-utils';
 import {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -27,6 +25,14 @@ import {
 } from './anthropic-model-limits.js';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
+
+const defaultModel = 'claude-sonnet-5-5';
+
+/** A {@link Provider} over the Anthropic Messages API. */
+export interface AnthropicProvider extends Provider {
+  readonly name: 'anthropic';
+  countTokens(request: CountTokensRequest): Promise<TokenCount>;
+}
 
 /** Settings of {@link createAnthropicProvider}. */
 export interface AnthropicProviderSettings extends AnthropicClientSettings {
@@ -52,14 +58,6 @@ export interface AnthropicProviderSettings extends AnthropicClientSettings {
   warn?: (message: string) => void;
 }
 
-/** A {@link Provider} over the Anthropic Messages API. */
-export interface AnthropicProvider extends Provider {
-  readonly name: 'anthropic';
-  countTokens(request: CountTokensRequest): Promise<TokenCount>;
-}
-
-const defaultModel = 'claude-sonnet-5-5';
-
 /**
  * Creates the Anthropic provider: `generate` through `messages.create` (no tools), exact `countTokens`
  * through `messages.countTokens`, recognition of "prompt is too long" errors, and model limits from a
@@ -67,11 +65,8 @@ const defaultModel = 'claude-sonnet-5-5';
  */
 export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
   const modelId = settings.model ?? defaultModel;
-  const getClient = lazyClient({
-    provider: 'anthropic',
-    client: settings.client,
-    create: () => createAnthropicClient(settings),
-  });
+  const createClient = () => createAnthropicClient(settings);
+  const getClient = lazyClient({ provider: 'anthropic', client: settings.client, create: createClient });
   const headers = settings.longContext === true ? { 'anthropic-beta': longContextBeta } : undefined;
   const requestOptions = (signal: AbortSignal | undefined) => ({
     ...(signal === undefined ? {} : { signal }),

@@ -5,16 +5,9 @@ import type {
   ToolResultContentPart,
   ToolResultPart,
 } from '@compaction/core';
-import { isKeyOrder, withKeyOrder } from '@compaction/core';
+import { isKeyOrder, withKeyOrder } from '@compaction/provider-utils';
 import { type AnthropicBlockPart, partToBlock, verbatimBlockKey } from './anthropic-content-blocks.js';
-import {
-  inputMarker,
-  keyOrderMarker,
-  messageFieldsMarker,
-  noContentMarker,
-  stringContentMarker,
-  systemRoleMarker,
-} from './anthropic-markers.js';
+import { anthropicMarkers } from './anthropic-markers.js';
 import { anthropicMetadataOf, isObject, storedFields } from './anthropic-metadata.js';
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicRequest } from './anthropic-request.js';
 
@@ -41,7 +34,7 @@ export type ReportIssue = (path: string, text: string) => void;
  */
 export function roleInMessages(message: Message): AnthropicRole {
   if (message.role === 'assistant') return 'assistant';
-  if (message.role === 'system' && anthropicMetadataOf(message)?.[systemRoleMarker] === 'system') {
+  if (message.role === 'system' && anthropicMetadataOf(message)?.[anthropicMarkers.systemRole] === 'system') {
     return 'system';
   }
   return 'user';
@@ -71,14 +64,15 @@ export function turnMessage(turn: AnthropicTurn): AnthropicMessage {
   const single = blocks.length === 1 ? blocks[0]! : undefined;
   const content =
     turn.sources.length === 1 &&
-    marks?.[stringContentMarker] === 'string' &&
+    marks?.[anthropicMarkers.stringContent] === 'string' &&
     single?.type === 'text' &&
     Object.keys(single).length === 2
       ? (single.text as string)
       : blocks;
-  const fields = isObject(marks?.[messageFieldsMarker]) ? marks[messageFieldsMarker] : {};
+  const messageFields = marks?.[anthropicMarkers.messageFields];
+  const fields = isObject(messageFields) ? messageFields : {};
   const message: AnthropicMessage = { role: turn.role, content, ...fields };
-  const order = marks?.[keyOrderMarker];
+  const order = marks?.[anthropicMarkers.keyOrder];
   return isKeyOrder(order) ? withKeyOrder(message, order) : message;
 }
 
@@ -93,13 +87,13 @@ export function systemParameter(messages: readonly Message[]): AnthropicRequest[
   const single = blocks.length === 1 ? blocks[0]! : undefined;
   if (
     only !== undefined &&
-    marks?.[stringContentMarker] === 'string' &&
+    marks?.[anthropicMarkers.stringContent] === 'string' &&
     single?.type === 'text' &&
     Object.keys(single).length === 2
   ) {
     return single.text as string;
   }
-  const order = marks?.[keyOrderMarker];
+  const order = marks?.[anthropicMarkers.keyOrder];
   const system = blocks as NonNullable<AnthropicRequest['system']>;
   return isKeyOrder(order) ? withKeyOrder(system, order) : system;
 }
@@ -142,7 +136,7 @@ function partBlock(
 }
 
 function toolUseBlock(part: ToolCallPart, report: ReportIssue): AnthropicContentBlock {
-  const marker = anthropicMetadataOf(part)?.[inputMarker];
+  const marker = anthropicMetadataOf(part)?.[anthropicMarkers.input];
   const absent = marker === 'absent' && part.input === null;
   if (!absent && !isObject(part.input) && marker !== 'kept') {
     report('.input', 'Anthropic tool inputs must be JSON objects');
@@ -152,7 +146,7 @@ function toolUseBlock(part: ToolCallPart, report: ReportIssue): AnthropicContent
     id: part.toolCallId,
     name: part.toolName,
     ...(absent ? {} : { input: part.input }),
-    ...storedFields(part, [inputMarker]),
+    ...storedFields(part, [anthropicMarkers.input]),
   };
 }
 
@@ -163,13 +157,13 @@ function toolResultBlock(part: ToolResultPart): AnthropicContentBlock {
     if (part.output === JSON.stringify(verbatim.content)) return verbatim as AnthropicContentBlock;
     return { ...verbatim, content: outputContent(part) } as unknown as AnthropicContentBlock;
   }
-  const omitContent = anthropicMetadataOf(part)?.[noContentMarker] === true && part.output === '';
+  const omitContent = anthropicMetadataOf(part)?.[anthropicMarkers.noContent] === true && part.output === '';
   return {
     type: 'tool_result',
     tool_use_id: part.toolCallId,
     ...(omitContent ? {} : { content: outputContent(part) }),
     ...(part.isError === undefined ? {} : { is_error: part.isError }),
-    ...storedFields(part, [noContentMarker]),
+    ...storedFields(part, [anthropicMarkers.noContent]),
   };
 }
 

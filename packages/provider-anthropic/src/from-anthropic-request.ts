@@ -4,7 +4,6 @@ import {
   isJSONValue,
   type JSONObject,
   joinsPrevious,
-  keyOrderDifference,
   type Message,
   type Metadata,
   type SystemMessage,
@@ -14,17 +13,10 @@ import {
   type UserMessage,
   withCompactionMetadata,
 } from '@compaction/core';
+import { keyOrderDifference } from '@compaction/provider-utils';
 import { blockReferences } from './anthropic-block-references.js';
 import { blockToPart } from './anthropic-content-blocks.js';
-import {
-  inputMarker,
-  keyOrderMarker,
-  messageFieldsMarker,
-  newTurnMarker,
-  noContentMarker,
-  stringContentMarker,
-  systemRoleMarker,
-} from './anthropic-markers.js';
+import { anthropicMarkers } from './anthropic-markers.js';
 import { anthropicMetadata, fieldsExcept, isObject } from './anthropic-metadata.js';
 import type {
   AnthropicContentBlock,
@@ -104,26 +96,26 @@ function convertMessage(
     message.role === 'assistant'
       ? [assistantMessage(message, toolNames)]
       : message.role === 'system'
-        ? [mark(systemMessage(message.content), { [systemRoleMarker]: 'system' })]
+        ? [mark(systemMessage(message.content), { [anthropicMarkers.systemRole]: 'system' })]
         : userMessages(message, toolNames);
   const fields = fieldsExcept(message, ['role', 'content']);
   const marks: JSONObject = {};
-  if (startsNewTurn) marks[newTurnMarker] = true;
-  if (Object.keys(fields).length > 0) marks[messageFieldsMarker] = fields;
+  if (startsNewTurn) marks[anthropicMarkers.newTurn] = true;
+  if (Object.keys(fields).length > 0) marks[anthropicMarkers.messageFields] = fields;
   const first = Object.keys(marks).length > 0 ? mark(converted[0]!, marks) : converted[0]!;
   const turn: AnthropicTurn = { role: message.role, blocks: [], sources: [], dropped: 0 };
   [first, ...converted.slice(1)].forEach((core, index) => {
     addToTurn(turn, core, index, () => {});
   });
   const order = keyOrderDifference(message, turnMessage(turn));
-  converted[0] = order === undefined ? first : mark(first, { [keyOrderMarker]: order });
+  converted[0] = order === undefined ? first : mark(first, { [anthropicMarkers.keyOrder]: order });
   return converted;
 }
 
 function systemParameterMessage(system: NonNullable<AnthropicRequest['system']>): SystemMessage {
   const message = systemMessage(system);
   const order = keyOrderDifference(system, systemParameter([message]));
-  return order === undefined ? message : mark(message, { [keyOrderMarker]: order });
+  return order === undefined ? message : mark(message, { [anthropicMarkers.keyOrder]: order });
 }
 
 function systemMessage(system: string | readonly AnthropicContentBlock[]): SystemMessage {
@@ -155,7 +147,8 @@ function assistantMessage(message: AnthropicMessage, toolNames: Map<string, stri
           input: block.input ?? null,
           ...anthropicMetadata({
             ...fieldsExcept(block, ['type', 'id', 'name', 'input']),
-            [inputMarker]: block.input === undefined ? 'absent' : isObject(block.input) ? undefined : 'kept',
+            [anthropicMarkers.input]:
+              block.input === undefined ? 'absent' : isObject(block.input) ? undefined : 'kept',
           }),
         };
       }
@@ -208,7 +201,7 @@ function toolResultPart(block: AnthropicContentBlock, toolNames: Map<string, str
     'content',
     ...(keepIsError ? ['is_error'] : []),
   ]);
-  if (content === undefined) extra[noContentMarker] = true;
+  if (content === undefined) extra[anthropicMarkers.noContent] = true;
   const output: string | ToolResultContentPart[] =
     content === undefined
       ? ''
@@ -259,7 +252,7 @@ function toVerbatimText(block: AnthropicContentBlock): { type: 'text'; text: str
 }
 
 function stringMarker(): { metadata: Metadata } {
-  return { metadata: { anthropic: { [stringContentMarker]: 'string' } } };
+  return { metadata: { anthropic: { [anthropicMarkers.stringContent]: 'string' } } };
 }
 
 function mark<M extends Message>(message: M, fields: JSONObject): M {

@@ -11,11 +11,15 @@ export {
   AnthropicConversation,
   type AnthropicRunOptions,
   type AnthropicSendOptions,
-  type AnthropicToolOutput,
   createAnthropicConversation,
 } from './anthropic-conversation.js';
+export type { AnthropicConversationTypes } from './anthropic-conversation-adapter.js';
 export type { AnthropicConversationEvents } from './anthropic-conversation-events.js';
-export type { AnthropicToolResult, AnthropicUserInput } from './anthropic-conversation-messages.js';
+export type {
+  AnthropicToolOutput,
+  AnthropicToolResult,
+  AnthropicUserInput,
+} from './anthropic-conversation-messages.js';
 export type {
   AnthropicConversationClient,
   AnthropicConversationCompaction,

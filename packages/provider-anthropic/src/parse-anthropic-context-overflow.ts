@@ -1,4 +1,5 @@
-import { type ContextOverflow, contextOverflowOfError } from '@compaction/core';
+import type { ContextOverflow } from '@compaction/core';
+import { contextOverflowOfError } from '@compaction/provider-utils';
 
 const promptTooLong = /prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)\s*maximum/i;
 const inputAndOutputTooLong =

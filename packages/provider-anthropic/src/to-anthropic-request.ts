@@ -1,5 +1,5 @@
 import { InvalidMessagesError, type Message, type MessageIssue } from '@compaction/core';
-import { newTurnMarker } from './anthropic-markers.js';
+import { anthropicMarkers } from './anthropic-markers.js';
 import { anthropicMetadataOf } from './anthropic-metadata.js';
 import type { AnthropicMessagesRequest, AnthropicRequest } from './anthropic-request.js';
 import {
@@ -64,7 +64,7 @@ export function toAnthropicRequest(
     const message = messages[index]!;
     const role = roleInMessages(message);
     const previous = turns.at(-1);
-    const separate = role === 'system' || anthropicMetadataOf(message)?.[newTurnMarker] === true;
+    const separate = role === 'system' || anthropicMetadataOf(message)?.[anthropicMarkers.newTurn] === true;
     const turn: AnthropicTurn =
       previous !== undefined && previous.role === role && !separate
         ? previous

@@ -3,27 +3,19 @@ import {
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  keyOrderDifference,
   type Message,
   type MessageIssue,
   type TextPart,
   type ToolResultContentPart,
 } from '@compaction/core';
+import { keyOrderDifference } from '@compaction/provider-utils';
 import {
   chatPartToCore,
   coreToChatPart,
   type OpenAIChatPart,
   refusalKey,
 } from './openai-chat-content-parts.js';
-import {
-  argumentsMarker,
-  contentMarker,
-  keyOrderMarker,
-  legacyFunctionMarker,
-  roleMarker,
-  toolCallsMarker,
-  verbatimCallKey,
-} from './openai-chat-markers.js';
+import { openaiChatMarkers } from './openai-chat-markers.js';
 import { encodeAsString, writeChatMessage } from './openai-chat-message-writer.js';
 import type {
   OpenAIChatContentPart,
@@ -71,7 +63,10 @@ export function fromOpenAIChatMessages(input: OpenAIChatMessagesInput): Message[
           role: 'system',
           content: parts.map((part) => (part.type === 'text' ? part : verbatimText(part))),
           ...openaiMetadata(
-            { [roleMarker]: message.role === 'developer' ? 'developer' : undefined, [contentMarker]: marker },
+            {
+              [openaiChatMarkers.role]: message.role === 'developer' ? 'developer' : undefined,
+              [openaiChatMarkers.content]: marker,
+            },
             fieldsExcept(message, ['role', 'content']),
           ),
         };
@@ -82,7 +77,10 @@ export function fromOpenAIChatMessages(input: OpenAIChatMessagesInput): Message[
         converted = {
           role: 'user',
           content: parts,
-          ...openaiMetadata({ [contentMarker]: marker }, fieldsExcept(message, ['role', 'content'])),
+          ...openaiMetadata(
+            { [openaiChatMarkers.content]: marker },
+            fieldsExcept(message, ['role', 'content']),
+          ),
         };
         break;
       }
@@ -111,7 +109,10 @@ function withKeyOrderOf(original: OpenAIChatMessage, message: Message): Message 
   const order = written.length === 1 ? keyOrderDifference(original, written[0]!.message) : undefined;
   if (order === undefined) return message;
   const openai = openaiMetadataOf(message);
-  return { ...message, metadata: { ...message.metadata, openai: { ...openai, [keyOrderMarker]: order } } };
+  return {
+    ...message,
+    metadata: { ...message.metadata, openai: { ...openai, [openaiChatMarkers.keyOrder]: order } },
+  };
 }
 
 function assistantMessage(
@@ -143,7 +144,7 @@ function assistantMessage(
         toolName: fn.name,
         input,
         ...openaiMetadata(
-          { [argumentsMarker]: raw },
+          { [openaiChatMarkers.arguments]: raw },
           {
             ...fieldsExcept(call, ['id', 'type', 'function']),
             ...prefixed(fieldsExcept(fn, ['name', 'arguments'])),
@@ -159,7 +160,7 @@ function assistantMessage(
         toolCallId: call.id,
         toolName: name,
         input: custom.input ?? null,
-        metadata: { openai: { [verbatimCallKey]: call as JSONObject } },
+        metadata: { openai: { [openaiChatMarkers.verbatimCall]: call as JSONObject } },
       });
     }
   }
@@ -172,7 +173,7 @@ function assistantMessage(
       toolName: legacy.name,
       input,
       ...openaiMetadata(
-        { [argumentsMarker]: raw, [legacyFunctionMarker]: true },
+        { [openaiChatMarkers.arguments]: raw, [openaiChatMarkers.legacyFunction]: true },
         prefixed(fieldsExcept(legacy, ['name', 'arguments'])),
       ),
     });
@@ -184,7 +185,7 @@ function assistantMessage(
     role: 'assistant',
     content,
     ...openaiMetadata(
-      { [contentMarker]: marker, [toolCallsMarker]: toolCalls },
+      { [openaiChatMarkers.content]: marker, [openaiChatMarkers.toolCalls]: toolCalls },
       fieldsExcept(message, consumed),
     ),
   };
@@ -203,7 +204,7 @@ function functionMessage(message: OpenAIChatMessage, toolCallId: string): Messag
         toolName: message.name as string,
         output: typeof content === 'string' ? content : '',
         ...openaiMetadata(
-          { [contentMarker]: marker, [legacyFunctionMarker]: true },
+          { [openaiChatMarkers.content]: marker, [openaiChatMarkers.legacyFunction]: true },
           fieldsExcept(message, ['role', 'name', 'content']),
         ),
       },
@@ -236,7 +237,7 @@ function toolMessage(message: OpenAIChatMessage, toolNames: Map<string, string>)
         toolName: toolNames.get(toolCallId) ?? (typeof message.name === 'string' ? message.name : ''),
         output,
         ...openaiMetadata(
-          { [contentMarker]: marker },
+          { [openaiChatMarkers.content]: marker },
           fieldsExcept(message, ['role', 'content', 'tool_call_id']),
         ),
       },

@@ -4,8 +4,6 @@ import {
   isJSONValue,
   type JSONObject,
   joinsPrevious,
-  type KeyOrder,
-  keyOrderDifference,
   type Message,
   type MessageIssue,
   type ReasoningPart,
@@ -17,6 +15,7 @@ import {
   type UserMessage,
   withCompactionMetadata,
 } from '@compaction/core';
+import { type KeyOrder, keyOrderDifference } from '@compaction/provider-utils';
 import { fieldsExcept, isObject, openaiMetadata, parseArguments } from './openai-metadata.js';
 import {
   type OpenAIResponsesPart,
@@ -33,14 +32,7 @@ import {
   messageItem,
   reasoningItem,
 } from './openai-responses-item-writer.js';
-import {
-  itemArgumentsMarker,
-  itemContentMarker,
-  itemMarker,
-  itemRoleMarker,
-  keyOrderMarker,
-  stringInputMarker,
-} from './openai-responses-markers.js';
+import { openaiResponsesMarkers } from './openai-responses-markers.js';
 import type {
   OpenAIResponsesInput,
   OpenAIResponsesInputLike,
@@ -78,7 +70,7 @@ export function fromOpenAIResponsesInput(value: OpenAIResponsesInputLike): Messa
       {
         role: 'user',
         content: [{ type: 'text', text: input }],
-        metadata: { openai: { [stringInputMarker]: 'string' } },
+        metadata: { openai: { [openaiResponsesMarkers.stringInput]: 'string' } },
       },
     ];
   }
@@ -198,7 +190,10 @@ function withOrder<T extends { metadata?: JSONObject }>(
   const order = keyOrderDifference(item, written);
   if (order === undefined) return owner;
   const openai = isObject(owner.metadata?.openai) ? owner.metadata.openai : {};
-  return { ...owner, metadata: { ...owner.metadata, openai: { ...openai, [keyOrderMarker]: order } } };
+  return {
+    ...owner,
+    metadata: { ...owner.metadata, openai: { ...openai, [openaiResponsesMarkers.keyOrder]: order } },
+  };
 }
 
 function messageOfItem(item: OpenAIResponsesItem): Message {
@@ -215,7 +210,10 @@ function messageOfItem(item: OpenAIResponsesItem): Message {
             part.type === 'text' ? part : verbatimTextPart(originals[index] as OpenAIResponsesItem),
           ),
     ...openaiMetadata(
-      { [itemRoleMarker]: role === 'developer' ? 'developer' : undefined, [itemContentMarker]: marker },
+      {
+        [openaiResponsesMarkers.itemRole]: role === 'developer' ? 'developer' : undefined,
+        [openaiResponsesMarkers.itemContent]: marker,
+      },
       fieldsExcept(item, ['role', 'content']),
     ),
   } as UserMessage | SystemMessage;
@@ -256,7 +254,7 @@ function appendAssistantItem(message: AssistantMessage, item: OpenAIResponsesIte
           ...first!.metadata,
           openai: {
             ...(isObject(first!.metadata?.openai) ? first!.metadata.openai : {}),
-            [itemMarker]: {
+            [openaiResponsesMarkers.item]: {
               ...(Object.keys(fields).length > 0 ? { fields } : {}),
               ...(marker === undefined ? {} : { content: marker }),
               ...(order === undefined ? {} : { keyOrder: order }),
@@ -290,7 +288,7 @@ function functionCallPart(item: OpenAIResponsesItem) {
     toolName: item.name as string,
     input,
     ...openaiMetadata(
-      { [itemArgumentsMarker]: raw },
+      { [openaiResponsesMarkers.itemArguments]: raw },
       fieldsExcept(item, ['type', 'call_id', 'name', 'arguments']),
     ),
   };

@@ -14,19 +14,11 @@ export {
   type OpenAIClientSettings,
   type OpenAIRequestOptions,
 } from './openai-client.js';
-export {
-  createOpenAIConversation,
-  OpenAIConversation,
-  type OpenAIConversationClient,
-  type OpenAIConversationRequest,
-  type OpenAIConversationSettings,
-  type OpenAIRunOptions,
-  type OpenAIToolResult,
-  type OpenAIUserInput,
-} from './openai-conversation.js';
+export { createOpenAIConversation, OpenAIConversation } from './openai-conversation.js';
 export {
   OpenAIConversationBase,
   type OpenAIConversationBaseSettings,
+  type OpenAIConversationTypes,
   type OpenAIExchange,
   type OpenAISendOptions,
 } from './openai-conversation-base.js';
@@ -34,17 +26,20 @@ export type { OpenAIConversationEvents } from './openai-conversation-events.js';
 export {
   createOpenAIResponsesConversation,
   OpenAIResponsesConversation,
-  type OpenAIResponsesConversationClient,
-  type OpenAIResponsesConversationRequest,
-  type OpenAIResponsesConversationSettings,
-  type OpenAIResponsesRunOptions,
-  type OpenAIResponsesToolResult,
-  type OpenAIResponsesUserInput,
 } from './openai-conversation-responses.js';
 export type {
   OpenAIConversationCompaction,
   OpenAIConversationCompactionSettings,
 } from './openai-conversation-settings.js';
+export type {
+  OpenAIChatConversationTypes,
+  OpenAIConversationClient,
+  OpenAIConversationRequest,
+  OpenAIConversationSettings,
+  OpenAIRunOptions,
+  OpenAIToolResult,
+  OpenAIUserInput,
+} from './openai-conversation-types.js';
 export { toOpenAICompactionError } from './openai-error.js';
 export {
   defaultOpenAIModelLimits,
@@ -56,6 +51,15 @@ export {
 } from './openai-model-limits.js';
 export { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
 export { openaiProviderDefinition, openaiSettingsSchema } from './openai-provider-definition.js';
+export type {
+  OpenAIResponsesConversationClient,
+  OpenAIResponsesConversationRequest,
+  OpenAIResponsesConversationSettings,
+  OpenAIResponsesConversationTypes,
+  OpenAIResponsesRunOptions,
+  OpenAIResponsesToolResult,
+  OpenAIResponsesUserInput,
+} from './openai-responses-conversation-types.js';
 export type {
   OpenAIResponsesInput,
   OpenAIResponsesInputLike,

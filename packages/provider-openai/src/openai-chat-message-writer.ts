@@ -1,15 +1,7 @@
 import type { AssistantMessage, JSONObject, Message, TextPart, ToolResultPart } from '@compaction/core';
-import { isKeyOrder, setField, withKeyOrder } from '@compaction/core';
+import { isKeyOrder, setField, withKeyOrder } from '@compaction/provider-utils';
 import { coreToChatPart, type OpenAIChatPart, refusalKey } from './openai-chat-content-parts.js';
-import {
-  argumentsMarker,
-  contentMarker,
-  keyOrderMarker,
-  legacyFunctionMarker,
-  roleMarker,
-  toolCallsMarker,
-  verbatimCallKey,
-} from './openai-chat-markers.js';
+import { openaiChatMarkers } from './openai-chat-markers.js';
 import type { OpenAIChatContentPart, OpenAIChatMessage, OpenAIChatToolCall } from './openai-chat-request.js';
 import { isObject, openaiMetadataOf, serializeArguments, storedFields } from './openai-metadata.js';
 
@@ -35,17 +27,22 @@ export function writeChatMessage(
 ): WrittenChatMessage[] {
   const fields = storedFields(message);
   const marks = openaiMetadataOf(message);
-  const order = isKeyOrder(marks[keyOrderMarker]) ? marks[keyOrderMarker] : undefined;
+  const keyOrder = marks[openaiChatMarkers.keyOrder];
+  const order = isKeyOrder(keyOrder) ? keyOrder : undefined;
   switch (message.role) {
     case 'system': {
-      const role = marks[roleMarker] === 'developer' ? 'developer' : systemRole;
-      const written = { role, ...contentField(message.content, marks[contentMarker], 'array'), ...fields };
+      const role = marks[openaiChatMarkers.role] === 'developer' ? 'developer' : systemRole;
+      const written = {
+        role,
+        ...contentField(message.content, marks[openaiChatMarkers.content], 'array'),
+        ...fields,
+      };
       return [{ message: withKeyOrder(written, order), calls: [] }];
     }
     case 'user': {
       const written = {
         role: 'user',
-        ...contentField(message.content, marks[contentMarker], 'array'),
+        ...contentField(message.content, marks[openaiChatMarkers.content], 'array'),
         ...fields,
       };
       return [{ message: withKeyOrder(written, order), calls: [] }];
@@ -88,7 +85,7 @@ function assistantMessage(
       case 'tool-call': {
         const partMarks = openaiMetadataOf(part);
         calls.push(part.toolCallId);
-        const verbatim = partMarks[verbatimCallKey];
+        const verbatim = partMarks[openaiChatMarkers.verbatimCall];
         if (isObject(verbatim)) {
           toolCalls.push(verbatim as OpenAIChatToolCall);
           break;
@@ -96,10 +93,10 @@ function assistantMessage(
         const { call, fn } = splitCallFields(storedFields(part));
         const written = {
           name: part.toolName,
-          arguments: serializeArguments(part.input, partMarks[argumentsMarker]),
+          arguments: serializeArguments(part.input, partMarks[openaiChatMarkers.arguments]),
           ...fn,
         };
-        if (partMarks[legacyFunctionMarker] === true && functionCall === undefined) {
+        if (partMarks[openaiChatMarkers.legacyFunction] === true && functionCall === undefined) {
           functionCall = written;
           break;
         }
@@ -121,9 +118,11 @@ function assistantMessage(
   }
   const written: OpenAIChatMessage = {
     role: 'assistant',
-    ...contentField(texts, marks[contentMarker], 'null'),
+    ...contentField(texts, marks[openaiChatMarkers.content], 'null'),
     ...(refusal === undefined ? {} : { refusal }),
-    ...(toolCalls.length > 0 || marks[toolCallsMarker] === 'empty' ? { tool_calls: toolCalls } : {}),
+    ...(toolCalls.length > 0 || marks[openaiChatMarkers.toolCalls] === 'empty'
+      ? { tool_calls: toolCalls }
+      : {}),
     ...(functionCall === undefined ? {} : { function_call: functionCall }),
     ...storedFields(message),
   };
@@ -132,7 +131,7 @@ function assistantMessage(
 
 function resultMessage(part: ToolResultPart, report: ReportIssue): WrittenChatMessage {
   const marks = openaiMetadataOf(part);
-  const marker = marks[contentMarker];
+  const marker = marks[openaiChatMarkers.content];
   let content: OpenAIChatMessage['content'];
   if (typeof part.output === 'string') {
     content =
@@ -147,7 +146,7 @@ function resultMessage(part: ToolResultPart, report: ReportIssue): WrittenChatMe
       report('.output', 'Chat Completions tool messages carry text only; images and files cannot be sent');
     }
   }
-  if (marks[legacyFunctionMarker] === true) {
+  if (marks[openaiChatMarkers.legacyFunction] === true) {
     // A function message's content is a string: text parts (a strategy's output) are joined.
     const text = Array.isArray(content) ? content.map((item) => item.text ?? '').join('\n') : content;
     return {

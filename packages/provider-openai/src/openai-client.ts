@@ -1,4 +1,4 @@
-import { createSdkClient, type SdkClientSettings } from '@compaction/core';
+import { createSdkClient, type SdkClientSettings } from '@compaction/provider-utils';
 
 /** Per-request options the adapter passes to the SDK. */
 export interface OpenAIRequestOptions {

@@ -1,4 +1,4 @@
-import type { ConversationLoopEvents } from '@compaction/core';
+import type { ConversationLoopEvents } from '@compaction/provider-utils';
 
 /**
  * Events an OpenAI conversation emits, by name, for a request body type and a response type. `step` numbers

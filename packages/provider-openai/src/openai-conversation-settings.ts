@@ -1,9 +1,5 @@
-import {
-  type Compactor,
-  type ConversationCompaction,
-  createFastEstimator,
-  resolveConversationCompactor,
-} from '@compaction/core';
+import { type Compactor, createFastEstimator } from '@compaction/core';
+import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { cl100kProfile } from '@compaction/token-estimator';
 import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './openai-model-limits.js';
 

@@ -1,4 +1,4 @@
-import { toProviderCompactionError } from '@compaction/core';
+import { toProviderCompactionError } from '@compaction/provider-utils';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 
 const mapping = {

@@ -1,4 +1,5 @@
-import { deepEqual, type JSONObject, type JSONValue, type Metadata, setField } from '@compaction/core';
+import { deepEqual, type JSONObject, type JSONValue, type Metadata } from '@compaction/core';
+import { setField } from '@compaction/provider-utils';
 
 /**
  * What the converters keep in core `metadata.openai`: `fields` holds the provider fields a core message or

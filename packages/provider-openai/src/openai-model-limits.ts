@@ -1,4 +1,5 @@
-import { findModelEntry, type ModelLimits } from '@compaction/core';
+import type { ModelLimits } from '@compaction/core';
+import { findModelEntry } from '@compaction/provider-utils';
 
 /** OpenAI model ids with a known window; any other string is accepted too (an open union). */
 export type OpenAIModelId =

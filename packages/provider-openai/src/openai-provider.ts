@@ -1,16 +1,14 @@
 import {
   type CountTokensRequest,
-  createModelLimitsResolver,
   type GenerateRequest,
   type GenerateResult,
-  lazyClient,
   type ModelLimits,
   type Provider,
   ProviderError,
-  resolveGenerateRequest,
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
+import { createModelLimitsResolver, lazyClient, resolveGenerateRequest } from '@compaction/provider-utils';
 import {
   callMethod,
   createOpenAIClient,
@@ -23,6 +21,14 @@ import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from '
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
+
+const defaultModel = 'gpt-5.4';
+
+/** A {@link Provider} over the OpenAI API. */
+export interface OpenAIProvider extends Provider {
+  readonly name: 'openai';
+  countTokens(request: CountTokensRequest): Promise<TokenCount>;
+}
 
 /** Settings of {@link createOpenAIProvider}. */
 export interface OpenAIProviderSettings extends OpenAIClientSettings {
@@ -48,14 +54,6 @@ export interface OpenAIProviderSettings extends OpenAIClientSettings {
   loadEstimator?: EstimatorLoader;
 }
 
-/** A {@link Provider} over the OpenAI API. */
-export interface OpenAIProvider extends Provider {
-  readonly name: 'openai';
-  countTokens(request: CountTokensRequest): Promise<TokenCount>;
-}
-
-const defaultModel = 'gpt-5.4';
-
 /**
  * Creates the OpenAI provider: `generate` through Chat Completions or the Responses API (no tools),
  * `countTokens` with tiktoken when `@compaction/tokenizer-tiktoken` is installed (else core's estimate, and
@@ -64,11 +62,8 @@ const defaultModel = 'gpt-5.4';
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): OpenAIProvider {
   const modelId = settings.model ?? defaultModel;
-  const getClient = lazyClient({
-    provider: 'openai',
-    client: settings.client,
-    create: () => createOpenAIClient(settings),
-  });
+  const createClient = () => createOpenAIClient(settings);
+  const getClient = lazyClient({ provider: 'openai', client: settings.client, create: createClient });
   const estimators = new Map<string, Promise<TokenEstimator>>();
   const estimatorFor = (model: string): Promise<TokenEstimator> => {
     if (settings.estimator !== undefined) return Promise.resolve(settings.estimator);
@@ -172,15 +167,7 @@ function chatResult(response: ChatResponse): GenerateResult {
             : 'other',
     ...(usage === undefined
       ? {}
-      : {
-          usage: {
-            inputTokens: usage.prompt_tokens,
-            outputTokens: usage.completion_tokens,
-            ...(typeof usage.prompt_tokens_details?.cached_tokens === 'number'
-              ? { cacheReadTokens: usage.prompt_tokens_details.cached_tokens }
-              : {}),
-          },
-        }),
+      : usageOf(usage.prompt_tokens, usage.completion_tokens, usage.prompt_tokens_details?.cached_tokens)),
   };
 }
 
@@ -222,14 +209,17 @@ function responsesResult(response: ResponsesResponse): GenerateResult {
           : 'other',
     ...(usage === undefined
       ? {}
-      : {
-          usage: {
-            inputTokens: usage.input_tokens,
-            outputTokens: usage.output_tokens,
-            ...(typeof usage.input_tokens_details?.cached_tokens === 'number'
-              ? { cacheReadTokens: usage.input_tokens_details.cached_tokens }
-              : {}),
-          },
-        }),
+      : usageOf(usage.input_tokens, usage.output_tokens, usage.input_tokens_details?.cached_tokens)),
+  };
+}
+
+/** The usage of a result, with the cached input tokens when the API reported them. */
+function usageOf(inputTokens: number, outputTokens: number, cachedTokens: number | null | undefined) {
+  return {
+    usage: {
+      inputTokens,
+      outputTokens,
+      ...(typeof cachedTokens === 'number' ? { cacheReadTokens: cachedTokens } : {}),
+    },
   };
 }

@@ -7,19 +7,13 @@ import type {
   ToolResultPart,
   UserMessage,
 } from '@compaction/core';
-import { isKeyOrder, withKeyOrder } from '@compaction/core';
+import { isKeyOrder, withKeyOrder } from '@compaction/provider-utils';
 import { isObject, openaiMetadataOf, serializeArguments, storedFields } from './openai-metadata.js';
 import { coreToResponsesPart, type OpenAIResponsesPart } from './openai-responses-content-parts.js';
-import {
-  itemArgumentsMarker,
-  itemContentMarker,
-  itemMarker,
-  itemRoleMarker,
-  keyOrderMarker,
-} from './openai-responses-markers.js';
+import { openaiResponsesMarkers } from './openai-responses-markers.js';
 import type { OpenAIResponsesItem } from './openai-responses-request.js';
 
-/** What the first text part of an assistant message item says about the item (see {@link itemMarker}). */
+/** What the first text part of an assistant message item says about the item (see {@link openaiResponsesMarkers.item}). */
 export interface AssistantItemMarker {
   fields: JSONObject;
   /** The content was an array a string could have replaced. */
@@ -34,18 +28,22 @@ export function messageItem(
 ): OpenAIResponsesItem {
   const marks = openaiMetadataOf(message);
   const role =
-    message.role === 'user' ? 'user' : marks[itemRoleMarker] === 'developer' ? 'developer' : systemRole;
+    message.role === 'user'
+      ? 'user'
+      : marks[openaiResponsesMarkers.itemRole] === 'developer'
+        ? 'developer'
+        : systemRole;
   const parts = message.content as OpenAIResponsesPart[];
   const plain = parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.metadata === undefined;
   const item: OpenAIResponsesItem = {
     role,
     content:
-      plain && marks[itemContentMarker] !== 'parts'
+      plain && marks[openaiResponsesMarkers.itemContent] !== 'parts'
         ? (parts[0] as TextPart).text
         : parts.map((part) => coreToResponsesPart(part, role)),
     ...storedFields(message),
   };
-  return ordered(item, marks[keyOrderMarker]);
+  return ordered(item, marks[openaiResponsesMarkers.keyOrder]);
 }
 
 /** The assistant message item holding a run of text parts (their item marker removed). */
@@ -61,7 +59,7 @@ export function assistantMessageItem(parts: TextPart[], marker: AssistantItemMar
 
 /** The item marker a text part carries, if it starts an item. */
 export function assistantItemMarkerOf(part: TextPart): AssistantItemMarker | undefined {
-  const marker = openaiMetadataOf(part)[itemMarker];
+  const marker = openaiMetadataOf(part)[openaiResponsesMarkers.item];
   if (!isObject(marker)) return undefined;
   return {
     fields: isObject(marker.fields) ? marker.fields : {},
@@ -73,8 +71,8 @@ export function assistantItemMarkerOf(part: TextPart): AssistantItemMarker | und
 /** The part without the item marker, which belongs to the item, not the part. */
 export function withoutItemMarker(part: TextPart): TextPart {
   const openai = part.metadata?.openai;
-  if (!isObject(openai) || openai[itemMarker] === undefined) return part;
-  const { [itemMarker]: _item, ...rest } = openai;
+  if (!isObject(openai) || openai[openaiResponsesMarkers.item] === undefined) return part;
+  const { [openaiResponsesMarkers.item]: _item, ...rest } = openai;
   const metadata = { ...part.metadata };
   if (Object.keys(rest).length === 0) delete metadata.openai;
   else metadata.openai = rest;
@@ -88,10 +86,10 @@ export function functionCallItem(part: ToolCallPart): OpenAIResponsesItem {
     type: 'function_call',
     call_id: part.toolCallId,
     name: part.toolName,
-    arguments: serializeArguments(part.input, marks[itemArgumentsMarker]),
+    arguments: serializeArguments(part.input, marks[openaiResponsesMarkers.itemArguments]),
     ...storedFields(part),
   };
-  return ordered(item, marks[keyOrderMarker]);
+  return ordered(item, marks[openaiResponsesMarkers.keyOrder]);
 }
 
 /** A `function_call_output` item. */
@@ -105,7 +103,7 @@ export function functionOutputItem(part: ToolResultPart): OpenAIResponsesItem {
         : part.output.map((content) => coreToResponsesPart(content, 'user')),
     ...storedFields(part),
   };
-  return ordered(item, openaiMetadataOf(part)[keyOrderMarker]);
+  return ordered(item, openaiMetadataOf(part)[openaiResponsesMarkers.keyOrder]);
 }
 
 /** A `reasoning` item: its summary rebuilt from the text unless the item had another one. */
@@ -117,7 +115,7 @@ export function reasoningItem(part: ReasoningPart): OpenAIResponsesItem {
     ...(part.redactedData === undefined ? {} : { encrypted_content: part.redactedData }),
     ...rest,
   };
-  return ordered(item, openaiMetadataOf(part)[keyOrderMarker]);
+  return ordered(item, openaiMetadataOf(part)[openaiResponsesMarkers.keyOrder]);
 }
 
 /** The summary written for a reasoning text. */

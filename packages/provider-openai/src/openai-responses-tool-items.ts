@@ -8,7 +8,7 @@ import {
 } from '@compaction/core';
 import { fieldsExcept, isObject } from './openai-metadata.js';
 import { coreToResponsesPart, responsesPartToCore } from './openai-responses-content-parts.js';
-import { sourceItemKey } from './openai-responses-markers.js';
+import { openaiResponsesMarkers } from './openai-responses-markers.js';
 import type { OpenAIResponsesItem } from './openai-responses-request.js';
 
 /**
@@ -196,7 +196,7 @@ export function toolCallOfItem(item: OpenAIResponsesItem): ToolCallPart | undefi
     toolCallId,
     toolName,
     input: kind.input(item),
-    metadata: { openai: { [sourceItemKey]: item as JSONObject } },
+    metadata: { openai: { [openaiResponsesMarkers.sourceItem]: item as JSONObject } },
   };
 }
 
@@ -214,7 +214,7 @@ export function toolResultOfItem(
     toolCallId,
     toolName: toolNames.get(toolCallId) ?? '',
     output: kind.shown(item),
-    metadata: { openai: { [sourceItemKey]: item as JSONObject } },
+    metadata: { openai: { [openaiResponsesMarkers.sourceItem]: item as JSONObject } },
   };
 }
 
@@ -272,7 +272,7 @@ export function needsOwnOutput(callItem: OpenAIResponsesItem): boolean {
 /** The item a tool call or result was made from, if it was made from a tool item. */
 export function sourceItemOf(part: { metadata?: JSONObject }): OpenAIResponsesItem | undefined {
   const openai = part.metadata?.openai;
-  const item = isObject(openai) ? openai[sourceItemKey] : undefined;
+  const item = isObject(openai) ? openai[openaiResponsesMarkers.sourceItem] : undefined;
   return isObject(item) && typeof item.type === 'string' ? (item as OpenAIResponsesItem) : undefined;
 }
 

@@ -1,4 +1,5 @@
-import { type ContextOverflow, contextOverflowOfError } from '@compaction/core';
+import type { ContextOverflow } from '@compaction/core';
+import { contextOverflowOfError } from '@compaction/provider-utils';
 
 const maximumPattern = /maximum context length is\s*(\d+)\s*tokens/i;
 const requestPatterns = [

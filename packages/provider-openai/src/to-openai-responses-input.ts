@@ -18,7 +18,7 @@ import {
   reasoningItem,
   withoutItemMarker,
 } from './openai-responses-item-writer.js';
-import { stringInputMarker } from './openai-responses-markers.js';
+import { openaiResponsesMarkers } from './openai-responses-markers.js';
 import type { OpenAIResponsesInputParam, OpenAIResponsesItem } from './openai-responses-request.js';
 import {
   callItemOf,
@@ -59,7 +59,7 @@ export function toOpenAIResponsesInput(
   const only = messages.length === 1 ? messages[0]! : undefined;
   if (
     only?.role === 'user' &&
-    openaiMetadataOf(only)[stringInputMarker] === 'string' &&
+    openaiMetadataOf(only)[openaiResponsesMarkers.stringInput] === 'string' &&
     only.content.length === 1 &&
     only.content[0]!.type === 'text' &&
     only.content[0]!.metadata === undefined

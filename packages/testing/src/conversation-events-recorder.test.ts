@@ -1,9 +1,5 @@
-import {
-  type CompactionEvent,
-  ContextOverflowError,
-  type ConversationLoopEvents,
-  EventEmitter,
-} from '@compaction/core';
+import { type CompactionEvent, ContextOverflowError, EventEmitter } from '@compaction/core';
+import type { ConversationLoopEvents } from '@compaction/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { recordConversationEvents } from './conversation-events-recorder.js';
 

@@ -1,0 +1,68 @@
+import { createOpenAIConversation } from '@compaction/provider-openai';
+import OpenAI from 'openai';
+import { compactionSettings, contextWindow, systemPrompt } from './compaction-settings.js';
+import { describeCall, reportProgress } from './report.js';
+import { scriptedOpenAI } from './scripted-openai.js';
+import { startScriptedModel } from './scripted-server.js';
+import { runWorkspaceTool, task } from './workspace.js';
+
+const apiKey = process.env.OPENAI_API_KEY;
+const online = apiKey !== undefined && apiKey !== '' && !process.argv.includes('--offline');
+const model = process.env.OPENAI_MODEL ?? 'gpt-5.4-mini';
+
+const scripted = online
+  ? undefined
+  : await startScriptedModel(scriptedOpenAI, { contextWindow, overflowAt: 9 });
+const baseURL = scripted && `${scripted.url}/v1`;
+const client = online
+  ? new OpenAI({ apiKey })
+  : new OpenAI({ apiKey: 'offline', baseURL: baseURL!, maxRetries: 0 });
+console.log(online ? `Mode: online (${model})` : `Mode: offline (scripted model on ${baseURL})`);
+
+const tools: OpenAI.Chat.ChatCompletionTool[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'read_file',
+      description: 'Reads a file of the repository.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'run_tests',
+      description: 'Runs the test suite.',
+      parameters: { type: 'object', properties: {} },
+    },
+  },
+];
+
+// The whole setup: the client, the request defaults, and the compaction (see compaction-settings.ts).
+const conversation = createOpenAIConversation({
+  client,
+  messages: [
+    {
+      role: 'developer',
+      content: systemPrompt,
+    },
+  ],
+  request: { model, max_completion_tokens: 1_024, tools },
+  compaction: await compactionSettings(),
+});
+
+const printSummary = reportProgress(conversation, (completion) =>
+  (completion.choices[0]?.message.tool_calls ?? []).flatMap((call) =>
+    call.type === 'function' ? [describeCall(call.function.name, JSON.parse(call.function.arguments))] : [],
+  ),
+);
+const testRuns = { count: 0 };
+try {
+  const completion = await conversation.run(task, {
+    runTool: (call) => runWorkspaceTool(call.function.name, JSON.parse(call.function.arguments), testRuns),
+    maxSteps: online ? 16 : 40,
+  });
+  printSummary(completion.choices[0]?.message.content ?? '');
+} finally {
+  await scripted?.close();
+}

@@ -1,0 +1,111 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Message } from '@compaction/core';
+import {
+  type AgentConversationTypes,
+  type ConversationAdapter,
+  callSdkMethod,
+  frozenCopy,
+} from '@compaction/provider-utils';
+import {
+  type AnthropicToolOutput,
+  type AnthropicToolResult,
+  type AnthropicUserInput,
+  toolResultBlocks,
+  toolUsesOf,
+  userMessageOf,
+} from './anthropic-conversation-messages.js';
+import type {
+  AnthropicConversationRequest,
+  AnthropicConversationSettings,
+} from './anthropic-conversation-settings.js';
+import { toAnthropicCompactionError } from './anthropic-error.js';
+import type { AnthropicMessagesRequest } from './anthropic-request.js';
+import { fromAnthropicRequest } from './from-anthropic-request.js';
+import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
+import { toAnthropicRequest } from './to-anthropic-request.js';
+
+/** The SDK shapes of an {@link AnthropicConversation}. */
+export interface AnthropicConversationTypes extends AgentConversationTypes {
+  item: Anthropic.MessageParam;
+  request: AnthropicConversationRequest;
+  body: Anthropic.MessageCreateParamsNonStreaming;
+  response: Anthropic.Message;
+  toolCall: Anthropic.ToolUseBlockParam;
+  toolResult: AnthropicToolResult;
+  toolOutput: AnthropicToolOutput;
+  userInput: AnthropicUserInput;
+  context: AnthropicMessagesRequest;
+  /** The Messages API always reports usage. */
+  inputTokens: number;
+}
+
+/** How an Anthropic conversation converts, sends and checks Messages API shapes. */
+export function anthropicConversationAdapter(
+  settings: AnthropicConversationSettings,
+): ConversationAdapter<AnthropicConversationTypes> {
+  const defaults = frozenCopy(settings.request);
+  const converterOptions =
+    settings.firstUserText === undefined ? {} : { firstUserText: settings.firstUserText };
+  /** How many core messages the last history message converted to (the next conversion skips them). */
+  let lastConvertedLength = 0;
+  return {
+    vocabulary: { call: 'tool call', result: 'result', callsPath: 'content', answerPath: 'toolUseId' },
+    parseContextOverflow: parseAnthropicContextOverflow,
+    toCompactionError: (error) => toAnthropicCompactionError(error),
+    // Each message is converted with the one before it: which turn it continues, which calls it answers.
+    toCore(items, previous) {
+      let before = previous.at(-1);
+      return items.flatMap((message): Message[] => {
+        const core = fromAnthropicRequest({ messages: before === undefined ? [message] : [before, message] });
+        const added = core.slice(before === undefined ? 0 : lastConvertedLength);
+        before = message;
+        lastConvertedLength = added.length;
+        return added;
+      });
+    },
+    userItems: (input) => [userMessageOf(input)],
+    resultItems: (results) => [{ role: 'user', content: toolResultBlocks(results) }],
+    // A user turn answers the calls just before it, all of them.
+    answersOf: (items) => ({
+      callIds: items.flatMap((message) =>
+        typeof message.content === 'string'
+          ? []
+          : message.content.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : [])),
+      ),
+      closesTurn: true,
+    }),
+    pendingToolCalls: (history) => toolUsesOf(history.at(-1)),
+    callId: (call) => call.id,
+    resultOf: (call, output) => ({
+      toolUseId: call.id,
+      ...(typeof output === 'string' || Array.isArray(output) ? { content: output } : output),
+    }),
+    failureOf: (call, message) => ({ toolUseId: call.id, content: message, isError: true }),
+    context: (messages) => toAnthropicRequest(messages, converterOptions),
+    body: (messages, request) =>
+      ({
+        ...defaults,
+        ...request,
+        ...toAnthropicRequest(messages, converterOptions),
+      }) as Anthropic.MessageCreateParamsNonStreaming,
+    async send(body, signal) {
+      const { messages } = settings.client;
+      const response = await callSdkMethod<typeof body, Anthropic.Message>(
+        messages,
+        messages.create,
+        body,
+        signal,
+      );
+      // Anthropic reports cached input apart; the total is what the context window held.
+      const inputTokens =
+        response.usage.input_tokens +
+        (response.usage.cache_read_input_tokens ?? 0) +
+        (response.usage.cache_creation_input_tokens ?? 0);
+      const answer: Anthropic.MessageParam = {
+        role: 'assistant',
+        content: response.content as Anthropic.ContentBlockParam[],
+      };
+      return { response, items: [answer], inputTokens };
+    },
+  };
+}

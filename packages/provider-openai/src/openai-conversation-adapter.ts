@@ -1,0 +1,97 @@
+import { ProviderError } from '@compaction/core';
+import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
+import type OpenAI from 'openai';
+import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
+import {
+  addableMessageOf,
+  openaiConversationErrors,
+  requestBody,
+  toolErrorText,
+} from './openai-conversation-base.js';
+import type { OpenAIChatConversationTypes, OpenAIConversationSettings } from './openai-conversation-types.js';
+import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
+
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+
+/** How a Chat Completions conversation converts, sends and checks its messages. */
+export function openaiConversationAdapter(
+  settings: OpenAIConversationSettings,
+): ConversationAdapter<OpenAIChatConversationTypes> {
+  const defaults = structuredClone(settings.request);
+  const converterOptions = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
+  const context = (messages: Parameters<typeof toOpenAIChatMessages>[0]) =>
+    toOpenAIChatMessages(messages, converterOptions) as ChatMessage[];
+  return {
+    vocabulary: { call: 'tool call', result: 'result', callsPath: 'tool_calls', answerPath: 'toolCallId' },
+    ...openaiConversationErrors,
+    // A tool message converted alone has no tool name; the conversation names it after its call.
+    toCore: (items) => fromOpenAIChatMessages(items as ChatMessage[]),
+    userItems: (input) => [
+      addableMessageOf(
+        input,
+        (message: ChatMessage) => ['user', 'system', 'developer'].includes(message.role),
+        'tools',
+      ),
+    ],
+    resultItems: (results) =>
+      results.map((result) => ({ role: 'tool', tool_call_id: result.toolCallId, content: result.content })),
+    answersOf: answersOfResults((message) => (message.role === 'tool' ? message.tool_call_id : undefined)),
+    pendingToolCalls: pendingCallsOf,
+    callId: (call) => call.id,
+    resultOf: (call, content) => ({ toolCallId: call.id, content }),
+    failureOf: (call, message) => ({ toolCallId: call.id, content: toolErrorText(message) }),
+    context,
+    body: (messages, request) => requestBody(defaults, request, 'messages', context(messages)),
+    async send(body, signal) {
+      const { completions } = settings.client.chat;
+      const completion = await callSdkMethod<typeof body, OpenAI.Chat.ChatCompletion>(
+        completions,
+        completions.create,
+        body,
+        signal,
+      );
+      const message = completion.choices?.[0]?.message;
+      if (message === undefined) {
+        throw new ProviderError({ provider: 'openai', message: 'the completion has no choices' });
+      }
+      return {
+        response: completion,
+        items: [assistantMessageOf(message)],
+        inputTokens: completion.usage?.prompt_tokens,
+      };
+    },
+  };
+}
+
+/** The tool calls of the last assistant message that no tool message after it answers. */
+function pendingCallsOf(
+  history: readonly ChatMessage[],
+): OpenAI.Chat.ChatCompletionMessageFunctionToolCall[] {
+  const index = history.findLastIndex((message) => message.role === 'assistant');
+  const assistant = history[index];
+  if (assistant?.role !== 'assistant') return [];
+  const answered = new Set<string>();
+  for (const message of history.slice(index + 1)) {
+    if (message.role !== 'tool') return [];
+    answered.add(message.tool_call_id);
+  }
+  return (assistant.tool_calls ?? []).filter(
+    (call): call is OpenAI.Chat.ChatCompletionMessageFunctionToolCall =>
+      call.type === 'function' && !answered.has(call.id),
+  );
+}
+
+/** The message an answer adds to the history: what the API takes back of the response message. */
+function assistantMessageOf(
+  message: OpenAI.Chat.ChatCompletionMessage,
+): OpenAI.Chat.ChatCompletionAssistantMessageParam {
+  return {
+    role: 'assistant',
+    content: message.content,
+    ...(message.refusal == null ? {} : { refusal: message.refusal }),
+    ...(message.tool_calls === undefined || message.tool_calls.length === 0
+      ? {}
+      : { tool_calls: message.tool_calls }),
+    ...(message.audio == null ? {} : { audio: { id: message.audio.id } }),
+  };
+}

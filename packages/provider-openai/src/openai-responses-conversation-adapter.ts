@@ -1,0 +1,103 @@
+import { ProviderError } from '@compaction/core';
+import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
+import type OpenAI from 'openai';
+import { convertResponsesItems } from './from-openai-responses-input.js';
+import {
+  addableMessageOf,
+  openaiConversationErrors,
+  requestBody,
+  toolErrorText,
+} from './openai-conversation-base.js';
+import type {
+  OpenAIResponsesConversationSettings,
+  OpenAIResponsesConversationTypes,
+} from './openai-responses-conversation-types.js';
+import type { OpenAIResponsesItem } from './openai-responses-request.js';
+import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
+import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
+
+type InputItem = OpenAI.Responses.ResponseInputItem;
+
+/** How a Responses conversation converts, sends and checks its input items. */
+export function openaiResponsesConversationAdapter(
+  settings: OpenAIResponsesConversationSettings,
+): ConversationAdapter<OpenAIResponsesConversationTypes> {
+  const defaults = structuredClone(settings.request);
+  const converterOptions = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
+  /** Every call appended so far, by id, with its tool's name. */
+  const callNames = new Map<string, string>();
+  const context = (messages: Parameters<typeof toOpenAIResponsesInput>[0]): InputItem[] => {
+    const input = toOpenAIResponsesInput(messages, converterOptions);
+    // The conversation never starts from a string input, so the converter gives items back.
+    return typeof input === 'string' ? [{ role: 'user', content: input }] : (input as InputItem[]);
+  };
+  return {
+    vocabulary: { call: 'function call', result: 'output', callsPath: 'input', answerPath: 'callId' },
+    ...openaiConversationErrors,
+    // Outputs are appended apart from their calls: the calls seen so far pair them.
+    toCore: (items) => convertResponsesItems(items as unknown as OpenAIResponsesItem[], callNames),
+    userItems: (input) => [
+      addableMessageOf(
+        input,
+        (item: OpenAI.Responses.EasyInputMessage) => isMessageFrom(item, addableRoles),
+        'functions',
+      ),
+    ],
+    resultItems: (results) =>
+      results.map(
+        (result): InputItem => ({
+          type: 'function_call_output',
+          call_id: result.callId,
+          output: result.output,
+        }),
+      ),
+    answersOf: answersOfResults((item) => (item.type === 'function_call_output' ? item.call_id : undefined)),
+    pendingToolCalls: pendingCallsOf,
+    callId: (call) => call.call_id,
+    resultOf: (call, output) => ({ callId: call.call_id, output }),
+    failureOf: (call, message) => ({ callId: call.call_id, output: toolErrorText(message) }),
+    context,
+    body: (messages, request) => requestBody(defaults, request, 'input', context(messages)),
+    async send(body, signal) {
+      const { responses } = settings.client;
+      const response = await callSdkMethod<typeof body, OpenAI.Responses.Response>(
+        responses,
+        responses.create,
+        body,
+        signal,
+      );
+      if (response.status === 'failed') {
+        if (parseOpenAIContextOverflow(response) !== undefined) {
+          throw openaiConversationErrors.toCompactionError(response);
+        }
+        throw new ProviderError({
+          provider: 'openai',
+          message: `the response failed: ${response.error?.message ?? 'no reason given'}`,
+          cause: response,
+        });
+      }
+      return {
+        response,
+        items: response.output as unknown as InputItem[],
+        inputTokens: response.usage?.input_tokens,
+      };
+    },
+  };
+}
+
+const addableRoles = ['user', 'system', 'developer'];
+
+/** The function calls without an output since the last message a caller added. */
+function pendingCallsOf(history: readonly InputItem[]): OpenAI.Responses.ResponseFunctionToolCall[] {
+  const open = new Map<string, OpenAI.Responses.ResponseFunctionToolCall>();
+  for (const item of history) {
+    if (item.type === 'function_call') open.set(item.call_id, item);
+    else if (item.type === 'function_call_output') open.delete(item.call_id);
+    else if (isMessageFrom(item, addableRoles)) open.clear();
+  }
+  return [...open.values()];
+}
+
+function isMessageFrom(item: InputItem, roles: string[]): boolean {
+  return 'role' in item && (item.type === undefined || item.type === 'message') && roles.includes(item.role);
+}

@@ -1,0 +1,230 @@
+import {
+  type CompactionEvent,
+  type CompactionResult,
+  type Compactor,
+  type ContextOverflow,
+  ContextOverflowError,
+  EventEmitter,
+  type Message,
+} from '@compaction/core';
+import type { ConversationLoopEvents } from './conversation-loop-events.js';
+
+/** Settings of a {@link ConversationLoop}. */
+export interface ConversationLoopSettings {
+  /** Decides and compacts; its counter is anchored on the usage the API reports. */
+  compactor: Compactor;
+  /** The session compactions are recorded under. Default: the compactor's (`default`). */
+  sessionId?: string | undefined;
+  /** Recognises the provider's "too long" refusals (the adapter's `parseContextOverflow`). */
+  parseContextOverflow: (error: unknown) => ContextOverflow | undefined;
+  /** Maps an SDK failure to a typed error; for a refusal, a {@link ContextOverflowError}. */
+  toCompactionError: (error: unknown) => Error;
+}
+
+/** What one model call returned: the SDK's response and the input tokens it reported (cached ones included). */
+export interface ConversationExchange<Response, InputTokens extends number | undefined = number | undefined> {
+  response: Response;
+  inputTokens: InputTokens;
+}
+
+/** How one model call of an adapter is made; see {@link ConversationLoop.exchange}. */
+export interface ConversationCall<Body, Exchange> {
+  /** Builds the request body for a working context. */
+  body: (messages: Message[]) => Body;
+  /** Sends a body with the SDK; throws what the SDK throws. */
+  send: (body: Body, signal: AbortSignal | undefined) => Promise<Exchange>;
+  /** Adds the answer to the adapter's history (its SDK items and, through {@link ConversationLoop.append}, core messages). */
+  accept: (exchange: Exchange) => void;
+  /** Aborts the compaction and the request. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The provider-independent part of an adapter's conversation: the full history as core messages, a working
+ * context that compactions replace, proactive compaction before each request, usage fed back to the
+ * compactor's counter, and one compaction (trigger `overflow`) and retry after the API refused a request as
+ * too long; a second refusal throws {@link ContextOverflowError}, other SDK errors are thrown unchanged. The
+ * adapter keeps the SDK-shaped history, converts each new SDK message to core messages once (so their
+ * identity, and the memoized counts, stay stable) and passes in how to build and send a request.
+ */
+export class ConversationLoop<Body, Response, InputTokens extends number | undefined = number | undefined> {
+  /** The compactor that decides and compacts. */
+  readonly compactor: Compactor;
+  private readonly settings: ConversationLoopSettings;
+  private readonly emitter = new EventEmitter<ConversationLoopEvents<Body, Response, InputTokens>>();
+  private readonly fullHistory: Message[] = [];
+  private readonly toolNames = new Map<string, string>();
+  private readonly events: CompactionEvent[] = [];
+  private working: Message[] = [];
+  private steps = 0;
+
+  constructor(settings: ConversationLoopSettings) {
+    this.compactor = settings.compactor;
+    this.settings = settings;
+  }
+
+  /** The full history as core messages, never compacted. */
+  get history(): Message[] {
+    return [...this.fullHistory];
+  }
+
+  /** The working context: what the next request carries before any compaction it triggers. */
+  get context(): Message[] {
+    return [...this.working];
+  }
+
+  /** Every compaction of this conversation, oldest first. */
+  get compactions(): CompactionEvent[] {
+    return [...this.events];
+  }
+
+  /** Subscribes to `compaction`, `request`, `overflow` or `response`; returns the unsubscribe function. */
+  on<Name extends keyof ConversationLoopEvents<Body, Response, InputTokens>>(
+    name: Name,
+    listener: (payload: ConversationLoopEvents<Body, Response, InputTokens>[Name]) => void,
+  ): () => void {
+    return this.emitter.on(name, listener);
+  }
+
+  /**
+   * Adds core messages to the history and the working context. Tool results without a tool name (their call
+   * is older than the SDK message the adapter converted) are named after their call, wherever in the history
+   * it is. Returns the messages as added.
+   */
+  append(messages: readonly Message[]): Message[] {
+    const named = messages.map((message) => this.nameResults(message));
+    for (const message of named) {
+      if (message.role !== 'assistant') continue;
+      for (const part of message.content) {
+        if (part.type === 'tool-call') this.toolNames.set(part.toolCallId, part.toolName);
+      }
+    }
+    this.fullHistory.push(...named);
+    this.working = [...this.working, ...named];
+    return named;
+  }
+
+  /** Compacts the working context now (trigger `manual`), with optional instructions for the strategy. */
+  async compact(options: { instructions?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+    const result = await this.compactor.compact(this.working, {
+      ...this.compactOptions(options.signal),
+      trigger: 'manual',
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+    this.adopt(result, this.steps);
+    return result;
+  }
+
+  /**
+   * One model call: compacts if the trigger fires, sends the working context, records the reported usage
+   * against the messages sent, lets the adapter add the answer, and emits `response`. After an overflow
+   * refusal it compacts with the `overflow` trigger and retries once.
+   */
+  async exchange<Exchange extends ConversationExchange<Response, InputTokens>>(
+    call: ConversationCall<Body, Exchange>,
+  ): Promise<Exchange> {
+    const step = ++this.steps;
+    const { signal } = call;
+    this.adopt(await this.compactor.prepare(this.working, this.compactOptions(signal)), step);
+    let sent = this.working;
+    let exchange: Exchange;
+    try {
+      exchange = await this.attempt(call, sent, step, 1);
+    } catch (error) {
+      if (!this.isOverflow(error, signal)) throw error;
+      const overflow = this.overflowError(error);
+      this.emitter.emit('overflow', { step, error: overflow });
+      this.adopt(await this.compactor.recover(this.working, overflow, this.compactOptions(signal)), step);
+      sent = this.working;
+      try {
+        exchange = await this.attempt(call, sent, step, 2);
+      } catch (retryError) {
+        throw this.isOverflow(retryError, signal) ? this.settings.toCompactionError(retryError) : retryError;
+      }
+    }
+    if (exchange.inputTokens !== undefined) {
+      this.compactor.recordUsage({ messages: sent, inputTokens: exchange.inputTokens });
+    }
+    call.accept(exchange);
+    this.emitter.emit('response', { step, response: exchange.response, inputTokens: exchange.inputTokens });
+    return exchange;
+  }
+
+  private async attempt<Exchange>(
+    call: ConversationCall<Body, Exchange>,
+    messages: Message[],
+    step: number,
+    attempt: number,
+  ): Promise<Exchange> {
+    const body = call.body(messages);
+    this.emitter.emit('request', { step, attempt, body });
+    return call.send(body, call.signal);
+  }
+
+  /** Whether a failed call was refused as too long (and not aborted by the caller). */
+  private isOverflow(error: unknown, signal: AbortSignal | undefined): boolean {
+    return signal?.aborted !== true && this.settings.parseContextOverflow(error) !== undefined;
+  }
+
+  /**
+   * The refusal as a {@link ContextOverflowError}. A refusal that does not say how long the request was is
+   * taken to be one token over the window, or over the count when that is larger: the compactor then
+   * shrinks its limit and target by how far its count fell short.
+   */
+  private overflowError(error: unknown): ContextOverflowError {
+    const overflow = this.typedOverflow(error);
+    if (overflow.requestTokens !== undefined) return overflow;
+    const counted = this.compactor.counter.count(this.working);
+    return new ContextOverflowError({
+      provider: overflow.provider,
+      message: overflow.message,
+      cause: error,
+      requestTokens: Math.max(this.compactor.budget.contextWindow, counted) + 1,
+      ...(overflow.maximumTokens === undefined ? {} : { maximumTokens: overflow.maximumTokens }),
+    });
+  }
+
+  /**
+   * The adapter's mapping of a refusal, which should be a {@link ContextOverflowError}; one that maps it to
+   * another error still yields one, built from the refusal's own numbers.
+   */
+  private typedOverflow(error: unknown): ContextOverflowError {
+    const mapped = this.settings.toCompactionError(error);
+    if (ContextOverflowError.isInstance(mapped)) return mapped;
+    const parsed = this.settings.parseContextOverflow(error);
+    return new ContextOverflowError({
+      provider: 'unknown',
+      message: parsed?.message ?? mapped.message,
+      cause: error,
+      ...(parsed?.requestTokens === undefined ? {} : { requestTokens: parsed.requestTokens }),
+      ...(parsed?.maximumTokens === undefined ? {} : { maximumTokens: parsed.maximumTokens }),
+    });
+  }
+
+  private compactOptions(signal: AbortSignal | undefined) {
+    return {
+      ...(this.settings.sessionId === undefined ? {} : { sessionId: this.settings.sessionId }),
+      ...(signal === undefined ? {} : { abortSignal: signal }),
+    };
+  }
+
+  /** Makes a compaction's result the working context. */
+  private adopt(result: CompactionResult, step: number): void {
+    if (!result.compacted) return;
+    this.working = result.messages;
+    if (result.event !== undefined) {
+      this.events.push(result.event);
+      this.emitter.emit('compaction', { step, event: result.event });
+    }
+  }
+
+  private nameResults(message: Message): Message {
+    if (message.role !== 'tool' || message.content.every((part) => part.toolName !== '')) return message;
+    return {
+      ...message,
+      content: message.content.map((part) =>
+        part.toolName === '' ? { ...part, toolName: this.toolNames.get(part.toolCallId) ?? '' } : part,
+      ),
+    };
+  }
+}

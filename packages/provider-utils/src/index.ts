@@ -1,0 +1,61 @@
+export {
+  AgentConversation,
+  type AgentConversationSettings,
+  type ConversationRunOptions,
+  type ConversationSendOptions,
+} from './agent-conversation.js';
+export { answersOfResults } from './answers-of-results.js';
+export { callSdkMethod, type SdkMethod } from './call-sdk-method.js';
+export { checkAnswers } from './check-answers.js';
+export { contextOverflowOfError } from './context-overflow-of-error.js';
+export type {
+  AdapterExchange,
+  AgentConversationTypes,
+  ConversationAdapter,
+  ConversationVocabulary,
+  ItemAnswers,
+} from './conversation-adapter.js';
+export {
+  type ConversationCall,
+  type ConversationExchange,
+  ConversationLoop,
+  type ConversationLoopSettings,
+} from './conversation-loop.js';
+export type { ConversationLoopEvents } from './conversation-loop-events.js';
+export {
+  createModelLimitsResolver,
+  type ModelLimitsResolverSettings,
+} from './create-model-limits-resolver.js';
+export { defineSdkProvider, type SdkProviderOptions } from './define-sdk-provider.js';
+export { findModelEntry, type ModelTableEntry } from './find-model-entry.js';
+export { frozenCopy } from './frozen-copy.js';
+export {
+  isKeyOrder,
+  type KeyOrder,
+  keyOrderDifference,
+  setField,
+  withKeyOrder,
+} from './key-order.js';
+export { type LazyClientSettings, lazyClient } from './lazy-client.js';
+export {
+  type ProviderSettingsSchemaOptions,
+  providerSettingsSchema,
+} from './provider-settings-schema.js';
+export {
+  type ConversationCompaction,
+  type ConversationCompactorSettings,
+  resolveConversationCompactor,
+} from './resolve-conversation-compactor.js';
+export {
+  type GenerateDefaults,
+  resolveGenerateRequest,
+} from './resolve-generate-request.js';
+export {
+  createSdkClient,
+  type SdkClientSettings,
+  type SdkClientSource,
+} from './sdk-client.js';
+export {
+  type ProviderErrorMapping,
+  toProviderCompactionError,
+} from './to-provider-compaction-error.js';
