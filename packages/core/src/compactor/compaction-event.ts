@@ -1,7 +1,7 @@
 import type { CompactionErrorCode } from '../errors/compaction-error.js';
 import type { JSONObject } from '../json.js';
 import type { CompactionTrigger } from '../specs/compaction-strategy-v1.js';
-import type { Repair } from '../turns/repair-history.js';
+import type { Repair } from '../turns/repair.js';
 import type { RuleViolation } from '../verify/rule-violation.js';
 
 /**
@@ -12,15 +12,15 @@ export interface CompactionFailure {
   /** The strategy that failed. */
   strategy: string;
   /**
-   * The code of the error: the strategy's own Compaction error code, `rule-violation` when its result broke
-   * a rule, `budget-unreachable` when it could not reach the target, `strategy-failed` for any other error.
+   * The code of the error: the strategy's own Compaction error code, `core/rule-violation` when its result broke
+   * a rule, `core/budget-unreachable` when it could not reach the target, `core/strategy-failed` for any other error.
    */
   code: CompactionErrorCode;
   /** The error's message, readable as it is (for broken rules, the rules and what broke them). */
   error: string;
   /** The rules its result broke, when it broke any. */
   violations?: RuleViolation[];
-  /** With `budget-unreachable`: the target it was asked to reach and the best it reached, in tokens. */
+  /** With `core/budget-unreachable`: the target it was asked to reach and the best it reached, in tokens. */
   target?: number;
   best?: number;
 }

@@ -10,7 +10,11 @@ import type { CompactionStrategy, CompactionTrigger } from '../specs/compaction-
 import type { ContextOverflow, Provider } from '../specs/provider-v1.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 import type { CompactionStore } from '../store/compaction-store.js';
-import { type ReportedUsage, TokenCounter } from '../tokens/token-counter.js';
+import {
+  type AnchoredTokenCounter,
+  createTokenCounter,
+  type ReportedUsage,
+} from '../tokens/token-counter.js';
 import { type RepairOptions, repairHistory } from '../turns/repair-history.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
@@ -26,7 +30,7 @@ export interface CompactorSettings {
   fallback?: CompactionStrategy;
   budget: BudgetOptions;
   /** Counts tokens; defaults to a counter over `estimator`. Share one counter across a conversation. */
-  counter?: TokenCounter;
+  counter?: AnchoredTokenCounter;
   /** The estimator of the default counter. Ignored when `counter` is given. */
   estimator?: TokenEstimator;
   /** Recognises the provider's context-overflow errors for {@link Compactor.recover}. */
@@ -108,7 +112,7 @@ interface Attempt {
  * histories it is given: the caller's original history is always intact, whatever happens.
  */
 export class Compactor {
-  readonly counter: TokenCounter;
+  readonly counter: AnchoredTokenCounter;
   readonly budget: Budget;
   private readonly settings: CompactorSettings;
   private readonly emitter = new EventEmitter<CompactorEvents>();
@@ -117,7 +121,7 @@ export class Compactor {
   constructor(settings: CompactorSettings) {
     this.settings = settings;
     this.budget = resolveBudget(settings.budget);
-    this.counter = settings.counter ?? new TokenCounter(settings.estimator);
+    this.counter = settings.counter ?? createTokenCounter(settings.estimator);
   }
 
   /** Subscribes to `start`, `end`, `skipped` or `error`; returns the unsubscribe function. */
@@ -482,7 +486,7 @@ function describeFailure(strategy: string, error: unknown): CompactionFailure {
   }
   return {
     strategy,
-    code: CompactionError.isInstance(error) ? error.code : 'strategy-failed',
+    code: CompactionError.isInstance(error) ? error.code : 'core/strategy-failed',
     error: message,
   };
 }
