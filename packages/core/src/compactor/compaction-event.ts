@@ -62,10 +62,25 @@ export type SkipReason =
   | 'back-to-back'
   | 'cancelled';
 
+/**
+ * What an `error` event reports: the compaction itself failed (`compaction`: every strategy, or an abort), the
+ * store did not record it (`store`: the compaction fails and the session does not advance), a hook threw
+ * (`hook`: a `beforeCompaction` failure stops the compaction; an `afterCompaction` failure leaves the
+ * recorded compaction in place), or a listener of another event threw (`listener`: nothing else changes).
+ */
+export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener';
+
 /** Events the Compactor emits, by name. */
 export interface CompactorEvents {
   start: { sessionId: string; trigger: CompactionTrigger; tokens: number; messages: number };
   end: CompactionEvent;
   skipped: { sessionId: string; trigger: CompactionTrigger; reason: SkipReason; tokens: number };
-  error: { sessionId: string; trigger: CompactionTrigger; error: unknown; failures: CompactionFailure[] };
+  error: {
+    sessionId: string;
+    trigger: CompactionTrigger;
+    error: unknown;
+    failures: CompactionFailure[];
+    /** What failed: see {@link CompactionErrorSource}. */
+    source: CompactionErrorSource;
+  };
 }

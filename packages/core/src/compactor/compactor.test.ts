@@ -177,6 +177,7 @@ describe('Compactor.compact', () => {
         sessionId: 'default',
         trigger: 'manual',
         error: thrown[2],
+        source: 'compaction',
         failures: [
           {
             strategy: 'first',
