@@ -2,6 +2,7 @@
 
 export { type Budget, type BudgetOptions, resolveBudget } from './budget/budget.js';
 export type {
+  CompactionErrorSource,
   CompactionEvent,
   CompactionFailure,
   CompactorEvents,
@@ -35,6 +36,7 @@ export {
   type CompactionErrorSettings,
 } from './errors/compaction-error.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
+export type { DefinitionNotFoundSettings } from './errors/definition-not-found.js';
 export { InvalidMessagesError, type MessageIssue } from './errors/invalid-messages-error.js';
 export { InvalidOptionsError, type OptionsIssue } from './errors/invalid-options-error.js';
 export { PackageLoadError } from './errors/package-load-error.js';

@@ -33,9 +33,3 @@ export interface RepairResult {
   messages: Message[];
   repairs: Repair[];
 }
-
-/** The repaired history and what was changed. */
-export interface RepairResult {
-  messages: Message[];
-  repairs: Repair[];
-}
