@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks every published package: the parts each must have (CONTRIBUTING.md, "Layout of a package"),
 // the package.json fields ESM-only packages need, publint on what would be packed, and
-// @arethetypeswrong/cli on the packed tarball (types resolve for ESM consumers).
+// @arethetypeswrong/cli on the packed tarball (types resolve for ESM consumers). It runs
+// check-import-circles.mjs and check-core-shape.mjs first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,6 +12,16 @@ import { formatMessage } from 'publint/utils';
 const root = new URL('..', import.meta.url).pathname;
 const packagesDirectory = join(root, 'packages');
 const problems = [];
+
+// Checks of the whole house, before the packages one by one: no import circles, and core's size (which
+// only warns until CORE_SHAPE_STRICT=1 is set).
+for (const check of ['check-import-circles.mjs', 'check-core-shape.mjs']) {
+  try {
+    execFileSync(process.execPath, [join(root, 'scripts', check)], { stdio: 'inherit' });
+  } catch {
+    process.exit(1);
+  }
+}
 
 for (const folder of readdirSync(packagesDirectory).sort()) {
   const directory = join(packagesDirectory, folder);

@@ -11,8 +11,8 @@ export function reportError(error: unknown, io: CliIO): number {
   }
   if (CompactionError.isInstance(error)) {
     io.stderr.write(`compaction: ${error.message} [${error.code}]\n`);
-    if (error.code === 'invalid-messages') return exitCodes.badInput;
-    return error.code === 'budget-unreachable' ? exitCodes.unreachable : exitCodes.failure;
+    if (error.code === 'core/invalid-messages') return exitCodes.badInput;
+    return error.code === 'core/budget-unreachable' ? exitCodes.unreachable : exitCodes.failure;
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EPIPE') return exitCodes.success;

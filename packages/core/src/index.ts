@@ -1,7 +1,8 @@
 // Message model
 
-export { type Budget, type BudgetOptions, budgetDefaults, resolveBudget, toTokens } from './budget/budget.js';
+export { type Budget, type BudgetOptions, resolveBudget } from './budget/budget.js';
 export type {
+  CompactionErrorSource,
   CompactionEvent,
   CompactionFailure,
   CompactorEvents,
@@ -17,7 +18,7 @@ export {
   type CheckResult,
   type CompactionResult,
   type CompactOptions,
-  Compactor,
+  type Compactor,
   type CompactorSettings,
   createCompactor,
 } from './compactor/compactor.js';
@@ -29,10 +30,16 @@ export {
 } from './errors/budget-unreachable-error.js';
 export { CompactionAbortedError } from './errors/compaction-aborted-error.js';
 // Errors
-export { CompactionError, type CompactionErrorCode } from './errors/compaction-error.js';
+export {
+  CompactionError,
+  type CompactionErrorCode,
+  type CompactionErrorSettings,
+} from './errors/compaction-error.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
+export type { DefinitionNotFoundSettings } from './errors/definition-not-found.js';
 export { InvalidMessagesError, type MessageIssue } from './errors/invalid-messages-error.js';
 export { InvalidOptionsError, type OptionsIssue } from './errors/invalid-options-error.js';
+export { PackageLoadError } from './errors/package-load-error.js';
 export { ProviderError } from './errors/provider-error.js';
 export { ProviderNotFoundError } from './errors/provider-not-found-error.js';
 export { RuleViolationError } from './errors/rule-violation-error.js';
@@ -43,7 +50,6 @@ export { isJSONValue } from './json.js';
 export type { CompactionMessageKind, CompactionMetadata } from './messages/compaction-metadata.js';
 export {
   compactionMetadataOf,
-  isCompactionProduct,
   isPinned,
   isSummary,
   joinsPrevious,
@@ -86,31 +92,17 @@ export {
   type ResolvedCompactionConfig,
   resolveCompactionConfig,
 } from './registry/compaction-config.js';
-export { createStrategyRegistry } from './registry/create-strategy-registry.js';
+export type { PackageLoader } from './registry/definition-registry.js';
 export { defineProvider, type ProviderDefinition } from './registry/provider-definition.js';
 export {
   createProviderRegistry,
   type ProviderConfig,
-  ProviderRegistry,
+  type ProviderRegistry,
   type ProviderRegistrySettings,
 } from './registry/provider-registry.js';
-export {
-  type StrategyConfig,
-  strategyConfigObject,
-  strategyPackageName,
-} from './registry/strategy-config.js';
-export {
-  defineStrategy,
-  type StrategyContext,
-  type StrategyDefinition,
-  type StrategyOptionsByName,
-} from './registry/strategy-definition.js';
-export {
-  isCompactionStrategy,
-  type PackageLoader,
-  StrategyRegistry,
-  type StrategyRegistrySettings,
-} from './registry/strategy-registry.js';
+export { defineStrategy } from './registry/strategy-definition.js';
+export { strategyPackageName } from './registry/strategy-package-name.js';
+export { createStrategyRegistry, type StrategyRegistrySettings } from './registry/strategy-registry.js';
 // Specs
 export type {
   CompactionBudget,
@@ -141,10 +133,20 @@ export type {
   Usage,
   UsageV1,
 } from './specs/provider-v1.js';
+export type { StrategyConfig, StrategyOptionsByName } from './specs/strategy-config.js';
+export type {
+  StrategyContext,
+  StrategyContextV1,
+  StrategyDefinition,
+  StrategyDefinitionV1,
+  StrategyRegistry,
+  StrategyRegistryV1,
+} from './specs/strategy-registry-v1.js';
+export type { TokenCounterV1 } from './specs/token-counter-v1.js';
 export type { TokenEstimator, TokenEstimatorV1 } from './specs/token-estimator-v1.js';
 export type { CompactionRecord, CompactionStore } from './store/compaction-store.js';
-export { InMemoryCompactionStore, mergeMetadata } from './store/in-memory-compaction-store.js';
-export { createPipeline, type PipelineOptions, pipelineDefinition } from './strategies/pipeline.js';
+export { InMemoryCompactionStore } from './store/in-memory-compaction-store.js';
+export { createPipeline, type PipelineOptions } from './strategies/pipeline.js';
 export {
   isShortenedPart,
   shortenedPartMetadata,
@@ -165,7 +167,12 @@ export {
   type MessageOverhead,
 } from './tokens/message-estimator.js';
 // Tokens and budget
-export { type ReportedUsage, TokenCounter } from './tokens/token-counter.js';
+export {
+  type AnchoredTokenCounter,
+  createTokenCounter,
+  type ReportedUsage,
+  TokenCounter,
+} from './tokens/token-counter.js';
 export { fitToRoom, type Measured } from './turns/fit-to-room.js';
 // Turns, repair, verification
 export { groupTurns, type Turn, turnMessages } from './turns/group-turns.js';
@@ -179,7 +186,6 @@ export {
 export { mergesAheadOfReasoning } from './turns/reasoning-boundary.js';
 export {
   assertValidHistory,
-  missingResultText,
   type Repair,
   type RepairOptions,
   type RepairResult,

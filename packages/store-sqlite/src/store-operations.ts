@@ -1,4 +1,4 @@
-import { type CompactionRecord, type JSONObject, mergeMetadata } from '@compaction/core';
+import type { CompactionRecord, JSONObject } from '@compaction/core';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { schemaStatements, schemaVersion } from './schema.js';
 import { type Database, inTransaction } from './sqlite-connection.js';
@@ -69,7 +69,12 @@ export const storeOperations = {
   /** Reads and writes in one transaction, so concurrent updates from other processes are not lost. */
   updateSessionMetadata(database: Database, sessionId: string, metadata: JSONObject): JSONObject {
     return inTransaction(database, () => {
-      const merged = mergeMetadata(storeOperations.getSessionMetadata(database, sessionId), metadata);
+      // A key set to undefined is removed, as in every store (the store conformance suite checks it).
+      const update = {
+        ...storeOperations.getSessionMetadata(database, sessionId),
+        ...structuredClone(metadata),
+      };
+      const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
       database.run(
         `INSERT INTO sessions (session_id, metadata, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (session_id) DO UPDATE SET metadata = excluded.metadata, updated_at = excluded.updated_at`,

@@ -119,7 +119,7 @@ describe('with the Compactor, when the summarizer fails', () => {
     expect(result.failures).toEqual([
       {
         strategy: 'summarization',
-        code: 'strategy-failed',
+        code: 'core/strategy-failed',
         error: 'Summarization failed (provider-error): 529 overloaded',
       },
     ]);

@@ -387,7 +387,7 @@ describe('failures and the fallback', () => {
       (error) =>
         SummarizationFailedError.isInstance(error) &&
         error.reason === 'malformed' &&
-        error.code === 'strategy-failed',
+        error.code === 'core/strategy-failed',
     );
     expect(messages).toEqual(snapshot);
   });

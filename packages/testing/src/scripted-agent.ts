@@ -1,5 +1,5 @@
 import type { Message, TokenEstimator } from '@compaction/core';
-import type { RecordedRequest, Reply, TestServer } from './loopback-server.js';
+import type { RecordedRequest, Reply, TestServer } from './loopback-wire.js';
 
 /** How a scripted tool-using model behaves; see {@link scriptAgentAnswers}. */
 export interface AgentScript {

@@ -61,7 +61,7 @@ export function describeTranscriptTargets(name: string, strategy: CompactionStra
             expect(violations, `${share}`).toEqual([]);
             expect(counter.estimate(output.messages)).toBeLessThanOrEqual(target);
           } catch (error) {
-            if (!CompactionError.isInstance(error) || error.code !== 'budget-unreachable') throw error;
+            if (!CompactionError.isInstance(error) || error.code !== 'core/budget-unreachable') throw error;
             expect(required, `${transcript.name} at ${share} threw ${error.message}`).toBeGreaterThan(target);
           }
         }

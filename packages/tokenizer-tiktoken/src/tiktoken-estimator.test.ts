@@ -99,7 +99,7 @@ describe('createTiktokenEstimator', () => {
     try {
       create();
     } catch (error) {
-      expect(CompactionError.isInstance(error) && error.code).toBe('invalid-options');
+      expect(CompactionError.isInstance(error) && error.code).toBe('core/invalid-options');
     }
   });
 

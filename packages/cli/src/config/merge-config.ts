@@ -3,7 +3,6 @@ import {
   compactionConfigSchema,
   InvalidOptionsError,
   type StrategyRegistry,
-  strategyConfigObject,
   validateOptions,
 } from '@compaction/core';
 import { CliError } from '../errors/cli-error.js';
@@ -45,7 +44,9 @@ export function mergeConfig(
     budget,
     ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
   };
-  const names = [candidate.strategy, fallback ?? []].flat().map((entry) => strategyConfigObject(entry).name);
+  const names = [candidate.strategy, fallback ?? []]
+    .flat()
+    .map((entry) => (typeof entry === 'string' ? entry : entry.name));
   if (names.includes('summarization') && provider === undefined) {
     throw new CliError({
       kind: 'config',
@@ -60,7 +61,7 @@ export function mergeConfig(
     targetGiven: budget.target !== undefined,
     ...(provider === undefined ? {} : { provider }),
     strategyNames: (Array.isArray(candidate.strategy) ? candidate.strategy : [candidate.strategy]).map(
-      (entry) => strategyConfigObject(entry).name,
+      (entry) => (typeof entry === 'string' ? entry : entry.name),
     ),
   };
 }

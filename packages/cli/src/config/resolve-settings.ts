@@ -1,10 +1,4 @@
-import {
-  type BudgetOptions,
-  type CompactionConfig,
-  type StrategyConfig,
-  type StrategyRegistry,
-  strategyConfigObject,
-} from '@compaction/core';
+import type { BudgetOptions, CompactionConfig, StrategyConfig, StrategyRegistry } from '@compaction/core';
 import { CliError, usageError } from '../errors/cli-error.js';
 import { apiKeyVariables, type ProviderSettings } from '../providers/create-provider.js';
 import { defaultFallback, defaultStrategy } from './installed-strategies.js';
@@ -77,11 +71,11 @@ export function resolveSettings(
   } else {
     strategy = fileConfig?.strategy ?? defaultStrategy;
   }
-  const strategyNames = (Array.isArray(strategy) ? strategy : [strategy]).map(
-    (entry) => strategyConfigObject(entry).name,
+  const strategyNames = (Array.isArray(strategy) ? strategy : [strategy]).map((entry) =>
+    typeof entry === 'string' ? entry : entry.name,
   );
   const usesSummarization = [strategy, fileConfig?.fallback ?? []].flat().some((entry) => {
-    const object = strategyConfigObject(entry);
+    const object = typeof entry === 'string' ? { name: entry } : entry;
     return (
       object.name === 'summarization' || JSON.stringify(object.options ?? {}).includes('"summarization"')
     );

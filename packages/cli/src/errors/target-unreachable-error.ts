@@ -1,9 +1,6 @@
 import { BudgetUnreachableError, CompactionError } from '@compaction/core';
 import { formatCount } from '../output/format-numbers.js';
 
-const marker = 'compaction.error.target-unreachable';
-const symbol = Symbol.for(marker);
-
 /** The budget a compaction was asked to meet, in the user's terms. */
 export interface UnreachableBudget {
   /** The target it aimed for. */
@@ -18,10 +15,11 @@ export interface UnreachableBudget {
 /**
  * The history cannot be compacted within the limit. Its message names the numbers the user gave (the target,
  * or the context window when no target was given) and the best any strategy reached; the CLI exits with 3 and
- * the server answers 422 (its `code` is core's `budget-unreachable`).
+ * the server answers 422 (its `code` is core's `core/budget-unreachable`).
  */
 export class TargetUnreachableError extends CompactionError {
-  private readonly [symbol] = true;
+  static override readonly marker: string = 'compaction.error.target-unreachable';
+  override readonly name: string = 'TargetUnreachableError';
   readonly target: number;
   readonly limit: number;
   readonly contextWindow: number;
@@ -45,19 +43,14 @@ export class TargetUnreachableError extends CompactionError {
       head = `cannot fit ${limit}: the best is ${formatCount(best)}`;
     }
     super({
-      code: 'budget-unreachable',
+      code: 'core/budget-unreachable',
       message: reason === undefined ? head : `${head}; ${reason}`,
       cause,
     });
-    this.name = 'TargetUnreachableError';
     this.target = budget.target;
     this.limit = budget.limit;
     this.contextWindow = budget.contextWindow;
     this.best = best;
-  }
-
-  static override isInstance(error: unknown): error is TargetUnreachableError {
-    return CompactionError.hasMarker(error, marker);
   }
 }
 

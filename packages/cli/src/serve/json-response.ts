@@ -43,9 +43,11 @@ export function sendError(
     code = error.kind === 'input' ? 'invalid-messages' : 'invalid-config';
     message = error.message;
   } else if (CompactionError.isInstance(error)) {
-    status = error.code === 'provider-error' ? 502 : error.code === 'budget-unreachable' ? 422 : 400;
-    if (error.code === 'strategy-failed') status = 500;
-    code = error.code;
+    status =
+      error.code === 'core/provider-error' ? 502 : error.code === 'core/budget-unreachable' ? 422 : 400;
+    if (error.code === 'core/strategy-failed') status = 500;
+    // The HTTP API keeps its own flat codes (`budget-unreachable`): the name without the package namespace.
+    code = error.code.slice(error.code.indexOf('/') + 1);
     message = error.message;
   } else {
     process.stderr.write(`compaction serve: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -1,7 +1,7 @@
 import type { CompactionErrorCode } from '../errors/compaction-error.js';
 import type { JSONObject } from '../json.js';
 import type { CompactionTrigger } from '../specs/compaction-strategy-v1.js';
-import type { Repair } from '../turns/repair-history.js';
+import type { Repair } from '../turns/repair.js';
 import type { RuleViolation } from '../verify/rule-violation.js';
 
 /**
@@ -12,15 +12,15 @@ export interface CompactionFailure {
   /** The strategy that failed. */
   strategy: string;
   /**
-   * The code of the error: the strategy's own Compaction error code, `rule-violation` when its result broke
-   * a rule, `budget-unreachable` when it could not reach the target, `strategy-failed` for any other error.
+   * The code of the error: the strategy's own Compaction error code, `core/rule-violation` when its result broke
+   * a rule, `core/budget-unreachable` when it could not reach the target, `core/strategy-failed` for any other error.
    */
   code: CompactionErrorCode;
   /** The error's message, readable as it is (for broken rules, the rules and what broke them). */
   error: string;
   /** The rules its result broke, when it broke any. */
   violations?: RuleViolation[];
-  /** With `budget-unreachable`: the target it was asked to reach and the best it reached, in tokens. */
+  /** With `core/budget-unreachable`: the target it was asked to reach and the best it reached, in tokens. */
   target?: number;
   best?: number;
 }
@@ -62,10 +62,25 @@ export type SkipReason =
   | 'back-to-back'
   | 'cancelled';
 
+/**
+ * What an `error` event reports: the compaction itself failed (`compaction`: every strategy, or an abort), the
+ * store did not record it (`store`: the compaction fails and the session does not advance), a hook threw
+ * (`hook`: a `beforeCompaction` failure stops the compaction; an `afterCompaction` failure leaves the
+ * recorded compaction in place), or a listener of another event threw (`listener`: nothing else changes).
+ */
+export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener';
+
 /** Events the Compactor emits, by name. */
 export interface CompactorEvents {
   start: { sessionId: string; trigger: CompactionTrigger; tokens: number; messages: number };
   end: CompactionEvent;
   skipped: { sessionId: string; trigger: CompactionTrigger; reason: SkipReason; tokens: number };
-  error: { sessionId: string; trigger: CompactionTrigger; error: unknown; failures: CompactionFailure[] };
+  error: {
+    sessionId: string;
+    trigger: CompactionTrigger;
+    error: unknown;
+    failures: CompactionFailure[];
+    /** What failed: see {@link CompactionErrorSource}. */
+    source: CompactionErrorSource;
+  };
 }

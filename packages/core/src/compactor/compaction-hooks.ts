@@ -19,7 +19,11 @@ export interface BeforeCompactionDecision {
   instructions?: string;
 }
 
-/** Hooks called around each compaction; both may be async. Errors they throw reach the caller. */
+/**
+ * Hooks called around each compaction; both may be async. A `beforeCompaction` that throws stops the
+ * compaction, and its error reaches the caller; an `afterCompaction` that throws does not undo the compaction,
+ * already recorded, whose result is returned. Either way the error is emitted as an `error` event.
+ */
 export interface CompactionHooks {
   beforeCompaction?(
     context: BeforeCompactionContext,

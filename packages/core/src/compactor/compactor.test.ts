@@ -111,14 +111,14 @@ describe('Compactor.compact', () => {
       budget,
       counter,
     }).compact(history);
-    expect(thrown.failures).toEqual([{ strategy: 'throwing', code: 'strategy-failed', error: 'boom' }]);
+    expect(thrown.failures).toEqual([{ strategy: 'throwing', code: 'core/strategy-failed', error: 'boom' }]);
     const broken = await createCompactor({
       strategy: dropsToolResults,
       fallback: collapseMiddle(),
       budget,
       counter,
     }).compact(history);
-    expect(broken.failures[0]).toMatchObject({ strategy: 'drops-tool-results', code: 'rule-violation' });
+    expect(broken.failures[0]).toMatchObject({ strategy: 'drops-tool-results', code: 'core/rule-violation' });
     expect(broken.failures[0]!.error).toContain('tool-pairing');
     expect(broken.failures[0]!.violations?.[0]?.rule).toBe('tool-pairing');
   });
@@ -177,11 +177,18 @@ describe('Compactor.compact', () => {
         sessionId: 'default',
         trigger: 'manual',
         error: thrown[2],
+        source: 'compaction',
         failures: [
-          { strategy: 'first', code: 'budget-unreachable', error: thrown[1]!.message, target: 10, best: 900 },
+          {
+            strategy: 'first',
+            code: 'core/budget-unreachable',
+            error: thrown[1]!.message,
+            target: 10,
+            best: 900,
+          },
           {
             strategy: 'fallback',
-            code: 'budget-unreachable',
+            code: 'core/budget-unreachable',
             error: thrown[2]!.message,
             target: 10,
             best: 400,
@@ -331,7 +338,7 @@ describe('Compactor loops', () => {
     const result = await compactor.prepare(fitting);
     expect(result).toMatchObject({ compacted: false });
     expect(result.messages).toEqual(history);
-    expect(result.failures).toEqual([{ strategy: 'throwing', code: 'strategy-failed', error: 'down' }]);
+    expect(result.failures).toEqual([{ strategy: 'throwing', code: 'core/strategy-failed', error: 'down' }]);
     expect(errors).toHaveLength(1);
   });
 

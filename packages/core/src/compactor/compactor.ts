@@ -3,6 +3,7 @@ import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { RuleViolationError } from '../errors/rule-violation-error.js';
 import { StrategyFailedError } from '../errors/strategy-failed-error.js';
 import type { Message } from '../messages/message.js';
@@ -10,7 +11,11 @@ import type { CompactionStrategy, CompactionTrigger } from '../specs/compaction-
 import type { ContextOverflow, Provider } from '../specs/provider-v1.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 import type { CompactionStore } from '../store/compaction-store.js';
-import { type ReportedUsage, TokenCounter } from '../tokens/token-counter.js';
+import {
+  type AnchoredTokenCounter,
+  createTokenCounter,
+  type ReportedUsage,
+} from '../tokens/token-counter.js';
 import { type RepairOptions, repairHistory } from '../turns/repair-history.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
@@ -26,7 +31,7 @@ export interface CompactorSettings {
   fallback?: CompactionStrategy;
   budget: BudgetOptions;
   /** Counts tokens; defaults to a counter over `estimator`. Share one counter across a conversation. */
-  counter?: TokenCounter;
+  counter?: AnchoredTokenCounter;
   /** The estimator of the default counter. Ignored when `counter` is given. */
   estimator?: TokenEstimator;
   /** Recognises the provider's context-overflow errors for {@link Compactor.recover}. */
@@ -43,6 +48,11 @@ export interface CompactorSettings {
   minimumNewMessages?: number;
   /** Makes event ids. Defaults to `crypto.randomUUID()`. */
   generateId?: () => string;
+  /**
+   * How many sessions' state (rounds, the last result, compactions under way) is kept; beyond it the least
+   * recently used session with nothing under way is forgotten, as by {@link Compactor.forget}. Default 1000.
+   */
+  maximumSessions?: number;
 }
 
 /** What {@link Compactor.check} found. */
@@ -90,6 +100,8 @@ export interface CompactionResult {
 
 interface SessionState {
   rounds: number;
+  /** Compactions queued or running; a session with any is never evicted. */
+  underWay: number;
   /** The automatic compaction under way, which concurrent `prepare` calls on the same history share. */
   automatic?: { input: readonly Message[]; result: Promise<CompactionResult> };
   last?: { output: readonly Message[]; tokensAfter: number; trigger: CompactionTrigger };
@@ -108,16 +120,35 @@ interface Attempt {
  * histories it is given: the caller's original history is always intact, whatever happens.
  */
 export class Compactor {
-  readonly counter: TokenCounter;
+  readonly counter: AnchoredTokenCounter;
   readonly budget: Budget;
   private readonly settings: CompactorSettings;
-  private readonly emitter = new EventEmitter<CompactorEvents>();
+  private readonly emitter = new EventEmitter<CompactorEvents>((error, name, payload) => {
+    // A failing `error` listener has no event left to report it: it is thrown on its own, outside the emit.
+    if (name === 'error') {
+      queueMicrotask(() => {
+        throw error;
+      });
+      return;
+    }
+    const { sessionId, trigger } = payload as CompactorEvents['start'];
+    this.emitter.emit('error', { sessionId, trigger, error, failures: [], source: 'listener' });
+  });
+  /** Session state in order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
   private readonly sessions = new Map<string, SessionState>();
+  private readonly maximumSessions: number;
 
   constructor(settings: CompactorSettings) {
     this.settings = settings;
     this.budget = resolveBudget(settings.budget);
-    this.counter = settings.counter ?? new TokenCounter(settings.estimator);
+    this.maximumSessions = settings.maximumSessions ?? defaultMaximumSessions;
+    if (!Number.isInteger(this.maximumSessions) || this.maximumSessions < 1) {
+      throw new InvalidOptionsError({
+        subject: 'Compactor',
+        issues: [{ path: 'maximumSessions', message: 'must be a positive integer' }],
+      });
+    }
+    this.counter = settings.counter ?? createTokenCounter(settings.estimator);
   }
 
   /** Subscribes to `start`, `end`, `skipped` or `error`; returns the unsubscribe function. */
@@ -126,6 +157,15 @@ export class Compactor {
     listener: (payload: CompactorEvents[Name]) => void,
   ): () => void {
     return this.emitter.on(name, listener);
+  }
+
+  /**
+   * Forgets what the Compactor keeps for a session: its rounds (a later compaction of the session is round 1
+   * again), its last result and the single-flight record. Call it when a conversation ends. A compaction of
+   * the session already under way still completes.
+   */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
   }
 
   /** Records the input tokens a provider reported for the messages sent, anchoring later counts. */
@@ -150,7 +190,7 @@ export class Compactor {
     if (tokens <= trigger) return decide(false, 'under-trigger');
     if (messages.length < this.budget.minimumMessages) return decide(false, 'too-few-messages');
     if (tokens > limit) return decide(true, 'over-limit');
-    const last = this.sessions.get(options.sessionId ?? 'default')?.last;
+    const last = this.existingSession(options.sessionId ?? 'default')?.last;
     if (last !== undefined) {
       const added = messagesAddedSince(last.output, messages);
       if (added === 0) return decide(false, 'no-new-messages');
@@ -172,7 +212,7 @@ export class Compactor {
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
     // Single flight, looked up before anything is awaited so that calls made together see each other.
-    const underWay = this.sessions.get(sessionId)?.automatic;
+    const underWay = this.existingSession(sessionId)?.automatic;
     if (underWay !== undefined && startsWith(messages, underWay.input)) {
       const shared = await underWay.result.catch(() => undefined);
       if (shared?.compacted) {
@@ -246,8 +286,9 @@ export class Compactor {
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
     const session = this.session(sessionId);
+    session.underWay++;
     const run = session.running.then(() => this.run(messages, options, sessionId, session, failures));
-    session.running = run.catch(() => undefined);
+    session.running = run.catch(() => undefined).finally(() => session.underWay--);
     return run;
   }
 
@@ -267,13 +308,15 @@ export class Compactor {
     };
 
     let instructions = options.instructions;
-    const decision = await this.settings.hooks?.beforeCompaction?.({
-      sessionId,
-      trigger,
-      messages,
-      tokens: tokensBefore,
-      ...(instructions === undefined ? {} : { instructions }),
-    });
+    const decision = await this.observed({ sessionId, trigger, failures, source: 'hook' }, () =>
+      this.settings.hooks?.beforeCompaction?.({
+        sessionId,
+        trigger,
+        messages,
+        tokens: tokensBefore,
+        ...(instructions === undefined ? {} : { instructions }),
+      }),
+    );
     if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
     if (decision?.instructions !== undefined) instructions = decision.instructions;
 
@@ -303,7 +346,7 @@ export class Compactor {
           const aborted = CompactionAbortedError.isInstance(error)
             ? error
             : new CompactionAbortedError({ cause: error });
-          this.emitter.emit('error', { sessionId, trigger, error: aborted, failures });
+          this.emitter.emit('error', { sessionId, trigger, error: aborted, failures, source: 'compaction' });
           throw aborted;
         }
         lastError = error;
@@ -330,23 +373,44 @@ export class Compactor {
         ...(instructions === undefined ? {} : { instructions }),
         ...(attempt.details === undefined ? {} : { details: attempt.details }),
       };
+      const { store } = this.settings;
+      if (store !== undefined) {
+        const kept = new Set(attempt.messages);
+        const removedMessages = messages.filter((message) => !kept.has(message));
+        // Unrecorded, the removed messages could not be recalled: the compaction fails, the caller keeps the
+        // history it has, and the session stays where it was.
+        await this.observed({ sessionId, trigger, failures, source: 'store' }, () =>
+          store.append({ event, removedMessages }),
+        );
+      }
       session.rounds = round;
       session.last = { output: attempt.messages, tokensAfter: attempt.tokens, trigger };
-      if (this.settings.store !== undefined) {
-        const kept = new Set(attempt.messages);
-        await this.settings.store.append({
-          event,
-          removedMessages: messages.filter((message) => !kept.has(message)),
-        });
+      try {
+        await this.settings.hooks?.afterCompaction?.(event);
+      } catch (error) {
+        // The compaction is recorded and stands; the hook's failure is reported, not thrown.
+        this.emitter.emit('error', { sessionId, trigger, error, failures, source: 'hook' });
       }
-      await this.settings.hooks?.afterCompaction?.(event);
       this.emitter.emit('end', event);
       return { messages: attempt.messages, compacted: true, event, failures };
     }
 
     const error = finalError(lastError, unreachable, this.settings.strategy.name);
-    this.emitter.emit('error', { sessionId, trigger, error, failures });
+    this.emitter.emit('error', { sessionId, trigger, error, failures, source: 'compaction' });
     throw error;
+  }
+
+  /** Runs a side effect whose failure ends the compaction: the failure is emitted, then thrown. */
+  private async observed<Result>(
+    context: Omit<CompactorEvents['error'], 'error'>,
+    effect: () => Result | Promise<Result>,
+  ): Promise<Result> {
+    try {
+      return await effect();
+    } catch (error) {
+      this.emitter.emit('error', { ...context, error });
+      throw error;
+    }
   }
 
   private async attempt(
@@ -432,10 +496,24 @@ export class Compactor {
     return this.settings.provider?.parseContextOverflow?.(error);
   }
 
+  /** The state of a session, created when it has none; marks it the most recently used. */
   private session(sessionId: string): SessionState {
-    let session = this.sessions.get(sessionId);
-    if (session === undefined) {
-      session = { rounds: 0, running: Promise.resolve() };
+    const existing = this.existingSession(sessionId);
+    if (existing !== undefined) return existing;
+    const session: SessionState = { rounds: 0, underWay: 0, running: Promise.resolve() };
+    this.sessions.set(sessionId, session);
+    for (const [id, candidate] of this.sessions) {
+      if (this.sessions.size <= this.maximumSessions) break;
+      if (candidate.underWay === 0 && id !== sessionId) this.sessions.delete(id);
+    }
+    return session;
+  }
+
+  /** The state of a session, if it has any; marks it the most recently used. */
+  private existingSession(sessionId: string): SessionState | undefined {
+    const session = this.sessions.get(sessionId);
+    if (session !== undefined) {
+      this.sessions.delete(sessionId);
       this.sessions.set(sessionId, session);
     }
     return session;
@@ -450,6 +528,9 @@ function startsWith(messages: readonly Message[], prefix: readonly Message[]): b
   }
   return true;
 }
+
+/** Sessions kept by default; beyond them the least recently used idle one is forgotten. */
+const defaultMaximumSessions = 1000;
 
 /** Share of the refused request's size to stay under when the provider did not say how far over it was. */
 const overflowShrink = 0.9;
@@ -482,7 +563,7 @@ function describeFailure(strategy: string, error: unknown): CompactionFailure {
   }
   return {
     strategy,
-    code: CompactionError.isInstance(error) ? error.code : 'strategy-failed',
+    code: CompactionError.isInstance(error) ? error.code : 'core/strategy-failed',
     error: message,
   };
 }

@@ -2,6 +2,21 @@
 export class EventEmitter<Events extends object> {
   private readonly listeners = new Map<keyof Events, Set<(payload: never) => void>>();
 
+  /**
+   * @param onListenerError Told of a listener that threw, with the event it was given. By default the error
+   * is thrown again outside the emit, as an uncaught error of its own, so it is never lost.
+   */
+  constructor(
+    private readonly onListenerError: <Name extends keyof Events>(
+      error: unknown,
+      name: Name,
+      payload: Events[Name],
+    ) => void = (error) =>
+      queueMicrotask(() => {
+        throw error;
+      }),
+  ) {}
+
   /** Adds a listener; returns a function that removes it. */
   on<Name extends keyof Events>(name: Name, listener: (payload: Events[Name]) => void): () => void {
     let set = this.listeners.get(name);
@@ -20,9 +35,7 @@ export class EventEmitter<Events extends object> {
         (listener as (payload: Events[Name]) => void)(payload);
       } catch (error) {
         // Listeners are observers; their failures must not change the outcome of a compaction.
-        queueMicrotask(() => {
-          throw error;
-        });
+        this.onListenerError(error, name, payload);
       }
     }
   }

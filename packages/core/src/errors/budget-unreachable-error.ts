@@ -1,8 +1,5 @@
 import { CompactionError } from './compaction-error.js';
 
-const marker = 'compaction.error.budget-unreachable';
-const symbol = Symbol.for(marker);
-
 /** What a {@link BudgetUnreachableError} is built from. */
 export interface BudgetUnreachableSettings {
   /** The target the compaction was asked to reach, in tokens. */
@@ -38,7 +35,8 @@ export interface LegacyBudgetUnreachableSettings {
  * user's numbers, as in `Cannot reach the target of 507 tokens: the best is 2,028 (...)`.
  */
 export class BudgetUnreachableError extends CompactionError {
-  private readonly [symbol] = true;
+  static override readonly marker: string = 'compaction.error.budget-unreachable';
+  override readonly name: string = 'BudgetUnreachableError';
   /** The target the compaction was asked to reach, in tokens. */
   readonly target: number;
   /** Tokens of the smallest history the strategy could build. */
@@ -52,13 +50,12 @@ export class BudgetUnreachableError extends CompactionError {
     const { target, best, limit, reason, cause } = normalize(settings);
     const overLimit = limit > target ? `, over the limit of ${formatTokens(limit)}` : '';
     super({
-      code: 'budget-unreachable',
+      code: 'core/budget-unreachable',
       message:
         `Cannot reach the target of ${formatTokens(target)} tokens: the best is ${formatTokens(best)}` +
         `${overLimit}${reason === undefined ? '' : ` (${reason})`}`,
       cause,
     });
-    this.name = 'BudgetUnreachableError';
     this.target = target;
     this.best = best;
     this.limit = limit;
@@ -68,10 +65,6 @@ export class BudgetUnreachableError extends CompactionError {
   /** @deprecated The same as {@link BudgetUnreachableError.best}. */
   get tokens(): number {
     return this.best;
-  }
-
-  static override isInstance(error: unknown): error is BudgetUnreachableError {
-    return CompactionError.hasMarker(error, marker);
   }
 }
 

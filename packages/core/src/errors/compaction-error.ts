@@ -1,42 +1,64 @@
-const marker = 'compaction.error';
-const symbol = Symbol.for(marker);
+/**
+ * The code of a {@link CompactionError}: stable and machine-readable, namespaced by the package that defines
+ * it as `<package>/<name>`, where `<package>` is the package name without its `@compaction/` scope. Core's
+ * codes start with `core/` (`core/invalid-options`, `core/budget-unreachable`...); other packages add their
+ * own (`cli/usage`, `store-sqlite/locked`...) rather than borrow one whose meaning does not fit.
+ */
+export type CompactionErrorCode = `${string}/${string}`;
 
-/** Stable codes of every {@link CompactionError}. */
-export type CompactionErrorCode =
-  | 'strategy-not-found'
-  | 'provider-not-found'
-  | 'invalid-options'
-  | 'invalid-messages'
-  | 'budget-unreachable'
-  | 'provider-error'
-  | 'context-overflow'
-  | 'rule-violation'
-  | 'strategy-failed'
-  | 'aborted';
+/** What every {@link CompactionError} is built from. */
+export interface CompactionErrorSettings {
+  code: CompactionErrorCode;
+  message: string;
+  cause?: unknown;
+}
 
 /**
  * Base of every error Compaction throws. Use the static `isInstance` checks rather than `instanceof`:
- * they work across duplicate installs of the package, because they test a `Symbol.for` marker.
+ * they work across duplicate installs of a package, because they test a `Symbol.for` marker.
+ *
+ * A subclass declares its `marker` (a string unique to it, such as `compaction.error.invalid-options`) and
+ * its `name`, and inherits `isInstance`: an instance carries the marker of its class and of every class it
+ * extends.
  */
 export class CompactionError extends Error {
-  private readonly [symbol] = true;
-
-  /** A stable, machine-readable code. */
+  /** The `Symbol.for` key an instance of this class carries, in every copy of the package that defines it. */
+  static readonly marker: string = 'compaction.error';
+  override readonly name: string = 'CompactionError';
+  /** A stable, machine-readable code, namespaced by package (see {@link CompactionErrorCode}). */
   readonly code: CompactionErrorCode;
 
-  constructor({ code, message, cause }: { code: CompactionErrorCode; message: string; cause?: unknown }) {
+  constructor({ code, message, cause }: CompactionErrorSettings) {
     super(message, cause === undefined ? undefined : { cause });
-    this.name = 'CompactionError';
     this.code = code;
+    // Marks the instance for each class from its own up to this one; a class without a marker of its own
+    // is recognised as the nearest class above it that has one.
+    for (let type: unknown = new.target; type !== Error && typeof type === 'function'; ) {
+      const { marker } = type as { marker?: unknown };
+      if (Object.hasOwn(type, 'marker') && typeof marker === 'string') {
+        Object.defineProperty(this, Symbol.for(marker), { value: true });
+      }
+      type = Object.getPrototypeOf(type);
+    }
   }
 
-  /** Whether `error` is a Compaction error, from this or any other copy of the package. */
-  static isInstance(error: unknown): error is CompactionError {
-    return CompactionError.hasMarker(error, marker);
-  }
+  /**
+   * Whether `error` is an instance of this class, from this or any other copy of its package. Bound to the
+   * class it is read from, so it can be passed on as it is: `errors.filter(InvalidOptionsError.isInstance)`.
+   */
+  declare static readonly isInstance: <Instance>(
+    this: { readonly prototype: Instance; readonly marker: string },
+    error: unknown,
+  ) => error is Instance;
 
-  /** @internal Shared by subclasses: tests a `Symbol.for` marker on `error`. */
-  protected static hasMarker(error: unknown, name: string): boolean {
-    return typeof error === 'object' && error !== null && Symbol.for(name) in error;
+  static {
+    // A getter rather than a static method: a method read off a subclass and passed on as a callback loses
+    // the `this` that says which class, and so which marker, it checks.
+    Object.defineProperty(CompactionError, 'isInstance', {
+      get(this: { readonly marker: string }) {
+        const marker = Symbol.for(this.marker);
+        return (error: unknown) => typeof error === 'object' && error !== null && marker in error;
+      },
+    });
   }
 }

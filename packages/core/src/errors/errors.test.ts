@@ -13,7 +13,7 @@ describe('errors', () => {
       registeredNames: ['a', 'b'],
       packageName: '@compaction/strategy-x',
     });
-    expect(error.code).toBe('strategy-not-found');
+    expect(error.code).toBe('core/strategy-not-found');
     expect(error.message).toContain('Registered: a, b');
     expect(error.message).toContain('Install @compaction/strategy-x');
     expect(CompactionError.isInstance(error)).toBe(true);
@@ -31,6 +31,30 @@ describe('errors', () => {
     expect(BudgetUnreachableError.isInstance(foreign)).toBe(false);
     expect(CompactionError.isInstance(new Error('plain'))).toBe(false);
     expect(CompactionError.isInstance(null)).toBe(false);
+  });
+
+  it('are defined in a few lines by other packages, with codes under their own name', () => {
+    class LockedError extends CompactionError {
+      static override readonly marker: string = 'compaction.error.test-locked';
+      override readonly name: string = 'LockedError';
+    }
+    class StaleLockError extends LockedError {}
+    const locked = new LockedError({ code: 'store-test/locked', message: 'the file is locked' });
+    expect(locked).toMatchObject({
+      name: 'LockedError',
+      code: 'store-test/locked',
+      message: 'the file is locked',
+    });
+    expect(LockedError.isInstance(locked)).toBe(true);
+    expect(CompactionError.isInstance(locked)).toBe(true);
+    expect(InvalidOptionsError.isInstance(locked)).toBe(false);
+    // A subclass without a marker of its own is recognised as the class it extends.
+    expect(LockedError.isInstance(new StaleLockError({ code: 'store-test/locked', message: '' }))).toBe(true);
+    expect(LockedError.isInstance(new CompactionError({ code: 'store-test/other', message: '' }))).toBe(
+      false,
+    );
+    // @ts-expect-error A code names the package that defines it.
+    expect(new CompactionError({ code: 'locked', message: '' }).code).toBe('locked');
   });
 
   it('describe what is wrong and where', () => {
@@ -55,7 +79,7 @@ describe('errors', () => {
     expect(error.message).toBe(
       'Cannot reach the target of 507 tokens: the best is 2,028 (the task alone is over it)',
     );
-    expect(error).toMatchObject({ code: 'budget-unreachable', target: 507, best: 2028, limit: 507 });
+    expect(error).toMatchObject({ code: 'core/budget-unreachable', target: 507, best: 2028, limit: 507 });
     const overLimit = new BudgetUnreachableError({ target: 122_000, best: 190_500.4, limit: 180_000 });
     expect(overLimit.message).toBe(
       'Cannot reach the target of 122,000 tokens: the best is 190,500, over the limit of 180,000',

@@ -1,34 +1,19 @@
 import { CompactionError } from './compaction-error.js';
+import { type DefinitionNotFoundSettings, definitionNotFoundMessage } from './definition-not-found.js';
 
-const marker = 'compaction.error.provider-not-found';
-const symbol = Symbol.for(marker);
-
-/** No provider adapter is registered under a name, and its package could not be loaded. */
+/** No provider adapter is registered under a name, and its package is not installed. */
 export class ProviderNotFoundError extends CompactionError {
-  private readonly [symbol] = true;
+  static override readonly marker: string = 'compaction.error.provider-not-found';
+  override readonly name: string = 'ProviderNotFoundError';
   readonly providerName: string;
   readonly registeredNames: string[];
   readonly packageName: string;
 
-  constructor({
-    providerName,
-    registeredNames,
-    packageName,
-    cause,
-  }: { providerName: string; registeredNames: string[]; packageName: string; cause?: unknown }) {
-    const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
-    super({
-      code: 'provider-not-found',
-      message: `No provider named "${providerName}". Registered: ${registered}. Install ${packageName} to use it.`,
-      cause,
-    });
-    this.name = 'ProviderNotFoundError';
+  constructor({ providerName, ...settings }: { providerName: string } & DefinitionNotFoundSettings) {
+    const message = definitionNotFoundMessage('provider', providerName, settings);
+    super({ code: 'core/provider-not-found', message, cause: settings.cause });
     this.providerName = providerName;
-    this.registeredNames = registeredNames;
-    this.packageName = packageName;
-  }
-
-  static override isInstance(error: unknown): error is ProviderNotFoundError {
-    return CompactionError.hasMarker(error, marker);
+    this.registeredNames = settings.registeredNames;
+    this.packageName = settings.packageName;
   }
 }

@@ -1,11 +1,10 @@
 import { CompactionError } from './compaction-error.js';
+import { type DefinitionNotFoundSettings, definitionNotFoundMessage } from './definition-not-found.js';
 
-const marker = 'compaction.error.strategy-not-found';
-const symbol = Symbol.for(marker);
-
-/** No strategy is registered under a name, and its package could not be loaded. */
+/** No strategy is registered under a name, and its package is not installed. */
 export class StrategyNotFoundError extends CompactionError {
-  private readonly [symbol] = true;
+  static override readonly marker: string = 'compaction.error.strategy-not-found';
+  override readonly name: string = 'StrategyNotFoundError';
   /** The name that was asked for. */
   readonly strategyName: string;
   /** The names that are registered. */
@@ -13,25 +12,11 @@ export class StrategyNotFoundError extends CompactionError {
   /** The package that would provide the strategy. */
   readonly packageName: string;
 
-  constructor({
-    strategyName,
-    registeredNames,
-    packageName,
-    cause,
-  }: { strategyName: string; registeredNames: string[]; packageName: string; cause?: unknown }) {
-    const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
-    super({
-      code: 'strategy-not-found',
-      message: `No strategy named "${strategyName}". Registered: ${registered}. Install ${packageName} to use it.`,
-      cause,
-    });
-    this.name = 'StrategyNotFoundError';
+  constructor({ strategyName, ...settings }: { strategyName: string } & DefinitionNotFoundSettings) {
+    const message = definitionNotFoundMessage('strategy', strategyName, settings);
+    super({ code: 'core/strategy-not-found', message, cause: settings.cause });
     this.strategyName = strategyName;
-    this.registeredNames = registeredNames;
-    this.packageName = packageName;
-  }
-
-  static override isInstance(error: unknown): error is StrategyNotFoundError {
-    return CompactionError.hasMarker(error, marker);
+    this.registeredNames = settings.registeredNames;
+    this.packageName = settings.packageName;
   }
 }

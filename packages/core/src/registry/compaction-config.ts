@@ -2,10 +2,10 @@ import type { BudgetOptions } from '../budget/budget.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
+import type { StrategyConfig } from '../specs/strategy-config.js';
+import type { StrategyRegistry } from '../specs/strategy-registry-v1.js';
 import { createPipeline, strategyConfigSchema } from '../strategies/pipeline.js';
-import { type ProviderConfig, ProviderRegistry } from './provider-registry.js';
-import type { StrategyConfig } from './strategy-config.js';
-import type { StrategyRegistry } from './strategy-registry.js';
+import { createProviderRegistry, type ProviderConfig, type ProviderRegistry } from './provider-registry.js';
 
 /**
  * A compaction config: plain JSON, so it can live in a file, round-trip unchanged and be validated by the
@@ -145,7 +145,7 @@ export async function resolveCompactionConfig(
     options.provider ??
     (parsed.provider === undefined
       ? undefined
-      : await (options.providers ?? new ProviderRegistry()).resolve(parsed.provider));
+      : await (options.providers ?? createProviderRegistry()).resolve(parsed.provider));
   const context = provider === undefined ? {} : { provider };
   const build = async (entry: StrategyConfig | StrategyConfig[]): Promise<CompactionStrategy> => {
     if (!Array.isArray(entry)) return registry.resolve(entry, context);

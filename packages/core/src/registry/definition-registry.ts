@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { PackageLoadError } from '../errors/package-load-error.js';
 
 /** Loads a package by name; the default uses dynamic `import()`. */
 export type PackageLoader = (packageName: string) => Promise<unknown>;
@@ -23,9 +24,10 @@ export interface DefinitionKind<Definition extends NamedDefinition> {
 
 /**
  * Maps names to definitions, loading the conventional package's default export for a name that is not
- * registered. Strategies and providers are both resolved this way.
+ * registered. The strategy and provider registries are this, with what resolves a config on top.
  */
 export class DefinitionRegistry<Definition extends NamedDefinition> {
+  readonly specificationVersion = 'v1';
   private readonly definitions = new Map<string, Definition>();
 
   constructor(
@@ -33,19 +35,24 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     private readonly loadPackage: PackageLoader | false = (packageName) => import(packageName),
   ) {}
 
-  register(definition: Definition): void {
+  /** Registers a definition; a later registration under the same name replaces the earlier one. */
+  register(definition: Definition): this {
     this.assertDefinition(definition, 'register()');
     this.definitions.set(definition.name, definition);
+    return this;
   }
 
+  /** The registered names, sorted. */
   names(): string[] {
     return [...this.definitions.keys()].sort();
   }
 
+  /** The registered definitions, by name. */
   list(): Definition[] {
     return this.names().map((name) => this.definitions.get(name)!);
   }
 
+  /** The definition for a name, loading its package when it is not registered. */
   async definition(name: string): Promise<Definition> {
     const registered = this.definitions.get(name);
     if (registered !== undefined) return registered;
@@ -62,12 +69,18 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     try {
       loaded = await this.loadPackage(packageName);
     } catch (error) {
-      throw notFound(error);
+      // Only the package itself missing means "install it"; a package that is there but fails to load
+      // would send the user to install what they already have.
+      throw isMissingPackage(error, packageName)
+        ? notFound(error)
+        : new PackageLoadError({ packageName, cause: error });
     }
     const definition = (loaded as { default?: unknown } | undefined)?.default;
     this.assertDefinition(definition, packageName);
-    if (definition.name !== name)
-      throw notFound(new Error(`${packageName} exports a ${this.kind.label} named "${definition.name}"`));
+    if (definition.name !== name) {
+      const cause = new Error(`it exports a ${this.kind.label} named "${definition.name}", not "${name}"`);
+      throw new PackageLoadError({ packageName, cause });
+    }
     this.register(definition);
     return definition;
   }
@@ -87,4 +100,17 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
       });
     }
   }
+}
+
+/**
+ * Whether an import failed because the package named `packageName` is not installed: the runtime's
+ * module-not-found error naming that very specifier (not a module the package itself imports).
+ */
+function isMissingPackage(error: unknown, packageName: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    message.includes(`'${packageName}'`)
+  );
 }

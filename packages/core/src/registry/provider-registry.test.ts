@@ -3,10 +3,10 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ProviderNotFoundError } from '../errors/provider-not-found-error.js';
 import type { Provider } from '../specs/provider-v1.js';
 import { resolveCompactionConfig } from './compaction-config.js';
-import { createStrategyRegistry } from './create-strategy-registry.js';
 import { defineProvider } from './provider-definition.js';
 import { createProviderRegistry } from './provider-registry.js';
 import { defineStrategy } from './strategy-definition.js';
+import { createStrategyRegistry } from './strategy-registry.js';
 
 const fakeProvider = (modelId: string): Provider => ({
   specificationVersion: 'v1',

@@ -19,49 +19,43 @@ export interface ProviderRegistrySettings {
  * Maps provider names to adapter definitions, loading `@compaction/provider-<name>` for a name that is not
  * registered, exactly as strategies are resolved.
  */
-export class ProviderRegistry {
-  private readonly registry: DefinitionRegistry<ProviderDefinition<never>>;
-
-  constructor(settings: ProviderRegistrySettings = {}) {
-    this.registry = new DefinitionRegistry(
-      {
-        label: 'provider',
-        packageName: (name) => `@compaction/provider-${name}`,
-        isDefinition: (value): value is ProviderDefinition<never> =>
-          typeof (value as Partial<ProviderDefinition>).create === 'function' &&
-          typeof (value as Partial<ProviderDefinition>).settingsSchema === 'object',
-        notFound: ({ name, registeredNames, packageName, cause }) =>
-          new ProviderNotFoundError({ providerName: name, registeredNames, packageName, cause }),
-      },
-      settings.loadPackage,
-    );
-    for (const definition of settings.definitions ?? []) this.register(definition);
-  }
-
-  register<Settings>(definition: ProviderDefinition<Settings>): this {
-    this.registry.register(definition as ProviderDefinition<never>);
-    return this;
-  }
-
-  names(): string[] {
-    return this.registry.names();
-  }
-
-  list(): ProviderDefinition<never>[] {
-    return this.registry.list();
-  }
-
+export interface ProviderRegistry {
+  /** Registers a definition; a later registration under the same name replaces the earlier one. */
+  register<Settings>(definition: ProviderDefinition<Settings>): ProviderRegistry;
+  /** The registered names, sorted. */
+  names(): string[];
+  /** The registered definitions, by name. */
+  list(): ProviderDefinition<never>[];
   /** Builds a provider from a config entry: resolves the name, validates the settings, calls the factory. */
+  resolve(config: ProviderConfig): Promise<Provider>;
+}
+
+class DefaultProviderRegistry
+  extends DefinitionRegistry<ProviderDefinition<never>>
+  implements ProviderRegistry
+{
   async resolve(config: ProviderConfig): Promise<Provider> {
     const { name, ...settings } = config;
-    const definition = await this.registry.definition(name);
+    const definition = await this.definition(name);
     return definition.create(
       validateOptions<never>(definition.settingsSchema, settings, `provider "${name}"`),
     );
   }
 }
 
-/** Creates a provider registry. */
+/** Creates a provider registry with the given definitions. */
 export function createProviderRegistry(settings: ProviderRegistrySettings = {}): ProviderRegistry {
-  return new ProviderRegistry(settings);
+  const registry = new DefaultProviderRegistry(
+    {
+      label: 'provider',
+      packageName: (name) => `@compaction/provider-${name}`,
+      isDefinition: (value): value is ProviderDefinition<never> =>
+        typeof (value as Partial<ProviderDefinition>).create === 'function' &&
+        typeof (value as Partial<ProviderDefinition>).settingsSchema === 'object',
+      notFound: ({ name, ...context }) => new ProviderNotFoundError({ providerName: name, ...context }),
+    },
+    settings.loadPackage,
+  );
+  for (const definition of settings.definitions ?? []) registry.register(definition);
+  return registry;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { PackageLoadError } from '../errors/package-load-error.js';
 import { StrategyNotFoundError } from '../errors/strategy-not-found-error.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import {
@@ -7,8 +8,8 @@ import {
   parseCompactionConfig,
   resolveCompactionConfig,
 } from './compaction-config.js';
-import { createStrategyRegistry } from './create-strategy-registry.js';
 import { defineStrategy } from './strategy-definition.js';
+import { createStrategyRegistry } from './strategy-registry.js';
 
 const identity = (name: string, options?: unknown): CompactionStrategy & { options?: unknown } => ({
   specificationVersion: 'v1',
@@ -66,9 +67,53 @@ describe('StrategyRegistry', () => {
     );
   });
 
+  it('says "install it" only when the package itself is missing', async () => {
+    const missing = Object.assign(
+      new Error("Cannot find package '@compaction/strategy-keep' imported from here"),
+      {
+        code: 'ERR_MODULE_NOT_FOUND',
+      },
+    );
+    const registry = createStrategyRegistry({
+      loadPackage: async () => {
+        throw missing;
+      },
+    });
+    const error = await registry.resolve('keep').catch((caught: unknown) => caught);
+    expect(StrategyNotFoundError.isInstance(error)).toBe(true);
+    expect((error as Error).cause).toBe(missing);
+  });
+
+  it('reports a package that is installed but fails to load with the failure as its cause', async () => {
+    const failures = [
+      Object.assign(new Error("Cannot find package 'left-pad' imported from /strategy-keep/dist/index.js"), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      }),
+      new SyntaxError('Unexpected token'),
+      new Error("Cannot find package '@compaction/strategy-keep' without a module-not-found code"),
+    ];
+    for (const failure of failures) {
+      const registry = createStrategyRegistry({
+        loadPackage: async () => {
+          throw failure;
+        },
+      });
+      const error = await registry.resolve('keep').catch((caught: unknown) => caught);
+      expect(PackageLoadError.isInstance(error)).toBe(true);
+      expect(StrategyNotFoundError.isInstance(error)).toBe(false);
+      expect(error).toMatchObject({
+        code: 'core/package-load-failed',
+        packageName: '@compaction/strategy-keep',
+      });
+      expect((error as Error).cause).toBe(failure);
+      expect((error as Error).message).toContain(failure.message);
+    }
+  });
+
   it('rejects a package whose default export is not a definition of that name', async () => {
     const registry = createStrategyRegistry({ loadPackage: async () => ({ default: keepDefinition }) });
-    await expect(registry.resolve('other')).rejects.toThrow(StrategyNotFoundError);
+    await expect(registry.resolve('other')).rejects.toThrow(/exports a strategy named "keep", not "other"/);
+    await expect(registry.resolve('other')).rejects.toThrow(PackageLoadError);
     const broken = createStrategyRegistry({ loadPackage: async () => ({ default: { name: 'x' } }) });
     await expect(broken.resolve('x')).rejects.toThrow(InvalidOptionsError);
   });

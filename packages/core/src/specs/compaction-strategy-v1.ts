@@ -1,6 +1,6 @@
 import type { JSONObject } from '../json.js';
 import type { Message } from '../messages/message.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { TokenCounter } from './token-counter-v1.js';
 
 /** Why a compaction runs: proactively before a call, at the user's request, or after the provider refused. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';

@@ -36,7 +36,9 @@ export class InMemoryCompactionStore implements CompactionStore {
 
   async updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
     this.assertOpen();
-    const merged = mergeMetadata(this.metadata.get(sessionId), metadata);
+    // A key set to undefined is removed (the store conformance suite checks every store does so).
+    const update = { ...this.metadata.get(sessionId), ...structuredClone(metadata) };
+    const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
     this.metadata.set(sessionId, merged);
     return structuredClone(merged);
   }
@@ -48,14 +50,4 @@ export class InMemoryCompactionStore implements CompactionStore {
   private assertOpen(): void {
     if (this.closed) throw new Error('the compaction store is closed');
   }
-}
-
-/** Shallow merge where `undefined` removes a key; shared by stores so they agree on the semantics. */
-export function mergeMetadata(current: JSONObject | undefined, update: JSONObject): JSONObject {
-  const merged: JSONObject = { ...current };
-  for (const [key, value] of Object.entries(update)) {
-    if (value === undefined) delete merged[key];
-    else merged[key] = structuredClone(value);
-  }
-  return merged;
 }

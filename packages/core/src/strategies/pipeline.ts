@@ -1,9 +1,9 @@
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import type { JSONObject } from '../json.js';
 import type { OptionsSchema } from '../options/options-schema.js';
-import type { StrategyConfig } from '../registry/strategy-config.js';
 import { defineStrategy } from '../registry/strategy-definition.js';
 import type { CompactionOutput, CompactionStrategy } from '../specs/compaction-strategy-v1.js';
+import type { StrategyConfig } from '../specs/strategy-config.js';
 import { assertValidHistory } from '../turns/repair-history.js';
 
 /** Options of the `pipeline` strategy. */
@@ -12,7 +12,7 @@ export interface PipelineOptions {
   stages: StrategyConfig[];
 }
 
-declare module '../registry/strategy-definition.js' {
+declare module '../specs/strategy-config.js' {
   interface StrategyOptionsByName {
     pipeline: PipelineOptions;
   }

@@ -1,4 +1,5 @@
 import type { Message } from '../messages/message.js';
+import type { TokenCounterV1 } from '../specs/token-counter-v1.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 import { createFastEstimator } from './fast-estimator.js';
 
@@ -10,25 +11,34 @@ export interface ReportedUsage {
   inputTokens: number;
 }
 
+/** The default token counter: the {@link TokenCounterV1} spec, and usage to anchor its counts on. */
+export interface AnchoredTokenCounter extends TokenCounterV1 {
+  recordUsage(usage: ReportedUsage): void;
+  clearUsage(): void;
+}
+
 /**
- * Counts tokens of messages with a {@link TokenEstimator}. Per-message results are memoized by object
- * identity (messages are immutable), and counts can be anchored on what a provider reported: once a
- * request's usage is recorded, any list that starts with the same message objects counts as the reported
- * number plus estimates for the messages added since. Re-checking a long history after appending one
- * message therefore costs one estimate and a pass of identity comparisons.
+ * Creates a token counter over `estimator` (default: the fast estimator with the o200k profile). Per-message
+ * results are memoized by object identity (messages are immutable), and counts can be anchored on what a
+ * provider reported: once a request's usage is recorded, any list that starts with the same message objects
+ * counts as the reported number plus estimates for the messages added since. Re-checking a long history
+ * after appending one message therefore costs one estimate and a pass of identity comparisons.
  */
-export class TokenCounter {
+export function createTokenCounter(estimator?: TokenEstimator): AnchoredTokenCounter {
+  return new MemoizedTokenCounter(estimator);
+}
+
+class MemoizedTokenCounter implements AnchoredTokenCounter {
+  readonly specificationVersion = 'v1';
   readonly estimator: TokenEstimator;
   private readonly perMessage = new WeakMap<Message, number>();
   /** Recorded usages, newest first: one per conversation this counter serves (see {@link recordUsage}). */
   private anchors: Anchor[] = [];
 
-  /** @param estimator How to count; defaults to {@link createFastEstimator} with the o200k profile. */
   constructor(estimator: TokenEstimator = createFastEstimator()) {
     this.estimator = estimator;
   }
 
-  /** Estimated tokens of one message (memoized). */
   countMessage(message: Message): number {
     let tokens = this.perMessage.get(message);
     if (tokens === undefined) {
@@ -38,7 +48,6 @@ export class TokenCounter {
     return tokens;
   }
 
-  /** Tokens of a whole message list, anchored on the recorded usage when the list extends what was sent. */
   count(messages: readonly Message[]): number {
     const anchored = this.anchoredPrefix(messages);
     let total = anchored?.inputTokens ?? 0;
@@ -48,20 +57,12 @@ export class TokenCounter {
     return total;
   }
 
-  /** Estimated tokens of a list, ignoring any anchor: what a strategy compares when it removes messages. */
   estimate(messages: readonly Message[]): number {
     let total = 0;
     for (const message of messages) total += this.countMessage(message);
     return total;
   }
 
-  /**
-   * Records the input tokens a provider reported for a request, so later counts of lists that extend it
-   * are exact for that prefix. Call it after each provider call with the messages sent. One counter can
-   * serve several conversations: it keeps the latest usage of each (up to 16, the least
-   * recently recorded forgotten first), and a new usage replaces the earlier ones of its conversation: those it
-   * extends, and those starting with the same two messages (as a history does before and after a compaction).
-   */
   recordUsage(usage: ReportedUsage): void {
     if (!Number.isFinite(usage.inputTokens) || usage.inputTokens < 0 || usage.messages.length === 0) return;
     const anchor: Anchor = { messages: [...usage.messages], inputTokens: usage.inputTokens };
@@ -75,7 +76,6 @@ export class TokenCounter {
     this.anchors = [anchor, ...others].slice(0, maximumAnchors);
   }
 
-  /** Forgets every recorded usage. */
   clearUsage(): void {
     this.anchors = [];
   }
@@ -85,6 +85,11 @@ export class TokenCounter {
     return this.anchors.find((anchor) => isPrefix(anchor.messages, messages));
   }
 }
+
+/** The token counter spec ({@link TokenCounterV1}); what strategies are given. */
+export type TokenCounter = TokenCounterV1;
+/** @deprecated Call {@link createTokenCounter} instead of `new TokenCounter()`. */
+export const TokenCounter: new (estimator?: TokenEstimator) => AnchoredTokenCounter = MemoizedTokenCounter;
 
 /** How many conversations' usages one counter keeps. */
 const maximumAnchors = 16;

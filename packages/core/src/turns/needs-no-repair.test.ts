@@ -5,11 +5,12 @@ import { InvalidMessagesError } from '../errors/invalid-messages-error.js';
 import type { Message } from '../messages/message.js';
 import { needsNoRepair } from './needs-no-repair.js';
 import { assertValidHistory, repairHistory } from './repair-history.js';
+import { repairToolPairing } from './repair-tool-pairing.js';
 
-/** What the full repair says: nothing when it would change nothing and reports no damage. */
+/** What the whole repair pass says: nothing when it would change nothing and reports no damage. */
 function repairFinds(messages: readonly Message[]): 'nothing' | 'damage' {
   try {
-    const { repairs } = repairHistory(messages, { orphanedResults: 'error', missingResults: 'error' });
+    const { repairs } = repairToolPairing(messages, { orphanedResults: 'error', missingResults: 'error' });
     return repairs.length === 0 ? 'nothing' : 'damage';
   } catch (error) {
     if (error instanceof InvalidMessagesError) return 'damage';
@@ -40,6 +41,19 @@ const pairedTurn = fc
       ]),
   );
 
+const history = fc.oneof(
+  fc.array(message, { maxLength: 8 }),
+  fc
+    .array(
+      fc.oneof(
+        pairedTurn,
+        message.map((single) => [single]),
+      ),
+      { maxLength: 6 },
+    )
+    .map((parts) => parts.flat()),
+);
+
 describe('needsNoRepair', () => {
   it('accepts valid histories, including calls still waiting in the last turn and empty tool messages', () => {
     expect(needsNoRepair(conversation(5))).toBe(true);
@@ -61,18 +75,6 @@ describe('needsNoRepair', () => {
   });
 
   it('agrees with the full repair on random histories, valid and damaged', () => {
-    const history = fc.oneof(
-      fc.array(message, { maxLength: 8 }),
-      fc
-        .array(
-          fc.oneof(
-            pairedTurn,
-            message.map((single) => [single]),
-          ),
-          { maxLength: 6 },
-        )
-        .map((parts) => parts.flat()),
-    );
     fc.assert(
       fc.property(history, (messages) => {
         const fast = needsNoRepair(messages);
@@ -83,6 +85,23 @@ describe('needsNoRepair', () => {
         else expect(() => assertValidHistory(messages)).toThrow(InvalidMessagesError);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('repairHistory', () => {
+  it('returns what the whole repair pass returns, with the same messages unchanged, when it takes its shortcut', () => {
+    fc.assert(
+      fc.property(history, (messages) => {
+        const repaired = repairHistory(messages);
+        const full = repairToolPairing(messages);
+        expect(repaired).toEqual(full);
+        repaired.messages.forEach((repairedMessage, index) => {
+          if (full.messages[index] === messages[index]) expect(repairedMessage).toBe(messages[index]);
+        });
+        expect(repaired.messages).not.toBe(messages);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import { withCompactionMetadata } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import type { Repair } from './repair-history.js';
+import type { Repair } from './repair.js';
 
 /**
  * Gives every tool call a unique id. A call that reuses an earlier call's id is renamed `<id>#<n>`, and the

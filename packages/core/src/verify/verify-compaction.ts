@@ -1,8 +1,9 @@
 import { compactionMetadataOf, isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { latestUserMessageIndex, toolCallsOf } from '../messages/message-content.js';
+import { latestUserMessageIndex, toolResultsOf } from '../messages/message-content.js';
+import { pairingIssues } from '../messages/tool-pairing.js';
 import { findMessageIssues } from '../messages/validate-messages.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { TokenCounter } from '../specs/token-counter-v1.js';
 import { mergesAheadOfReasoning } from '../turns/reasoning-boundary.js';
 import { deepEqual } from './deep-equal.js';
 import type { RuleViolation } from './rule-violation.js';
@@ -122,55 +123,32 @@ function checkReasoningFirst(
   }
 }
 
+/** Every result answers a call of the assistant message before it, and every call answered before still is. */
 function checkToolPairing(
   before: readonly Message[],
   after: readonly Message[],
   violations: RuleViolation[],
 ) {
-  const answeredBefore = new Set<string>();
-  for (const message of before) {
-    if (message.role === 'tool') for (const part of message.content) answeredBefore.add(part.toolCallId);
+  let answeredBefore: Set<string> | undefined;
+  for (const issue of pairingIssues(after, { lastTurnMayWait: false })) {
+    if (issue.kind === 'misplaced-result') {
+      violations.push({
+        rule: 'tool-pairing',
+        message: `tool result "${issue.toolCallId}" does not answer a call in the assistant message before it`,
+        index: issue.index,
+      });
+    } else if (issue.kind === 'unanswered-call') {
+      answeredBefore ??= new Set(
+        before.flatMap((message) => toolResultsOf(message).map((part) => part.toolCallId)),
+      );
+      if (!answeredBefore.has(issue.toolCallId)) continue;
+      violations.push({
+        rule: 'tool-pairing',
+        message: `tool call "${issue.toolCallId}" lost its result`,
+        index: issue.index,
+      });
+    }
   }
-  let open: Set<string> | undefined;
-  let answered = new Set<string>();
-  let openIndex = -1;
-  const closeTurn = () => {
-    if (open === undefined) return;
-    for (const id of open) {
-      if (answeredBefore.has(id) && !answered.has(id)) {
-        violations.push({
-          rule: 'tool-pairing',
-          message: `tool call "${id}" lost its result`,
-          index: openIndex,
-        });
-      }
-    }
-    open = undefined;
-  };
-  after.forEach((message, index) => {
-    if (message.role === 'tool') {
-      for (const part of message.content) {
-        if (open === undefined || !open.has(part.toolCallId) || answered.has(part.toolCallId)) {
-          violations.push({
-            rule: 'tool-pairing',
-            message: `tool result "${part.toolCallId}" does not answer a call in the assistant message before it`,
-            index,
-          });
-        } else {
-          answered.add(part.toolCallId);
-        }
-      }
-      return;
-    }
-    closeTurn();
-    const calls = toolCallsOf(message);
-    if (calls.length > 0) {
-      open = new Set(calls.map((call) => call.toolCallId));
-      answered = new Set();
-      openIndex = index;
-    }
-  });
-  closeTurn();
 }
 
 function checkKeptVerbatim(

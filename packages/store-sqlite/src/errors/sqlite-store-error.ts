@@ -1,9 +1,6 @@
 import { CompactionError } from '@compaction/core';
 import type { ProcessIdentity } from '../process-identity.js';
 
-const marker = 'compaction.error.sqlite-store';
-const symbol = Symbol.for(marker);
-
 /**
  * Why a SQLite store call failed: the file stayed locked by a running process for the whole wait (`locked`),
  * the store was closed (`closed`), the file was written by a newer version of this package (`newer-schema`),
@@ -14,7 +11,8 @@ export type SqliteStoreErrorReason = 'locked' | 'closed' | 'newer-schema' | 'fai
 
 /** A call on a {@link SqliteCompactionStore} that did not happen. Nothing was written by it. */
 export class SqliteStoreError extends CompactionError {
-  private readonly [symbol] = true;
+  static override readonly marker: string = 'compaction.error.sqlite-store';
+  override readonly name: string = 'SqliteStoreError';
   readonly reason: SqliteStoreErrorReason;
   /** The database file. */
   readonly path: string;
@@ -34,16 +32,9 @@ export class SqliteStoreError extends CompactionError {
     holder?: ProcessIdentity;
     cause?: unknown;
   }) {
-    // Core's closed code list has no store code yet: a file this version cannot read is reported as bad
-    // options (the path), a call that was given up as aborted.
-    super({ code: reason === 'newer-schema' ? 'invalid-options' : 'aborted', message, cause });
-    this.name = 'SqliteStoreError';
+    super({ code: `store-sqlite/${reason}`, message, cause });
     this.reason = reason;
     this.path = path;
     this.holder = holder;
-  }
-
-  static override isInstance(error: unknown): error is SqliteStoreError {
-    return CompactionError.hasMarker(error, marker);
   }
 }
