@@ -1,14 +1,12 @@
 import {
-  fillRoomWithTurn,
   firstUserMessageIndex,
   isSummary,
   latestUserMessageIndex,
   type Message,
-  planTurns,
-  shortenTurn,
   type TokenCounter,
   type Turn,
 } from '@compaction/core';
+import { fillRoomWithTurn, planTurns, shortenTurn } from '@compaction/strategy-kit';
 import { strategyName } from './summary-message.js';
 
 /** How a history splits before summarizing. */

@@ -4,12 +4,11 @@ import {
   type CompactionStrategy,
   type Message,
   mergesAheadOfReasoning,
-  planTurns,
   TokenCounter,
   type TokenEstimator,
   verifyCompaction,
-  wholeTurnSlack,
 } from '@compaction/core';
+import { planTurns, wholeTurnSlack } from '@compaction/strategy-kit';
 import fc from 'fast-check';
 import { deepFreeze } from './deep-freeze.js';
 import {
