@@ -1,6 +1,8 @@
 import {
   BudgetUnreachableError,
   type CompactionBudget,
+  type CompactionOutput,
+  type JSONObject,
   type Message,
   type TokenCounter,
 } from '@compaction/core';
@@ -69,4 +71,25 @@ export function protectedOverLimit(budget: CompactionBudget, best: number): Budg
       'the system prompt, pinned messages, original task and newest user request, which it may not ' +
       'remove, are over it',
   });
+}
+
+/**
+ * The output of a strategy that keeps or drops whole turns: the assembled messages, and in the details what
+ * was removed, how many markers and shortened turns there are, the count after, and any `extraDetails`.
+ */
+export function keptTurnsOutput(
+  assembled: AssembledWithinLimit,
+  extraDetails: JSONObject = {},
+): CompactionOutput {
+  return {
+    messages: assembled.messages,
+    details: {
+      removedMessages: assembled.removedMessages,
+      removedTurns: assembled.removedTurns,
+      markers: assembled.markers,
+      shortenedTurns: assembled.shortenedTurns,
+      ...extraDetails,
+      tokensAfter: assembled.tokens,
+    },
+  };
 }

@@ -2,6 +2,7 @@ export {
   type AssembledWithinLimit,
   assembleWithinLimit,
   type KeptTurnsSelection,
+  keptTurnsOutput,
   protectedOverLimit,
 } from './assemble-within-limit.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';

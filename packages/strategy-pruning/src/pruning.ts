@@ -9,6 +9,7 @@ import {
   assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
+  keptTurnsOutput,
   planTurns,
   type RemovalMarkerSettings,
   removalMarkerCost,
@@ -101,17 +102,7 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
         counter,
         budget,
       );
-      return {
-        messages: assembled.messages,
-        details: {
-          removedMessages: assembled.removedMessages,
-          removedTurns: assembled.removedTurns,
-          markers: assembled.markers,
-          shortenedTurns: assembled.shortenedTurns,
-          tokensBefore: total,
-          tokensAfter: assembled.tokens,
-        },
-      };
+      return keptTurnsOutput(assembled, { tokensBefore: total });
     },
   };
 }

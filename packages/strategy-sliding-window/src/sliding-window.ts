@@ -10,6 +10,7 @@ import {
   assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
+  keptTurnsOutput,
   planTurns,
   protectedOverLimit,
   type RemovalMarkerSettings,
@@ -143,16 +144,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
         counter,
         budget,
       );
-      return {
-        messages: assembled.messages,
-        details: {
-          removedMessages: assembled.removedMessages,
-          removedTurns: assembled.removedTurns,
-          markers: assembled.markers,
-          shortenedTurns: assembled.shortenedTurns,
-          tokensAfter: assembled.tokens,
-        },
-      };
+      return keptTurnsOutput(assembled);
     },
   };
 }

@@ -1,14 +1,13 @@
 import type { AssistantMessage, SystemMessage, ToolMessage, UserMessage } from '@compaction/core';
 
-export const system = (text: string): SystemMessage => ({
-  role: 'system',
-  content: [{ type: 'text', text }],
-});
-export const user = (text: string): UserMessage => ({ role: 'user', content: [{ type: 'text', text }] });
-export const assistant = (text: string): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'text', text }],
-});
+/** A builder of messages in `role` that hold one text. */
+const textIn =
+  <Role extends 'system' | 'user' | 'assistant'>(role: Role) =>
+  (text: string) => ({ role, content: [{ type: 'text' as const, text }] });
+
+export const system: (text: string) => SystemMessage = textIn('system');
+export const user: (text: string) => UserMessage = textIn('user');
+export const assistant: (text: string) => AssistantMessage = textIn('assistant');
 
 /** An assistant message calling `bash` once per id. */
 export const calls = (...ids: string[]): AssistantMessage => ({
