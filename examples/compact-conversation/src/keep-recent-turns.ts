@@ -1,18 +1,15 @@
 import {
-  assembleKeptTurns,
   assertValidHistory,
   BudgetUnreachableError,
   type CompactionStrategy,
-  countTurn,
-  keepUserTurnFirst,
   latestUserMessageIndex,
-  planTurns,
 } from '@compaction/core';
+import { assembleKeptTurns, countTurn, keepUserTurnFirst, planTurns } from '@compaction/strategy-kit';
 
 /**
  * A custom strategy written against the core spec: keeps the head (system prompt, original task, pinned
  * messages, newest request) and as many of the newest turns as fit the target, with a marker where turns were
- * skipped. Core's turn plan keeps tool calls with their results, and its assembly keeps the kept turns in
+ * skipped. The kit's turn plan keeps tool calls with their results, and its assembly keeps the kept turns in
  * their order with a user-role marker per gap, so the result stays valid for every provider.
  */
 export function keepRecentTurns(): CompactionStrategy {
@@ -36,8 +33,8 @@ export function keepRecentTurns(): CompactionStrategy {
         tokens += turnTokens;
         kept[index] = 1;
       }
-      keepUserTurnFirst(messages, plan, kept);
-      const assembled = assembleKeptTurns(messages, plan, kept, {
+      const userFirst = keepUserTurnFirst(messages, plan, kept);
+      const assembled = assembleKeptTurns(messages, plan, userFirst, {
         markers: true,
         text: (count) => `[${count} earlier messages were removed to save space.]`,
         round,

@@ -148,14 +148,6 @@ export type { CompactionRecord, CompactionStore } from './store/compaction-store
 export { InMemoryCompactionStore } from './store/in-memory-compaction-store.js';
 export { createPipeline, type PipelineOptions } from './strategies/pipeline.js';
 export {
-  isShortenedPart,
-  shortenedPartMetadata,
-  shortenToolResult,
-  toolResultCharacters,
-  withShortenedOutput,
-} from './text/shorten-tool-result.js';
-export { truncateText } from './text/truncate-text.js';
-export {
   type ApproximateEstimatorSettings,
   createApproximateEstimator,
 } from './tokens/approximate-estimator.js';
@@ -173,16 +165,8 @@ export {
   type ReportedUsage,
   TokenCounter,
 } from './tokens/token-counter.js';
-export { fitToRoom, type Measured } from './turns/fit-to-room.js';
 // Turns, repair, verification
 export { groupTurns, type Turn, turnMessages } from './turns/group-turns.js';
-export {
-  type AssembledHistory,
-  assembleKeptTurns,
-  type RemovalMarkerSettings,
-  removalMarker,
-  removalMarkerCost,
-} from './turns/kept-turns.js';
 export { mergesAheadOfReasoning } from './turns/reasoning-boundary.js';
 export {
   assertValidHistory,
@@ -191,18 +175,6 @@ export {
   type RepairResult,
   repairHistory,
 } from './turns/repair-history.js';
-export {
-  fillRoomWithTurn,
-  type ShortenMarks,
-  shortenTurn,
-  wholeTurnSlack,
-} from './turns/shorten-turn.js';
-export {
-  countTurn,
-  keepUserTurnFirst,
-  planTurns,
-  type TurnPlan,
-} from './turns/turn-plan.js';
 export { deepEqual } from './verify/deep-equal.js';
 export type { CompactionRule, RuleViolation } from './verify/rule-violation.js';
 export { type VerifyCompactionInput, verifyCompaction } from './verify/verify-compaction.js';

@@ -1,18 +1,19 @@
 import {
-  assembleKeptTurns,
   assertValidHistory,
-  BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
+  type Message,
+  validateOptions,
+} from '@compaction/core';
+import {
+  assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
-  keepUserTurnFirst,
-  type Message,
+  keptTurnsOutput,
   planTurns,
   type RemovalMarkerSettings,
   removalMarkerCost,
-  validateOptions,
-} from '@compaction/core';
+} from '@compaction/strategy-kit';
 import { markerText } from './marker-text.js';
 import { type PruningOptions, pruningOptionsSchema } from './pruning-options.js';
 
@@ -95,38 +96,13 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
       for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
         if (plan.protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
       }
-      // The recent turns are not dropped for it.
-      keepUserTurnFirst(messages, plan, kept, recentStart);
-      for (const turnIndex of replacements.keys()) if (kept[turnIndex] === 0) replacements.delete(turnIndex);
-
-      let assembled = assembleKeptTurns(messages, plan, kept, settings, replacements);
-      let tokensAfter = counter.estimate(assembled.messages);
-      if (tokensAfter > budget.limit && assembled.markers > 0) {
-        // The markers are what tips it over: the limit comes first.
-        assembled = assembleKeptTurns(messages, plan, kept, { ...settings, markers: false }, replacements);
-        tokensAfter = counter.estimate(assembled.messages);
-      }
-      if (tokensAfter > budget.limit) {
-        throw new BudgetUnreachableError({
-          target: budget.target,
-          best: tokensAfter,
-          limit: budget.limit,
-          reason:
-            'the system prompt, pinned messages, original task and newest user request, which it may not ' +
-            'remove, are over it',
-        });
-      }
-      return {
-        messages: assembled.messages,
-        details: {
-          removedMessages: assembled.removedMessages,
-          removedTurns: assembled.removedTurns,
-          markers: assembled.markers,
-          shortenedTurns: replacements.size,
-          tokensBefore: total,
-          tokensAfter,
-        },
-      };
+      // The recent turns are not dropped to keep a user turn first.
+      const assembled = assembleWithinLimit(
+        { messages, plan, kept, replacements, dropBefore: recentStart, markers: settings },
+        counter,
+        budget,
+      );
+      return keptTurnsOutput(assembled, { tokensBefore: total });
     },
   };
 }

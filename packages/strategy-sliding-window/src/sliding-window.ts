@@ -1,21 +1,23 @@
 import {
-  assembleKeptTurns,
   assertValidHistory,
-  BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
+  type Message,
+  type TokenCounter,
+  validateOptions,
+} from '@compaction/core';
+import {
+  assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
-  keepUserTurnFirst,
-  type Message,
+  keptTurnsOutput,
   planTurns,
+  protectedOverLimit,
   type RemovalMarkerSettings,
   removalMarkerCost,
   shortenTurn,
-  type TokenCounter,
   type TurnPlan,
-  validateOptions,
-} from '@compaction/core';
+} from '@compaction/strategy-kit';
 import { markerText } from './marker-text.js';
 import { type SlidingWindowOptions, slidingWindowOptionsSchema } from './sliding-window-options.js';
 
@@ -128,7 +130,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
       if (windowStart === 0 && replacements.size === 0) {
         // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
         const tokens = counter.estimate(messages);
-        if (tokens > budget.limit) throw unreachable(budget, tokens);
+        if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
         return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
       }
 
@@ -137,39 +139,14 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
         if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
       }
       // Without the original task, the window starts at its oldest user message instead.
-      keepUserTurnFirst(messages, plan, kept);
-      for (const turnIndex of replacements.keys()) if (kept[turnIndex] === 0) replacements.delete(turnIndex);
-      let assembled = assembleKeptTurns(messages, plan, kept, settings, replacements);
-      let tokensAfter = counter.estimate(assembled.messages);
-      if (tokensAfter > budget.limit && assembled.markers > 0) {
-        // The markers are what tips it over: the limit comes first.
-        assembled = assembleKeptTurns(messages, plan, kept, { ...settings, markers: false }, replacements);
-        tokensAfter = counter.estimate(assembled.messages);
-      }
-      if (tokensAfter > budget.limit) throw unreachable(budget, tokensAfter);
-      return {
-        messages: assembled.messages,
-        details: {
-          removedMessages: assembled.removedMessages,
-          removedTurns: assembled.removedTurns,
-          markers: assembled.markers,
-          shortenedTurns: replacements.size,
-          tokensAfter,
-        },
-      };
+      const assembled = assembleWithinLimit(
+        { messages, plan, kept, replacements, markers: settings },
+        counter,
+        budget,
+      );
+      return keptTurnsOutput(assembled);
     },
   };
-}
-
-function unreachable(budget: { limit: number; target: number }, best: number): BudgetUnreachableError {
-  return new BudgetUnreachableError({
-    target: budget.target,
-    best,
-    limit: budget.limit,
-    reason:
-      'the system prompt, pinned messages, original task and newest user request, which it may not ' +
-      'remove, are over it',
-  });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type Message, textOf, truncateText } from '@compaction/core';
+import { type Message, textOf } from '@compaction/core';
+import { truncateText } from '@compaction/strategy-kit';
 import { cutToTokens } from './shorten-text.js';
 
 /** What {@link extractiveDigest} is built from. */

@@ -1,14 +1,12 @@
 import {
-  fillRoomWithTurn,
   firstUserMessageIndex,
   isSummary,
   latestUserMessageIndex,
   type Message,
-  planTurns,
-  shortenTurn,
   type TokenCounter,
   type Turn,
 } from '@compaction/core';
+import { fillRoomWithTurn, shortenTurn, type TurnPlan } from '@compaction/strategy-kit';
 import { strategyName } from './summary-message.js';
 
 /** How a history splits before summarizing. */
@@ -17,7 +15,7 @@ export interface HistoryLayout {
   taskIndex: number;
   /** Index of the newest user request (-1 when none). */
   latestIndex: number;
-  /** Turns kept whatever happens: the protected turns of core's turn plan. */
+  /** Turns kept whatever happens: the protected turns of the kit's turn plan. */
   anchored: Turn[];
   /** Earlier summaries, merged into the new one. */
   summaries: Turn[];
@@ -27,26 +25,27 @@ export interface HistoryLayout {
 
 /**
  * Splits a history into turns kept verbatim, earlier summaries (found by metadata) and the turns that may be
- * summarized. It is core's turn plan (`planTurns`, with the original task kept): the protected turns (system
+ * summarized, on the kit's turn plan (`planTurns`, with the original task kept): the protected turns (system
  * prompt, pinned messages, the original task, the newest user request, a last turn still waiting for tool
  * results) are kept, so a tool call and its results, and any message a converter joined to the turn before
  * it, are always kept or summarized together, and "the original task" is the same message for every strategy.
  */
-export function layoutHistory(messages: readonly Message[], counter: TokenCounter): HistoryLayout {
-  const plan = planTurns(messages, counter, { keepOriginalTask: true });
-  const layout: HistoryLayout = {
+export function layoutHistory(messages: readonly Message[], plan: TurnPlan): HistoryLayout {
+  const kindOf = (turn: Turn, turnIndex: number): 'anchored' | 'summaries' | 'candidates' => {
+    if (plan.protectedTurns[turnIndex] === 1) return 'anchored';
+    const only = turn.end - turn.start === 1 ? messages[turn.start] : undefined;
+    return only !== undefined && isSummary(only) ? 'summaries' : 'candidates';
+  };
+  const kinds = plan.turns.map(kindOf);
+  const turnsOf = (kind: ReturnType<typeof kindOf>) =>
+    plan.turns.filter((_, turnIndex) => kinds[turnIndex] === kind);
+  return {
     taskIndex: firstUserMessageIndex(messages),
     latestIndex: latestUserMessageIndex(messages),
-    anchored: [],
-    summaries: [],
-    candidates: [],
+    anchored: turnsOf('anchored'),
+    summaries: turnsOf('summaries'),
+    candidates: turnsOf('candidates'),
   };
-  plan.turns.forEach((turn, turnIndex) => {
-    if (plan.protectedTurns[turnIndex] === 1) layout.anchored.push(turn);
-    else if (turn.end - turn.start === 1 && isSummary(messages[turn.start]!)) layout.summaries.push(turn);
-    else layout.candidates.push(turn);
-  });
-  return layout;
 }
 
 /** What {@link selectRecentTurns} weighs. */

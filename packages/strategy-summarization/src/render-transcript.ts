@@ -1,4 +1,5 @@
-import { type Message, type Part, truncateText } from '@compaction/core';
+import type { Message, Part } from '@compaction/core';
+import { truncateText } from '@compaction/strategy-kit';
 import { cutToTokens } from './shorten-text.js';
 
 /** Settings of {@link renderTranscript}. */

@@ -1,9 +1,5 @@
-import {
-  type Message,
-  mergesAheadOfReasoning,
-  type RemovalMarkerSettings,
-  removalMarker,
-} from '@compaction/core';
+import { type Message, mergesAheadOfReasoning } from '@compaction/core';
+import { type RemovalMarkerSettings, removalMarker } from '@compaction/strategy-kit';
 import { strategyName } from './summary-message.js';
 
 /** A kept message and its index in the input (fractional for messages placed between input messages). */

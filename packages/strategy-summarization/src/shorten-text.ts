@@ -1,4 +1,4 @@
-import { truncateText } from '@compaction/core';
+import { truncateText } from '@compaction/strategy-kit';
 
 /**
  * Cuts a text so that `countText` gives at most `tokens`, keeping its beginning. Uses a binary search on the

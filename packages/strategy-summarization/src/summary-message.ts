@@ -55,6 +55,7 @@ export function summaryHeader(role: 'user' | 'assistant', round: number, summari
 /** Where the summary went, and as what. */
 export interface Placed {
   messages: Message[];
+  summary: Message;
   role: 'user' | 'assistant';
 }
 
@@ -81,7 +82,7 @@ export function placeSummary(
       const after = kept.slice(at).map((item) => item.message);
       const summary = makeSummary('assistant');
       if (!mergesAheadOfReasoning(summary, after[0])) {
-        return { messages: [...before, summary, ...after], role: 'assistant' };
+        return { messages: [...before, summary, ...after], summary, role: 'assistant' };
       }
     }
   }
@@ -89,5 +90,6 @@ export function placeSummary(
   if (at === -1) at = kept.findIndex((item) => item.message.role !== 'system');
   if (at === -1) at = kept.length;
   const messages = kept.map((item) => item.message);
-  return { messages: [...messages.slice(0, at), makeSummary('user'), ...messages.slice(at)], role: 'user' };
+  const summary = makeSummary('user');
+  return { messages: [...messages.slice(0, at), summary, ...messages.slice(at)], summary, role: 'user' };
 }

@@ -3,7 +3,6 @@ import {
   firstUserMessageIndex,
   latestUserMessageIndex,
   type Message,
-  planTurns,
   TokenCounter,
   verifyCompaction,
 } from '@compaction/core';

@@ -1,10 +1,5 @@
-import {
-  type JSONValue,
-  shortenedPartMetadata,
-  type ToolCallPart,
-  type ToolResultPart,
-  withShortenedOutput,
-} from '@compaction/core';
+import type { JSONValue, ToolCallPart, ToolResultPart } from '@compaction/core';
+import { shortenedPartMetadata, withShortenedOutput } from '@compaction/strategy-kit';
 
 /** The strategy's registered name, recorded on every part it shortens. */
 export const strategyName = 'tool-result-truncation';

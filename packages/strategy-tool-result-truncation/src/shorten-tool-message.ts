@@ -1,16 +1,14 @@
+import type { ToolMessage, ToolResultPart } from '@compaction/core';
 import {
   fitToRoom,
   isShortenedPart,
-  shortenToolResult,
-  type ToolMessage,
-  type ToolResultPart,
-  toolResultCharacters,
-} from '@compaction/core';
+  shortenToolResultToTokens,
+  type ToolResultSize,
+  toolResultSizes,
+  truncationNoteTokens,
+} from '@compaction/strategy-kit';
 import { maskResult, strategyName } from './shorten-result.js';
 import type { ToolResultTruncationOptions } from './tool-result-truncation-options.js';
-
-/** Tokens a truncation note adds, left out of the room kept for the text itself. */
-const noteAllowance = 16;
 
 /** What a run has shortened so far. */
 export interface Tally {
@@ -56,12 +54,10 @@ export function shortenToolMessage(
 ): Counted | undefined {
   const { options, tally } = input;
   const parts = message.content;
-  const characters = parts.map(toolResultCharacters);
-  const messageCharacters = characters.reduce((sum, value) => sum + value, 0);
-  if (messageCharacters === 0) return undefined;
+  const sizes = toolResultSizes(message, input.messageTokens);
+  if (sizes.every((size) => size.characters === 0)) return undefined;
   // The message's count at which the history meets its target.
   const goal = input.messageTokens - input.excess;
-  const estimate = (partIndex: number) => (input.messageTokens * characters[partIndex]!) / messageCharacters;
   let content: ToolMessage['content'] | undefined;
   let counted: Counted | undefined;
   const shortened: number[] = [];
@@ -69,15 +65,15 @@ export function shortenToolMessage(
   for (let partIndex = 0; partIndex < input.oldParts && excess > 0; partIndex++) {
     const part = parts[partIndex]!;
     if (input.exempt.has(part.toolName)) continue;
-    const tokens = estimate(partIndex);
+    const size = sizes[partIndex]!;
     // A result an earlier round shortened is left alone unless it is still far over the cap (another
     // strategy kept a large part of it).
     const cap = isShortenedPart(part) ? options.maxResultTokens * 2 : options.maxResultTokens;
-    if (tokens <= cap) continue;
+    if (size.tokens <= cap) continue;
     content ??= parts.slice();
-    content[partIndex] = shortenFully(part, characters[partIndex]!, tokens, options);
+    content[partIndex] = shortenFully(part, size, options);
     shortened.push(partIndex);
-    excess -= tokens - (options.mode === 'mask' ? noteAllowance : options.maxResultTokens);
+    excess -= size.tokens - (options.mode === 'mask' ? truncationNoteTokens : options.maxResultTokens);
     if (excess <= 0) {
       // The estimate says the target is met: the count decides whether it is.
       counted = input.count(content);
@@ -103,11 +99,10 @@ export function shortenToolMessage(
     // What the result counts, from the two counts rather than its share of the text (results sharing a
     // message need not count alike), and what of it the target leaves room for.
     const resultTokens = Math.max(1, whole.tokens - counted.tokens);
-    const charactersPerToken = characters[partIndex]! / resultTokens;
+    const charactersPerToken = sizes[partIndex]!.characters / resultTokens;
     const fitted = fitToRoom(goal, goal - counted.tokens, (keepTokens) => {
       const candidate = restored.slice();
-      const keepCharacters = Math.floor(Math.max(0, keepTokens) * charactersPerToken);
-      candidate[partIndex] = shortenToolResult(part, keepCharacters, strategyName);
+      candidate[partIndex] = shortenToolResultToTokens(part, keepTokens, charactersPerToken, strategyName);
       const result = input.count(candidate);
       return { value: { content: candidate, counted: result }, tokens: result.tokens };
     });
@@ -131,11 +126,10 @@ export function shortenToolMessage(
 /** A result shortened as far as the mode goes: masked, or cut to about the cap. */
 function shortenFully(
   part: ToolResultPart,
-  characters: number,
-  tokens: number,
+  size: ToolResultSize,
   options: Required<ToolResultTruncationOptions>,
 ): ToolResultPart {
-  if (options.mode === 'mask') return maskResult(part, characters);
-  const keepCharacters = Math.max(0, options.maxResultTokens - noteAllowance) * (characters / tokens);
-  return shortenToolResult(part, Math.floor(keepCharacters), strategyName);
+  if (options.mode === 'mask') return maskResult(part, size.characters);
+  const keepTokens = options.maxResultTokens - truncationNoteTokens;
+  return shortenToolResultToTokens(part, keepTokens, size.characters / size.tokens, strategyName);
 }

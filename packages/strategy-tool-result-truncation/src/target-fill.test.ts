@@ -1,4 +1,5 @@
-import { isPinned, type Message, shortenToolResult } from '@compaction/core';
+import { isPinned, type Message } from '@compaction/core';
+import { shortenToolResult } from '@compaction/strategy-kit';
 import type { FloorOf } from '@compaction/testing';
 import { describeTargetFill } from '@compaction/testing/vitest';
 import { maskResult } from './shorten-result.js';

@@ -5,15 +5,14 @@ import {
   type CompactionOutput,
   type CompactionStrategy,
   isPinned,
-  isShortenedPart,
   type Message,
   type TokenCounter,
   type ToolCallPart,
   type ToolMessage,
   validateOptions,
-  wholeTurnSlack,
   withCompactionMetadata,
 } from '@compaction/core';
+import { isShortenedPart, wholeTurnSlack } from '@compaction/strategy-kit';
 import { clearInput, strategyName } from './shorten-result.js';
 import { shortenToolMessage, type Tally } from './shorten-tool-message.js';
 import {

@@ -1,12 +1,5 @@
-import {
-  assembleKeptTurns,
-  BudgetUnreachableError,
-  type CompactionStrategy,
-  countTurn,
-  fillRoomWithTurn,
-  type Message,
-  planTurns,
-} from '@compaction/core';
+import { BudgetUnreachableError, type CompactionStrategy, type Message } from '@compaction/core';
+import { assembleKeptTurns, countTurn, fillRoomWithTurn, planTurns } from '@compaction/strategy-kit';
 import { describe, expect, it } from 'vitest';
 import { checkTargetFill } from './target-fill-property.js';
 

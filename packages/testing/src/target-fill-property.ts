@@ -3,12 +3,12 @@ import {
   CompactionError,
   type CompactionStrategy,
   type Message,
-  planTurns,
+  mergesAheadOfReasoning,
   TokenCounter,
   type TokenEstimator,
   verifyCompaction,
-  wholeTurnSlack,
 } from '@compaction/core';
+import { planTurns, wholeTurnSlack } from '@compaction/strategy-kit';
 import fc from 'fast-check';
 import { deepFreeze } from './deep-freeze.js';
 import {

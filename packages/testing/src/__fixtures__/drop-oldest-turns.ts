@@ -1,11 +1,5 @@
-import {
-  assembleKeptTurns,
-  BudgetUnreachableError,
-  type CompactionStrategy,
-  countTurn,
-  planTurns,
-  repairHistory,
-} from '@compaction/core';
+import { BudgetUnreachableError, type CompactionStrategy, repairHistory } from '@compaction/core';
+import { assembleKeptTurns, countTurn, planTurns } from '@compaction/strategy-kit';
 
 /**
  * A minimal correct strategy for exercising the suite, on core's building blocks: drops the oldest turns

@@ -1,4 +1,4 @@
-import type { Metadata, ToolResultPart } from '../messages/message.js';
+import type { Metadata, ToolResultPart } from '@compaction/core';
 import { truncateText } from './truncate-text.js';
 
 /** Characters of a result's text (images and files are not text). */

@@ -1,9 +1,14 @@
+import {
+  type AssistantMessage,
+  compactionMetadataOf,
+  isUserRequest,
+  latestUserMessageIndex,
+  type Message,
+  TokenCounter,
+  textOf,
+} from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
-import { compactionMetadataOf } from '../messages/compaction-metadata.js';
-import type { AssistantMessage, Message } from '../messages/message.js';
-import { isUserRequest, latestUserMessageIndex, textOf } from '../messages/message-content.js';
-import { TokenCounter } from '../tokens/token-counter.js';
+import { assistant, calls, results, system, user } from './__fixtures__/messages.js';
 import { assembleKeptTurns, type RemovalMarkerSettings, removalMarker } from './kept-turns.js';
 import { planTurns } from './turn-plan.js';
 

@@ -1,7 +1,6 @@
+import { pinMessage, TokenCounter, withCompactionMetadata } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
-import { pinMessage, withCompactionMetadata } from '../messages/compaction-metadata.js';
-import { TokenCounter } from '../tokens/token-counter.js';
+import { assistant, calls, results, system, user } from './__fixtures__/messages.js';
 import { keepUserTurnFirst, planTurns } from './turn-plan.js';
 
 describe('planTurns', () => {
@@ -67,22 +66,19 @@ describe('keepUserTurnFirst', () => {
     const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
     // Keep everything but the task: the result would open with "one", an assistant turn.
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
-    keepUserTurnFirst(messages, plan, kept);
-    expect(Array.from(kept)).toEqual([1, 0, 0, 1, 1, 1]);
+    expect(Array.from(keepUserTurnFirst(messages, plan, kept))).toEqual([1, 0, 0, 1, 1, 1]);
   });
 
   it('keeps the original task when a protected model turn would otherwise stand first', () => {
     const pinned = [system('s'), user('the task'), pinMessage(assistant('pinned')), user('newest')];
     const plan = planTurns(pinned, new TokenCounter(), { keepOriginalTask: false });
     const kept = Uint8Array.from([1, 0, 1, 1]);
-    keepUserTurnFirst(pinned, plan, kept);
-    expect(Array.from(kept)).toEqual([1, 1, 1, 1]);
+    expect(Array.from(keepUserTurnFirst(pinned, plan, kept))).toEqual([1, 1, 1, 1]);
   });
 
   it('drops nothing at or after dropBefore', () => {
     const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
-    keepUserTurnFirst(messages, plan, kept, 2);
-    expect(kept[2]).toBe(1);
+    expect(keepUserTurnFirst(messages, plan, kept, 2)[2]).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
+import type { ToolResultPart } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import type { ToolResultPart } from '../messages/message.js';
 import {
   isShortenedPart,
   shortenToolResult,

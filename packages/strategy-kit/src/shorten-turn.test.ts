@@ -1,10 +1,15 @@
+import {
+  type AssistantMessage,
+  compactionMetadataOf,
+  groupTurns,
+  type Message,
+  pinMessage,
+  TokenCounter,
+  type ToolMessage,
+} from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { system, user } from '../__fixtures__/messages.js';
-import { compactionMetadataOf, pinMessage } from '../messages/compaction-metadata.js';
-import type { AssistantMessage, Message, ToolMessage } from '../messages/message.js';
-import { TokenCounter } from '../tokens/token-counter.js';
-import { groupTurns } from './group-turns.js';
+import { system, user } from './__fixtures__/messages.js';
 import { fillRoomWithTurn, shortenTurn, wholeTurnSlack } from './shorten-turn.js';
 
 const marks = { round: 2, strategy: 'test' };

@@ -1,13 +1,14 @@
-import { isPinned } from '../messages/compaction-metadata.js';
-import type { Message } from '../messages/message.js';
 import {
   firstUserMessageIndex,
+  groupTurns,
+  isPinned,
   latestUserMessageIndex,
+  type Message,
+  type TokenCounter,
+  type Turn,
   toolCallsOf,
   toolResultsOf,
-} from '../messages/message-content.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
-import { groupTurns, type Turn } from './group-turns.js';
+} from '@compaction/core';
 
 /**
  * A history seen as turns, for strategies that keep or drop whole turns: which turns must be kept and what
@@ -94,10 +95,10 @@ export function countTurn(messages: readonly Message[], turn: Turn, counter: Tok
 }
 
 /** Index of the first kept turn (`kept[turn] === 1`) from `from` on that is not a system message, or -1. */
-export function firstKeptConversationalTurn(
+function firstKeptConversationalTurn(
   messages: readonly Message[],
   plan: TurnPlan,
-  kept: Uint8Array,
+  kept: Readonly<Uint8Array>,
   from = 0,
 ): number {
   for (let turnIndex = from; turnIndex < plan.turns.length; turnIndex++) {
@@ -108,22 +109,24 @@ export function firstKeptConversationalTurn(
 
 /**
  * When the history starts with a user turn, the result must too (providers reject a conversation that opens
- * with the model). Drops the oldest kept turns that are neither user messages nor protected, up to (not
- * including) turn `dropBefore`; if a protected message that is not a user message still stands first, the
- * original task is kept after all. Changes `kept` in place.
+ * with the model). Returns the kept turns without the oldest that are neither user messages nor protected,
+ * up to (not including) turn `dropBefore`; if a protected message that is not a user message still stands
+ * first, the original task is kept after all. `kept` itself is left as it is.
  */
 export function keepUserTurnFirst(
   messages: readonly Message[],
   plan: TurnPlan,
-  kept: Uint8Array,
+  kept: Readonly<Uint8Array>,
   dropBefore: number = plan.turns.length,
-): void {
-  if (!plan.startsWithUser) return;
+): Uint8Array {
+  const result = kept.slice();
+  if (!plan.startsWithUser) return result;
   const isUserTurn = (turnIndex: number) => messages[plan.turns[turnIndex]!.start]!.role === 'user';
-  let first = firstKeptConversationalTurn(messages, plan, kept);
+  let first = firstKeptConversationalTurn(messages, plan, result);
   while (first !== -1 && !isUserTurn(first) && first < dropBefore && plan.protectedTurns[first] === 0) {
-    kept[first] = 0;
-    first = firstKeptConversationalTurn(messages, plan, kept, first + 1);
+    result[first] = 0;
+    first = firstKeptConversationalTurn(messages, plan, result, first + 1);
   }
-  if (first !== -1 && !isUserTurn(first) && plan.taskTurn !== -1) kept[plan.taskTurn] = 1;
+  if (first !== -1 && !isUserTurn(first) && plan.taskTurn !== -1) result[plan.taskTurn] = 1;
+  return result;
 }

@@ -1,7 +1,10 @@
-import { withCompactionMetadata } from '../messages/compaction-metadata.js';
-import type { Message, UserMessage } from '../messages/message.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
-import { mergesAheadOfReasoning } from './reasoning-boundary.js';
+import {
+  type Message,
+  mergesAheadOfReasoning,
+  type TokenCounter,
+  type UserMessage,
+  withCompactionMetadata,
+} from '@compaction/core';
 import type { TurnPlan } from './turn-plan.js';
 
 /** How {@link assembleKeptTurns} marks the places where messages were removed. */

@@ -1,12 +1,18 @@
-import { isPinned, withCompactionMetadata } from '../messages/compaction-metadata.js';
-import type { Message, ToolMessage } from '../messages/message.js';
-import { shortenToolResult, toolResultCharacters } from '../text/shorten-tool-result.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import {
+  isPinned,
+  type Message,
+  type TokenCounter,
+  type ToolMessage,
+  type Turn,
+  withCompactionMetadata,
+} from '@compaction/core';
 import { fitToRoom } from './fit-to-room.js';
-import type { Turn } from './group-turns.js';
-
-/** Tokens a truncation note adds to a result, allowed for when sharing out the room. */
-const noteAllowance = 16;
+import {
+  shortenToolResultToTokens,
+  type ToolResultSize,
+  toolResultSizes,
+  truncationNoteTokens,
+} from './tool-result-sizes.js';
 
 /** The marks a shortened message carries. */
 export interface ShortenMarks {
@@ -16,11 +22,9 @@ export interface ShortenMarks {
   strategy: string;
 }
 
-interface ResultSize {
+interface ResultSize extends ToolResultSize {
   messageIndex: number;
   partIndex: number;
-  tokens: number;
-  characters: number;
 }
 
 /**
@@ -44,17 +48,8 @@ export function shortenTurn(
     const messageTokens = counter.countMessage(message);
     turnTokens += messageTokens;
     if (message.role !== 'tool' || isPinned(message)) continue;
-    const characters = message.content.map(toolResultCharacters);
-    const messageCharacters = characters.reduce((sum, value) => sum + value, 0);
-    message.content.forEach((_, partIndex) => {
-      // The counter measures whole messages; a result's share of its message follows its share of the text.
-      const share = messageCharacters === 0 ? 0 : characters[partIndex]! / messageCharacters;
-      sizes.push({
-        messageIndex: index,
-        partIndex,
-        tokens: messageTokens * share,
-        characters: characters[partIndex]!,
-      });
+    toolResultSizes(message, messageTokens).forEach((size, partIndex) => {
+      sizes.push({ ...size, messageIndex: index, partIndex });
     });
   }
   if (sizes.length === 0 || turnTokens <= room) return undefined;
@@ -62,7 +57,7 @@ export function shortenTurn(
   const resultSizes = sizes.map((size) => size.tokens);
   const fitted = fitToRoom(
     room,
-    room - (turnTokens - resultTokens) - noteAllowance * sizes.length,
+    room - (turnTokens - resultTokens) - truncationNoteTokens * sizes.length,
     (available) => {
       const shortened = buildTurn(messages, turn, sizes, waterLevel(resultSizes, available), marks);
       return { value: shortened, tokens: counter.estimate(shortened) };
@@ -102,10 +97,10 @@ function buildTurn(
     const message = messages[messageIndex] as ToolMessage;
     const content = [...message.content];
     for (const size of shortenedSizes) {
-      const charactersPerToken = size.characters / size.tokens;
-      content[size.partIndex] = shortenToolResult(
+      content[size.partIndex] = shortenToolResultToTokens(
         content[size.partIndex]!,
-        Math.floor(cap * charactersPerToken),
+        cap,
+        size.characters / size.tokens,
         marks.strategy,
       );
     }

@@ -1,0 +1,31 @@
+export {
+  type AssembledWithinLimit,
+  assembleWithinLimit,
+  type KeptTurnsSelection,
+  keptTurnsOutput,
+  protectedOverLimit,
+} from './assemble-within-limit.js';
+export { fitToRoom, type Measured } from './fit-to-room.js';
+export {
+  type AssembledHistory,
+  assembleKeptTurns,
+  type RemovalMarkerSettings,
+  removalMarker,
+  removalMarkerCost,
+} from './kept-turns.js';
+export {
+  isShortenedPart,
+  shortenedPartMetadata,
+  shortenToolResult,
+  toolResultCharacters,
+  withShortenedOutput,
+} from './shorten-tool-result.js';
+export { fillRoomWithTurn, type ShortenMarks, shortenTurn, wholeTurnSlack } from './shorten-turn.js';
+export {
+  shortenToolResultToTokens,
+  type ToolResultSize,
+  toolResultSizes,
+  truncationNoteTokens,
+} from './tool-result-sizes.js';
+export { truncateText } from './truncate-text.js';
+export { countTurn, keepUserTurnFirst, planTurns, type TurnPlan } from './turn-plan.js';

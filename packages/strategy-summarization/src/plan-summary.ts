@@ -1,0 +1,202 @@
+import {
+  BudgetUnreachableError,
+  type CompactionInput,
+  type CompactionOutput,
+  type Message,
+  type Turn,
+} from '@compaction/core';
+import { planTurns } from '@compaction/strategy-kit';
+import { allocateRoom } from './allocate-room.js';
+import { type ArtifactTrail, mergeArtifactTrails } from './artifact-trail.js';
+import { extractArtifacts } from './extract-artifacts.js';
+import { layoutHistory, type RecentTurns, selectRecentTurns } from './plan-eviction.js';
+import { type PreviousSummary, readPreviousSummaries } from './previous-summary.js';
+import { renderArtifactTrail } from './render-artifact-trail.js';
+import { type KeptMessage, separateReasoningTurns } from './separate-reasoning-turns.js';
+import type { ResolvedSummarizationOptions } from './summarization-options.js';
+import { summaryHeader, summaryMessage } from './summary-message.js';
+
+/** What a summarizing compaction keeps, what it summarizes, and where and in how much room the summary goes. */
+export interface SummaryPlan {
+  round: number;
+  /** The kept messages in their original order, with separators where a gap would merge two model turns. */
+  kept: readonly KeptMessage[];
+  /** The messages to summarize, oldest first. */
+  evicted: readonly Message[];
+  /** The earlier summaries merged into the new one. */
+  previous: PreviousSummary;
+  mergedSummaries: number;
+  /** The artifact trail of the earlier summaries and the evicted messages. */
+  trail: ArtifactTrail;
+  /** Messages the new summary stands for, the earlier summaries' included. */
+  summarizedMessages: number;
+  /** The original task and the newest request, quoted by the fallback digest. */
+  task: Message | undefined;
+  latestRequest: Message | undefined;
+  /** Where the summary may go: before the original task, or where the summarized span began. */
+  positions: { taskIndex: number; spanStart: number; startsWithUser: boolean };
+  /** Tokens for the summary message besides its fixed parts: what the recent turns leave. */
+  summaryRoom: number;
+  /** Of that room, what is reserved for the artifact trail. */
+  trailTokens: number;
+  /** The summarizer's output limit. */
+  summaryTokens: number;
+  keptRecentTurns: number;
+  /** Whether the oldest kept recent turn had its tool results shortened. */
+  shortenedTurn: boolean;
+}
+
+/** A compaction that needs no summary (with its output), or the plan of one that does. */
+export type SummaryDecision =
+  | { kind: 'no-summary'; output: CompactionOutput }
+  | { kind: 'summarize'; plan: SummaryPlan };
+
+/**
+ * Decides, without calling the summarizer, what a compaction keeps and what it summarizes: the history laid
+ * out on the kit's turn plan, the room divided trail first (see `allocateRoom`), the newest turns that fit
+ * kept verbatim (the oldest of them shortened to fill the room when that is worth it), the rest summarized.
+ * A history at or under the target, or one with nothing to summarize, needs no summary. Throws
+ * `BudgetUnreachableError` when what is kept verbatim and the summary's header are over the limit.
+ */
+export function planSummary(input: CompactionInput, options: ResolvedSummarizationOptions): SummaryDecision {
+  const { messages, counter, budget } = input;
+  const total = counter.estimate(messages);
+  if (total <= budget.target) {
+    return noSummary({ messages: [...messages], details: { summarized: false, reason: 'under-target' } });
+  }
+  const countText = (text: string) => counter.estimator.countText(text);
+  const turnMessages = (turns: readonly Turn[]) =>
+    turns.flatMap((turn) => messages.slice(turn.start, turn.end));
+  const layout = layoutHistory(messages, planTurns(messages, counter, { keepOriginalTask: true }));
+  const headTokens = counter.estimate(turnMessages(layout.anchored));
+  const previous = readPreviousSummaries(turnMessages(layout.summaries));
+  const extractSettings = { commandCharacters: options.commandCharacters };
+  const round = Math.max(input.round, previous.round + 1);
+
+  // Room for the summary message: its fixed parts (the header with the most messages it can count), the
+  // summarizer's text and the trail.
+  const mostSummarized = previous.summarizedMessages + turnMessages(layout.candidates).length;
+  const overhead = counter.estimator.countMessage(
+    summaryMessage({
+      role: 'assistant',
+      text: `${summaryHeader('assistant', round, mostSummarized)}\n\n\n\n`,
+      round,
+      summaryText: '',
+      artifactTrail: previous.trail,
+      summarizedMessages: 0,
+    }),
+  );
+  if (headTokens + overhead > budget.limit) {
+    throw new BudgetUnreachableError({
+      target: budget.target,
+      best: headTokens + overhead,
+      limit: budget.limit,
+      reason:
+        'the system prompt, pinned messages, original task and newest request, kept verbatim, and the ' +
+        "summary's header are over it",
+    });
+  }
+  const targetRoom = budget.target - headTokens - overhead;
+  const room = targetRoom > 0 ? targetRoom : budget.limit - headTokens - overhead;
+  const trailNeeds = countText(
+    renderArtifactTrail(
+      mergeArtifactTrails(previous.trail, extractArtifacts(turnMessages(layout.candidates), extractSettings)),
+    ),
+  );
+  const { trailTokens, summaryTokens, recentTokens } = allocateRoom({
+    room,
+    target: budget.target,
+    trailNeeds,
+    options,
+  });
+  const recent = selectRecentTurns({
+    messages,
+    counter,
+    candidates: layout.candidates,
+    preferred: recentTokens,
+    available: room - summaryTokens - trailTokens,
+    minimumTurns: options.minimumRecentTurns,
+    // Trail first: a turn cut to fill the recent turns' room leaves the trail what it needs beyond its share.
+    trailShortfall: Math.max(0, trailNeeds - trailTokens),
+    target: budget.target,
+    round,
+  });
+  const boundary = layout.candidates[recent.firstKept];
+  const evictedTurns = layout.candidates.slice(0, recent.firstKept);
+  const firstEvicted = evictedTurns[0];
+  if (firstEvicted === undefined) return noSummary(keepWithoutSummary(input, total, recent, boundary));
+
+  // The kept messages in their original order, with the recent turn that was shortened, if one was.
+  const keptTurns = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)].sort(
+    (left, right) => left.start - right.start,
+  );
+  const kept = separateReasoningTurns(
+    keptTurns.flatMap((turn) =>
+      (turn === boundary && recent.shortened !== undefined
+        ? recent.shortened
+        : messages.slice(turn.start, turn.end)
+      ).map((message, offset) => ({ index: turn.start + offset, message })),
+    ),
+    round,
+  );
+  const evicted = turnMessages(evictedTurns);
+  const firstConversational = messages.find((message) => message.role !== 'system');
+  return {
+    kind: 'summarize',
+    plan: {
+      round,
+      kept,
+      evicted,
+      previous,
+      mergedSummaries: layout.summaries.length,
+      trail: mergeArtifactTrails(previous.trail, extractArtifacts(evicted, extractSettings)),
+      summarizedMessages: previous.summarizedMessages + evicted.length,
+      task: messages[layout.taskIndex],
+      latestRequest: messages[layout.latestIndex],
+      positions: {
+        taskIndex: layout.taskIndex,
+        spanStart: Math.min(firstEvicted.start, ...layout.summaries.map((turn) => turn.start)),
+        startsWithUser: firstConversational?.role === 'user',
+      },
+      summaryRoom: room - recent.tokens,
+      trailTokens,
+      summaryTokens,
+      keptRecentTurns: layout.candidates.length - recent.firstKept,
+      shortenedTurn: recent.shortened !== undefined,
+    },
+  };
+}
+
+/**
+ * The output when every turn that may be summarized is needed as a recent turn: the history stays whole, but
+ * for the newest turn's results, if they were cut. Throws `BudgetUnreachableError` when it is over the limit.
+ */
+function keepWithoutSummary(
+  { messages, counter, budget }: CompactionInput,
+  total: number,
+  recent: RecentTurns,
+  boundary: Turn | undefined,
+): CompactionOutput {
+  const shortenedHistory =
+    recent.shortened === undefined || boundary === undefined
+      ? undefined
+      : [...messages.slice(0, boundary.start), ...recent.shortened, ...messages.slice(boundary.end)];
+  const shortenedTokens = shortenedHistory === undefined ? total : counter.estimate(shortenedHistory);
+  if (shortenedHistory !== undefined && shortenedTokens <= budget.limit) {
+    const details = { summarized: false, reason: 'nothing-to-summarize', shortenedTurns: 1 };
+    return { messages: shortenedHistory, details };
+  }
+  if (total <= budget.limit) {
+    return { messages: [...messages], details: { summarized: false, reason: 'nothing-to-summarize' } };
+  }
+  throw new BudgetUnreachableError({
+    target: budget.target,
+    best: Math.min(total, shortenedTokens),
+    limit: budget.limit,
+    reason: 'every turn that may be summarized is needed as a recent turn',
+  });
+}
+
+function noSummary(output: CompactionOutput): SummaryDecision {
+  return { kind: 'no-summary', output };
+}

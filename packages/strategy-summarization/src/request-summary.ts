@@ -1,0 +1,64 @@
+import type { CompactionInput, Provider } from '@compaction/core';
+import type { SummaryPlan } from './plan-summary.js';
+import { renderArtifactTrail } from './render-artifact-trail.js';
+import type { ResolvedSummarizationOptions } from './summarization-options.js';
+import { summarizeSpan } from './summarize-span.js';
+import type { SummaryFailure } from './summary-failure.js';
+import { minimumSummaryTokens } from './summary-limits.js';
+
+/** Who writes the summaries, and how. */
+export interface Summarizer {
+  provider: Provider;
+  options: ResolvedSummarizationOptions;
+  template: string;
+  requiredSections: readonly string[];
+}
+
+/** The summarizer's answer, or why there is none, with what asking it took. */
+export type SummaryAnswer = {
+  calls: number;
+  chunks: number;
+  /** Tokens of the largest request sent (0 when none was). */
+  largestRequest: number;
+} & ({ text: string; failure?: undefined } | { text?: undefined; failure: SummaryFailure });
+
+/**
+ * Asks the summarizer for the summary of the plan's evicted span, merging the earlier summaries, within the
+ * plan's output limit. Does not ask when the plan leaves too little room for a summary to say anything.
+ */
+export async function requestSummary(
+  plan: SummaryPlan,
+  summarizer: Summarizer,
+  input: Pick<CompactionInput, 'counter' | 'instructions' | 'abortSignal'>,
+): Promise<SummaryAnswer> {
+  const { options } = summarizer;
+  if (plan.summaryTokens < minimumSummaryTokens) {
+    const message = `only ${plan.summaryTokens} tokens are left for the summary`;
+    return { calls: 0, chunks: 0, largestRequest: 0, failure: { reason: 'no-room', message } };
+  }
+  const instructions = [options.instructions, input.instructions]
+    .filter((text): text is string => text !== undefined && text.trim().length > 0)
+    .join('\n');
+  const outcome = await summarizeSpan({
+    provider: summarizer.provider,
+    model: options.model,
+    messages: plan.evicted,
+    previousSummary: plan.previous.text,
+    artifactTrail: renderArtifactTrail(plan.trail),
+    instructions: instructions.length > 0 ? instructions : undefined,
+    round: plan.round,
+    template: summarizer.template,
+    requiredSections: summarizer.requiredSections,
+    outputTokens: plan.summaryTokens,
+    temperature: options.temperature,
+    toolOutputCharacters: options.toolOutputCharacters,
+    inputShare: options.summarizerInputShare,
+    estimator: input.counter.estimator,
+    abortSignal: input.abortSignal,
+  });
+  const { calls, chunks } = outcome;
+  const largestRequest = Math.max(0, ...outcome.inputTokens);
+  return outcome.failure === undefined
+    ? { calls, chunks, largestRequest, text: outcome.text }
+    : { calls, chunks, largestRequest, failure: outcome.failure };
+}
