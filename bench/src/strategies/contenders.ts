@@ -3,6 +3,7 @@
  * strategy through `Compactor.compact`, and the peers. Each checks its output against the same target.
  */
 import {
+  type AnchoredTokenCounter,
   type CompactionOutput,
   type CompactionResult,
   type CompactionStrategy,
@@ -41,7 +42,7 @@ export interface Job {
 }
 
 /** Makes the counter of each run in the given state: the warm one, shared, has counted the history already. */
-function counterFor(state: CounterState, messages: readonly Message[]): () => TokenCounter {
+function counterFor(state: CounterState, messages: readonly Message[]): () => AnchoredTokenCounter {
   if (state === 'cold') return () => new TokenCounter();
   const warmCounter = new TokenCounter();
   warmCounter.count(messages);

@@ -1,10 +1,5 @@
-import {
-  countTurn,
-  type Message,
-  mergesAheadOfReasoning,
-  planTurns,
-  type TokenCounter,
-} from '@compaction/core';
+import { type Message, mergesAheadOfReasoning, type TokenCounter } from '@compaction/core';
+import { countTurn, planTurns } from '@compaction/strategy-kit';
 
 /** What a strategy may not shrink: the floor under which no result of it can go. */
 export type FloorOf = (messages: readonly Message[], counter: TokenCounter) => number;
