@@ -4,7 +4,7 @@ import {
   type CompactionStrategy,
   latestUserMessageIndex,
 } from '@compaction/core';
-import { assembleKeptTurns, countTurn, keepUserTurnFirst, planTurns } from '@compaction/strategy-kit';
+import { assembleKeptTurns, keepUserTurnFirst, planTurns } from '@compaction/strategy-kit';
 
 /**
  * A custom strategy written against the core spec: keeps the head (system prompt, original task, pinned
@@ -19,27 +19,39 @@ export function keepRecentTurns(): CompactionStrategy {
     async compact({ messages, counter, budget, round }) {
       assertValidHistory(messages);
       const plan = planTurns(messages, counter, { keepOriginalTask: true });
-      const kept = Uint8Array.from(plan.protectedTurns);
-      let tokens = plan.tokens.reduce((sum, turnTokens) => sum + turnTokens, 0);
-      // Walk from the newest turn back, keeping turns while they fit the target; the newest turn and the
-      // turns after the newest user request are always kept.
       const latest = latestUserMessageIndex(messages);
-      for (let index = plan.turns.length - 1; index >= 0; index--) {
-        if (kept[index] === 1) continue;
-        const turn = plan.turns[index]!;
-        const turnTokens = countTurn(messages, turn, counter);
-        const required = index === plan.turns.length - 1 || (latest !== -1 && turn.start > latest);
-        if (tokens + turnTokens > budget.target && !required) break;
-        tokens += turnTokens;
-        kept[index] = 1;
+      // The newest turn and the turns after the newest user request are always kept; the other turns are
+      // candidates, newest first.
+      const required = plan.turns.map(
+        (turn, index) =>
+          plan.protectedTurns[index] === 1 ||
+          index === plan.turns.length - 1 ||
+          (latest !== -1 && turn.start > latest),
+      );
+      const candidates = plan.turns
+        .map((_, index) => index)
+        .filter((index) => !required[index])
+        .reverse();
+      const assemble = (keptCandidates: number) => {
+        const kept = Uint8Array.from(required, (isRequired) => (isRequired ? 1 : 0));
+        for (const index of candidates.slice(0, keptCandidates)) kept[index] = 1;
+        return assembleKeptTurns(messages, plan, keepUserTurnFirst(messages, plan, kept), {
+          markers: true,
+          text: (count) => `[${count} earlier messages were removed to save space.]`,
+          round,
+          strategy: 'keep-recent-turns',
+        });
+      };
+      // Keep as many of the newest candidates as fit the target. A marker costs tokens too, so the count is
+      // taken on each assembled history rather than summed per turn; when none fits, the smallest one stands.
+      let assembled = assemble(candidates.length);
+      let smallest = assembled;
+      for (let keptCandidates = candidates.length; keptCandidates >= 0; keptCandidates--) {
+        assembled = assemble(keptCandidates);
+        if (counter.estimate(assembled.messages) < counter.estimate(smallest.messages)) smallest = assembled;
+        if (counter.estimate(assembled.messages) <= budget.target) break;
       }
-      const userFirst = keepUserTurnFirst(messages, plan, kept);
-      const assembled = assembleKeptTurns(messages, plan, userFirst, {
-        markers: true,
-        text: (count) => `[${count} earlier messages were removed to save space.]`,
-        round,
-        strategy: 'keep-recent-turns',
-      });
+      if (counter.estimate(assembled.messages) > budget.target) assembled = smallest;
       const total = counter.estimate(assembled.messages);
       if (total > budget.limit) {
         throw new BudgetUnreachableError({
