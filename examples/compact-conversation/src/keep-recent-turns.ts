@@ -44,15 +44,14 @@ export function keepRecentTurns(): CompactionStrategy {
       };
       // Keep as many of the newest candidates as fit the target. A marker costs tokens too, so the count is
       // taken on each assembled history rather than summed per turn; when none fits, the smallest one stands.
-      let assembled = assemble(candidates.length);
-      let smallest = assembled;
+      let chosen = { assembled: assemble(candidates.length), total: Number.POSITIVE_INFINITY };
       for (let keptCandidates = candidates.length; keptCandidates >= 0; keptCandidates--) {
-        assembled = assemble(keptCandidates);
-        if (counter.estimate(assembled.messages) < counter.estimate(smallest.messages)) smallest = assembled;
-        if (counter.estimate(assembled.messages) <= budget.target) break;
+        const assembled = assemble(keptCandidates);
+        const total = counter.estimate(assembled.messages);
+        if (total < chosen.total) chosen = { assembled, total };
+        if (total <= budget.target) break;
       }
-      if (counter.estimate(assembled.messages) > budget.target) assembled = smallest;
-      const total = counter.estimate(assembled.messages);
+      const { assembled, total } = chosen;
       if (total > budget.limit) {
         throw new BudgetUnreachableError({
           target: budget.target,
