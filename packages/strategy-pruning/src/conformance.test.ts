@@ -9,9 +9,5 @@ describeConformance('pruning', {
 });
 describeConformance('pruning without the original task, recent turns or markers', {
   strategy: () => createPruning({ keepOriginalTask: false, minRecentTurns: 0, marker: false }),
-  // Known miss: without the original task, keeping a user turn first can bring back a turn the removal tally
-  // counted as gone, so the result can end a token over the target or give up just above the floor
-  // (FC_SEED=1490615681, FC_SEED=1971382026). Until that is fixed this configuration is held only to the
-  // rules, not to reaching the target: its floor is the whole history.
-  floor: (messages, counter) => counter.estimate(messages),
+  floor: (messages, counter) => reachableFloor(messages, counter),
 });

@@ -232,6 +232,26 @@ describe('createPruning', () => {
     expect(output.messages.at(-1)).toBe(call);
   });
 
+  it('keeps the original task it cannot drop when a pinned model message would otherwise stand first', async () => {
+    // Without the original task, the tally drops it first; but a history that starts with a user turn must
+    // still do, and a pinned assistant message would then stand first, so the task stays after all.
+    const task = userMessage(`Fix the failing build. ${'Context of the task. '.repeat(60)}`);
+    const pinned = pinMessage(assistantMessage('Plan: read the log, fix the import, rerun.'));
+    const messages: Message[] = [
+      task,
+      pinned,
+      ...toolTurn('call-1', 4000),
+      userMessage('Now rerun the tests.'),
+    ];
+    const floor = (await run([task, pinned, messages[4]!], { limit: 100_000, target: 100_000 })).tokens;
+    const budget = { limit: floor + 40, target: floor + 20 };
+    const options = { keepOriginalTask: false, minRecentTurns: 0, marker: false };
+    const { output, violations, tokens } = await run(messages, budget, options);
+    expect(violations).toEqual([]);
+    expect(output.messages[0]).toBe(task);
+    expect(tokens).toBeLessThanOrEqual(budget.target);
+  });
+
   it('rejects a malformed history with a typed error', async () => {
     const [, orphanedResult] = toolTurn('nowhere', 10);
     const history = [userMessage('task'), orphanedResult, userMessage('now')];

@@ -1,5 +1,6 @@
 import {
   assertValidHistory,
+  BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
   type Message,
@@ -11,6 +12,7 @@ import {
   fillRoomWithTurn,
   keptTurnsOutput,
   planTurns,
+  protectedOverLimit,
   type RemovalMarkerSettings,
   removalMarkerCost,
 } from '@compaction/strategy-kit';
@@ -58,50 +60,77 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
         strategy: strategyName,
       };
       const turnCount = plan.turns.length;
-      const kept = new Uint8Array(turnCount).fill(1);
-      const replacements = new Map<number, Message[]>();
       const recentStart = Math.max(0, turnCount - minRecentTurns);
       const costOfMarker = removalMarkerCost(counter, settings);
-      let tokens = total;
-      /**
-       * Removes a turn, or, when that would leave more than the slack below the target, keeps it with its
-       * tool results shortened to fill the room instead. Returns whether it shortened (then the target is met).
-       */
-      const removeOrShorten = (turnIndex: number): boolean => {
-        const rest = tokens - turnTokens[turnIndex]!;
-        // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
-        const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? costOfMarker : 0);
-        if (withoutTurn < budget.target) {
-          const shortened = fillRoomWithTurn(
-            messages,
-            plan.turns[turnIndex]!,
-            counter,
-            { room: budget.target - rest, target: budget.target },
-            { round, strategy: strategyName },
-          );
-          if (shortened !== undefined) {
-            replacements.set(turnIndex, shortened);
-            tokens = rest + counter.estimate(shortened);
-            return true;
+
+      /** Drops the oldest turns that `protectedTurns` allows until the tally meets the target. */
+      const selectTurns = (protectedTurns: Readonly<Uint8Array>) => {
+        const kept = new Uint8Array(turnCount).fill(1);
+        const replacements = new Map<number, Message[]>();
+        let tokens = total;
+        /**
+         * Removes a turn, or, when that would leave more than the slack below the target, keeps it with its
+         * tool results shortened to fill the room instead. Returns whether it shortened (then the target is
+         * met).
+         */
+        const removeOrShorten = (turnIndex: number): boolean => {
+          const rest = tokens - turnTokens[turnIndex]!;
+          // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
+          const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? costOfMarker : 0);
+          if (withoutTurn < budget.target) {
+            const shortened = fillRoomWithTurn(
+              messages,
+              plan.turns[turnIndex]!,
+              counter,
+              { room: budget.target - rest, target: budget.target },
+              { round, strategy: strategyName },
+            );
+            if (shortened !== undefined) {
+              replacements.set(turnIndex, shortened);
+              tokens = rest + counter.estimate(shortened);
+              return true;
+            }
           }
+          kept[turnIndex] = 0;
+          tokens = withoutTurn;
+          return false;
+        };
+        // Oldest first; the recent turns give way only when the limit cannot be met without them.
+        for (let turnIndex = 0; turnIndex < recentStart && tokens > budget.target; turnIndex++) {
+          if (protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) return { kept, replacements };
         }
-        kept[turnIndex] = 0;
-        tokens = withoutTurn;
-        return false;
+        for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
+          if (protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
+        }
+        return { kept, replacements };
       };
-      // Oldest first; the recent turns give way only when the limit cannot be met without them.
-      for (let turnIndex = 0; turnIndex < recentStart && tokens > budget.target; turnIndex++) {
-        if (plan.protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
+      /** The kept turns assembled, or, when what they count is over the limit, that count. */
+      const assemble = ({ kept, replacements }: ReturnType<typeof selectTurns>) => {
+        try {
+          // The recent turns are not dropped to keep a user turn first.
+          return assembleWithinLimit(
+            { messages, plan, kept, replacements, dropBefore: recentStart, markers: settings },
+            counter,
+            budget,
+          );
+        } catch (error) {
+          if (BudgetUnreachableError.isInstance(error)) return error.best;
+          throw error;
+        }
+      };
+
+      let assembled = assemble(selectTurns(plan.protectedTurns));
+      const tokensOf = (result: typeof assembled) => (typeof result === 'number' ? result : result.tokens);
+      const overTarget = tokensOf(assembled) > budget.target;
+      if (overTarget && plan.taskTurn !== -1 && plan.protectedTurns[plan.taskTurn] === 0) {
+        // Keeping a user turn first brought back the original task the tally counted as removed (a pinned
+        // model message stood first): the task was not removable after all, so select again around it.
+        const protectedTurns = plan.protectedTurns.slice();
+        protectedTurns[plan.taskTurn] = 1;
+        const again = assemble(selectTurns(protectedTurns));
+        if (tokensOf(again) < tokensOf(assembled)) assembled = again;
       }
-      for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
-        if (plan.protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
-      }
-      // The recent turns are not dropped to keep a user turn first.
-      const assembled = assembleWithinLimit(
-        { messages, plan, kept, replacements, dropBefore: recentStart, markers: settings },
-        counter,
-        budget,
-      );
+      if (typeof assembled === 'number') throw protectedOverLimit(budget, assembled);
       return keptTurnsOutput(assembled, { tokensBefore: total });
     },
   };
