@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '@compaction/testing/loopback-s
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countOpenAIInputTokens } from './openai-input-token-count.js';
 import { createOpenAIProvider } from './openai-provider.js';
+import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
 let server: TestServer;
 
@@ -14,16 +15,15 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
+// Images are what a local count can only estimate: the endpoint prices them exactly.
 const conversation: Message[] = [
-  { role: 'system', content: [{ type: 'text', text: 'Summarize the conversation.' }] },
-  { role: 'user', content: [{ type: 'text', text: 'Run the tests.' }] },
+  { role: 'system', content: [{ type: 'text', text: 'Describe the screenshot.' }] },
   {
-    role: 'assistant',
-    content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'bash', input: { command: 'npm test' } }],
-  },
-  {
-    role: 'tool',
-    content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'bash', output: '1 failed' }],
+    role: 'user',
+    content: [
+      { type: 'text', text: 'What does the dashboard show?' },
+      { type: 'image', image: 'https://example.com/dashboard.png' },
+    ],
   },
 ];
 
@@ -56,13 +56,9 @@ describe('countTokens through the input token count endpoint', () => {
     expect(request.headers.authorization).toBe('Bearer test-key');
     expect(request.body).toEqual({
       model: 'gpt-4.1',
-      input: [
-        { role: 'developer', content: 'Summarize the conversation.' },
-        { role: 'user', content: 'Run the tests.' },
-        { type: 'function_call', call_id: 'call_1', name: 'bash', arguments: '{"command":"npm test"}' },
-        { type: 'function_call_output', call_id: 'call_1', output: '1 failed' },
-      ],
+      input: toOpenAIResponsesInput(conversation, { systemRole: 'developer' }),
     });
+    expect(JSON.stringify(request.body)).toContain('"image_url":"https://example.com/dashboard.png"');
   });
 
   it('reports an API failure as a provider error', async () => {
