@@ -55,6 +55,10 @@ export function resolveAnthropicConversationCompactor(settings: AnthropicConvers
     compaction: settings.compaction,
     contextWindow: (findAnthropicModel(settings.request.model) ?? defaultAnthropicModelLimits).contextWindow,
     reservedOutputTokens: settings.request.max_tokens,
-    defaultEstimator: () => createFastEstimator({ profile: anthropicProfile }),
+    defaultEstimator: () =>
+      createFastEstimator({
+        profile: anthropicProfile,
+        media: { provider: 'anthropic', model: settings.request.model },
+      }),
   });
 }

@@ -1,6 +1,6 @@
 import { type Compactor, createFastEstimator } from '@compaction/core';
 import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
-import { cl100kProfile } from '@compaction/token-estimator';
+import { cl100kProfile, o200kProfile } from '@compaction/token-estimator';
 import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './openai-model-limits.js';
 
 /**
@@ -31,8 +31,10 @@ export function resolveOpenAIConversationCompactor(
     compaction: settings.compaction,
     contextWindow: (findOpenAIModel(model) ?? defaultOpenAIModelLimits).contextWindow,
     reservedOutputTokens: maxOutputTokens,
-    // o200k_base is createCompactor's default profile; only older models need another.
     defaultEstimator: () =>
-      encodingForModel(model) === 'cl100k_base' ? createFastEstimator({ profile: cl100kProfile }) : undefined,
+      createFastEstimator({
+        profile: encodingForModel(model) === 'cl100k_base' ? cl100kProfile : o200kProfile,
+        media: { provider: 'openai', model },
+      }),
   });
 }

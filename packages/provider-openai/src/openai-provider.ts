@@ -16,6 +16,7 @@ import {
   type OpenAIClientSettings,
 } from './openai-client.js';
 import { toOpenAICompactionError } from './openai-error.js';
+import { countOpenAIInputTokens, type OpenAIInputTokensClient } from './openai-input-token-count.js';
 import { defaultOpenAIModelLimits, findOpenAIModel, type OpenAIModelId } from './openai-model-limits.js';
 import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
@@ -52,6 +53,12 @@ export interface OpenAIProviderSettings extends OpenAIClientSettings {
   estimator?: TokenEstimator;
   /** How to load a tokenizer for a model when none is given. Default {@link loadTiktokenEstimator}. */
   loadEstimator?: EstimatorLoader;
+  /**
+   * How `countTokens` counts: `local` (default) with the tokenizer above, or `api` with OpenAI's input token
+   * count endpoint (`POST /v1/responses/input_tokens`, `openai` 6 or later): exact for images and files too,
+   * at the cost of a request.
+   */
+  countTokens?: 'local' | 'api';
 }
 
 /**
@@ -129,6 +136,15 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
       }
     },
     async countTokens(request: CountTokensRequest): Promise<TokenCount> {
+      if (settings.countTokens === 'api') {
+        const client = (await getClient()) as OpenAIInputTokensClient;
+        const systemRole = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
+        return countOpenAIInputTokens(client, {
+          model: request.modelId ?? modelId,
+          messages: request.messages,
+          ...systemRole,
+        });
+      }
       const estimator = await estimatorFor(request.modelId ?? modelId);
       const tokens = request.messages.reduce((sum, message) => sum + estimator.countMessage(message), 0);
       const exact = estimator !== fallbackEstimator;

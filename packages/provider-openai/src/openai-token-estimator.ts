@@ -18,7 +18,7 @@ export const loadTiktokenEstimator: EstimatorLoader = async (modelId) => {
   }
   const create = loaded.createTiktokenEstimator;
   if (typeof create !== 'function') return undefined;
-  return (await create({ encoding: encodingForModel(modelId) })) as TokenEstimator;
+  return (await create({ encoding: encodingForModel(modelId), model: modelId })) as TokenEstimator;
 };
 
 /** The estimator used when no tokenizer is available: core's length-based estimate. */

@@ -4,6 +4,7 @@ export {
 } from './errors/invalid-estimator-settings-error.js';
 export type { EstimatorProfile } from './estimator-profile.js';
 export { anthropicProfile, cl100kProfile, o200kProfile } from './estimator-profiles.js';
+export * from './media/index.js';
 export {
   createTextEstimator,
   type TextEstimator,

@@ -13,7 +13,7 @@ import {
 
 /** Settings of {@link createTiktokenEstimator}. */
 export interface TiktokenEstimatorSettings {
-  /** The model whose encoding to use (see {@link encodingForModel}). Ignored when `encoding` is given. */
+  /** The model whose encoding (see {@link encodingForModel}), unless `encoding` is given, and image rule to use. */
   model?: string;
   /** The encoding. Default: the model's, or `o200k_base` without a model. */
   encoding?: TiktokenEncodingName;
@@ -67,6 +67,8 @@ export function createTiktokenEstimator(settings: TiktokenEstimatorSettings = {}
     name: `tiktoken:${encoding}`,
     countText,
     ...(settings.overhead ? { overhead: settings.overhead } : {}),
+    // Images and PDFs by OpenAI's rule for the model's family.
+    media: { provider: 'openai', ...(settings.model ? { model: settings.model } : {}) },
   });
   return {
     ...estimator,

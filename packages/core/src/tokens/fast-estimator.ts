@@ -6,10 +6,14 @@ import {
 } from '@compaction/token-estimator';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
-import { createMessageEstimator, type MessageOverhead } from './message-estimator.js';
+import {
+  createMessageEstimator,
+  type MessageEstimatorSettings,
+  type MessageOverhead,
+} from './message-estimator.js';
 
 /** Settings of {@link createFastEstimator}. */
-export interface FastEstimatorSettings {
+export interface FastEstimatorSettings extends Pick<MessageEstimatorSettings, 'media'> {
   /**
    * The tokenizer family to estimate, from `@compaction/token-estimator`. Default `o200kProfile` (OpenAI
    * GPT-4o, GPT-4.1, GPT-5, o-series); `cl100kProfile` and `anthropicProfile` are the others shipped.
@@ -36,6 +40,7 @@ export function createFastEstimator(settings: FastEstimatorSettings = {}): Token
     name: text.name,
     countText: text.countText,
     ...(settings.overhead ? { overhead: settings.overhead } : {}),
+    ...(settings.media ? { media: settings.media } : {}),
   });
 }
 

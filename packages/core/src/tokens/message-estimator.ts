@@ -1,3 +1,4 @@
+import { createMediaPricer, type MediaPricingSettings } from '@compaction/token-estimator';
 import type { Message, Part, ToolResultContentPart } from '../messages/message.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 
@@ -11,11 +12,8 @@ export interface MessageOverhead {
   toolCall: number;
   /** Per tool result on top of its output: call id and framing. */
   toolResult: number;
-  /**
-   * Per image. Providers bill images by pixel size, which a message does not always carry; the default,
-   * 1,600, is what Anthropic bills for an image at its largest size before downscaling (about 1.15 megapixels).
-   */
-  image: number;
+  /** Per image, when set: a flat count instead of the provider's rule for the image's pixel size (`media`). */
+  image?: number;
   /** Per file that is neither text nor inline data (a URL): a flat allowance. */
   file: number;
 }
@@ -26,7 +24,6 @@ export const defaultMessageOverhead: MessageOverhead = {
   part: 2,
   toolCall: 8,
   toolResult: 6,
-  image: 1600,
   file: 1600,
 };
 
@@ -36,16 +33,20 @@ export interface MessageEstimatorSettings {
   /** Tokens of a plain string. */
   countText: (text: string) => number;
   overhead?: Partial<MessageOverhead>;
+  /** Whose published rule prices images and PDFs; default the larger of Anthropic's and OpenAI's. */
+  media?: MediaPricingSettings;
 }
 
 /**
  * Builds a {@link TokenEstimator} from a text counter: text, reasoning, tool names and JSON inputs and tool
- * outputs are counted as text; images, URLs and binary files by the documented flat rules of
- * {@link MessageOverhead}. Base64 file data is counted as text, which over-counts safely.
+ * outputs are counted as text; images by their pixel size and PDFs by their pages, with the provider's published
+ * rule (`@compaction/token-estimator`'s `createMediaPricer`); files given by URL by {@link MessageOverhead}.
+ * Other base64 file data is counted as text, which over-counts safely.
  */
 export function createMessageEstimator(settings: MessageEstimatorSettings): TokenEstimator {
   const overhead: MessageOverhead = { ...defaultMessageOverhead, ...settings.overhead };
   const { countText } = settings;
+  const media = createMediaPricer(settings.media);
 
   const countResultContent = (part: ToolResultContentPart): number => countPart(part);
 
@@ -65,9 +66,10 @@ export function createMessageEstimator(settings: MessageEstimatorSettings): Toke
         return overhead.toolResult + output;
       }
       case 'image':
-        return overhead.part + overhead.image;
+        return overhead.part + (overhead.image ?? media.image(part.image));
       case 'file':
-        return overhead.part + (isUrl(part.data) ? overhead.file : countText(part.data));
+        if (isUrl(part.data)) return overhead.part + overhead.file;
+        return overhead.part + (media.file(part.data, part.mediaType) ?? countText(part.data));
     }
   }
 
