@@ -1,3 +1,4 @@
+import { anthropicServerToolResultTypes } from './anthropic-turns.js';
 import type { ContractViolation } from './contract-violation.js';
 import { isJSONRecord, type JSONRecord } from './json-record.js';
 import { type EntryLocation, requestShapeViolations, type ShapeChecker } from './request-shape-checks.js';
@@ -12,16 +13,14 @@ const requiredStrings: Record<string, readonly string[]> = {
   tool_use: ['id', 'name'],
   server_tool_use: ['id', 'name'],
   mcp_tool_use: ['id', 'name', 'server_name'],
-  tool_result: ['tool_use_id'],
-  mcp_tool_result: ['tool_use_id'],
-  web_search_tool_result: ['tool_use_id'],
-  web_fetch_tool_result: ['tool_use_id'],
-  code_execution_tool_result: ['tool_use_id'],
-  bash_code_execution_tool_result: ['tool_use_id'],
-  text_editor_code_execution_tool_result: ['tool_use_id'],
-  tool_search_tool_result: ['tool_use_id'],
-  advisor_tool_result: ['tool_use_id'],
   container_upload: ['file_id'],
+  // Every result block names the call it answers.
+  ...Object.fromEntries(
+    ['tool_result', 'mcp_tool_result', ...anthropicServerToolResultTypes].map((type) => [
+      type,
+      ['tool_use_id'],
+    ]),
+  ),
 };
 
 /**
