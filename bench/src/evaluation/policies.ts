@@ -60,8 +60,16 @@ export const anthropicTrigger = 100_000;
 /** Anthropic's default trigger is half of a 200k window; scaled, half of the simulated window. */
 export const anthropicScaledTriggerShare = 0.5;
 
-function summarizer(counter: TokenCounter): MeteredProvider {
-  return createMeteredProvider(createScriptedSummarizer(), counter);
+/** A run whose strategy calls a fresh metered scripted summarizer, so its calls are billed. */
+function withSummarizer(build: (provider: MeteredProvider) => CompactionStrategy): Policy['create'] {
+  return (counter) => {
+    const provider = createMeteredProvider(createScriptedSummarizer(), counter);
+    return { strategy: build(provider), provider };
+  };
+}
+
+function truncationThenSummarization(provider: MeteredProvider): CompactionStrategy {
+  return createPipeline([createToolResultTruncation(), createSummarization({ provider })]);
 }
 
 /** Every policy evaluated, Compaction's first and the reference policies after. */
@@ -118,10 +126,7 @@ export const policies: readonly Policy[] = [
     description: 'defaults, scripted summarizer (fixed text); the artifact trail is built without it',
     summarizes: true,
     budget: defaultBudget,
-    create: (counter) => {
-      const provider = summarizer(counter);
-      return { strategy: createSummarization({ provider }), provider };
-    },
+    create: withSummarizer((provider) => createSummarization({ provider })),
   },
   {
     id: 'trunc+sliding',
@@ -159,13 +164,7 @@ export const policies: readonly Policy[] = [
     description: 'pipeline, scripted summarizer',
     summarizes: true,
     budget: defaultBudget,
-    create: (counter) => {
-      const provider = summarizer(counter);
-      return {
-        strategy: createPipeline([createToolResultTruncation(), createSummarization({ provider })]),
-        provider,
-      };
-    },
+    create: withSummarizer(truncationThenSummarization),
   },
   {
     id: 'trunc+summary-early',
@@ -174,13 +173,7 @@ export const policies: readonly Policy[] = [
     description: `the same pipeline with an earlier, deeper budget: trigger at ${earlyBudget.trigger} of the limit, compact to ${earlyBudget.target}`,
     summarizes: true,
     budget: (contextWindow) => ({ contextWindow, ...earlyBudget }),
-    create: (counter) => {
-      const provider = summarizer(counter);
-      return {
-        strategy: createPipeline([createToolResultTruncation(), createSummarization({ provider })]),
-        provider,
-      };
-    },
+    create: withSummarizer(truncationThenSummarization),
   },
   {
     id: 'anthropic',
@@ -232,18 +225,9 @@ export const policies: readonly Policy[] = [
       '`LLMSummarizingCondenser` defaults: over 120 events keep the first 4 and the newest 55, summarize the rest',
     summarizes: true,
     budget: everyCall,
-    create: (counter) => {
-      const provider = summarizer(counter);
-      return {
-        strategy: createSummarizingCondenser({
-          name: 'openhands-condenser',
-          provider,
-          maxEvents: 120,
-          keepFirst: 4,
-        }),
-        provider,
-      };
-    },
+    create: withSummarizer((provider) =>
+      createSummarizingCondenser({ name: 'openhands-condenser', provider, maxEvents: 120, keepFirst: 4 }),
+    ),
   },
   {
     id: 'openhands-tokens',
@@ -253,13 +237,9 @@ export const policies: readonly Policy[] = [
       'the same cut (first 4 events, newer half), run at Compaction’s token trigger instead of an event count',
     summarizes: true,
     budget: defaultBudget,
-    create: (counter) => {
-      const provider = summarizer(counter);
-      return {
-        strategy: createSummarizingCondenser({ name: 'openhands-condenser', provider, keepFirst: 4 }),
-        provider,
-      };
-    },
+    create: withSummarizer((provider) =>
+      createSummarizingCondenser({ name: 'openhands-condenser', provider, keepFirst: 4 }),
+    ),
   },
 ];
 

@@ -9,13 +9,15 @@ import {
   anthropicResultContent,
   anthropicServerPair,
 } from './anthropic-request-parts.js';
-import { createIdSource, type IdSource } from './id-source.js';
+import type { IdSource } from './id-source.js';
 import type { JSONRecord } from './json-record.js';
 import {
-  type ProviderRequestArbitrarySettings,
-  resolveRequestArbitrarySettings,
-} from './provider-request-arbitrary-settings.js';
-import { occasionally, proseArbitrary, resultTextArbitrary, sometimes } from './request-text-arbitrary.js';
+  type ConversationPlan,
+  providerRequestArbitrary,
+  resultTextFor,
+} from './provider-request-arbitrary.js';
+import type { ProviderRequestArbitrarySettings } from './provider-request-arbitrary-settings.js';
+import { noneOrOneOf, occasionally, proseArbitrary, sometimes } from './request-text-arbitrary.js';
 
 const toolNames = ['read_file', 'bash', 'edit_file', 'search_code', 'run_tests'];
 
@@ -63,17 +65,14 @@ type Round =
   | { kind: 'mcp'; thought: Thought; result: string; asBlocks: boolean; isError: boolean; answer: string }
   | { kind: 'answer'; thought: Thought; answer: string; citation: AnthropicCitation };
 
-interface Plan {
+type ClientRound = Round & { kind: 'client' };
+
+interface Plan extends ConversationPlan<Round, ClientRound, FollowUp> {
   system: string;
-  thinking: boolean;
   adaptive: boolean;
   task: string;
   attachment: AnthropicAttachment;
-  rounds: Array<{ round: Round; followUp: FollowUp }>;
-  newest: string;
   newestAsString: boolean;
-  finalLoop: Round & { kind: 'client' };
-  endsInToolLoop: boolean;
   cacheToolResult: boolean;
 }
 
@@ -88,10 +87,7 @@ const attachments: AnthropicAttachment[] = [
   'search-result',
   'container-upload',
 ];
-const attachmentArbitrary = fc.oneof(
-  { weight: 3, arbitrary: fc.constant<AnthropicAttachment>('none') },
-  { weight: 2, arbitrary: fc.constantFrom(...attachments) },
-);
+const attachmentArbitrary = noneOrOneOf(attachments, 2);
 const citationArbitrary = fc.constantFrom<AnthropicCitation>(
   'none',
   'char',
@@ -113,8 +109,7 @@ const thoughtArbitrary = fc.record({ text: proseArbitrary(24), redacted: sometim
 export function anthropicMessagesRequestArbitrary(
   settings: ProviderRequestArbitrarySettings = {},
 ): fc.Arbitrary<JSONRecord> {
-  const resolved = resolveRequestArbitrarySettings(settings);
-  const resultText = resultTextArbitrary(resolved.maxResultLength);
+  const resultText = resultTextFor(settings);
   const call: fc.Arbitrary<Call> = fc.record({
     name: fc.constantFrom(...toolNames),
     input: fc.oneof(
@@ -208,33 +203,22 @@ export function anthropicMessagesRequestArbitrary(
     systemNote: occasionally(proseArbitrary(10), 8),
     split: sometimes(6),
   });
-  return fc
-    .record({
-      system: proseArbitrary(40),
-      thinking: resolved.thinking === undefined ? fc.boolean() : fc.constant(resolved.thinking),
-      adaptive: fc.boolean(),
-      task: proseArbitrary(40),
-      attachment: attachmentArbitrary,
-      rounds: fc.array(fc.record({ round, followUp }), {
-        minLength: resolved.minRounds,
-        maxLength: resolved.maxRounds,
-      }),
-      newest: proseArbitrary(),
-      newestAsString: fc.boolean(),
-      finalLoop: clientRound,
-      endsInToolLoop:
-        resolved.endsInToolLoop === undefined ? fc.boolean() : fc.constant(resolved.endsInToolLoop),
-      cacheToolResult: fc.boolean(),
-    })
-    .map(buildRequest);
+  const plan = fc.record({
+    system: proseArbitrary(40),
+    adaptive: fc.boolean(),
+    task: proseArbitrary(40),
+    attachment: attachmentArbitrary,
+    newestAsString: fc.boolean(),
+    cacheToolResult: fc.boolean(),
+  });
+  return providerRequestArbitrary(settings, { plan, round, finalLoop: clientRound, followUp }, buildRequest);
 }
 
-function buildRequest(plan: Plan): JSONRecord {
-  const ids = createIdSource();
+function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
   const messages: JSONRecord[] = [];
   const ephemeral = { type: 'ephemeral' };
   let cacheToolResult = plan.cacheToolResult;
-  const thinking = (thought: Thought): JSONRecord[] => {
+  const thoughtBlocks = (thought: Thought): JSONRecord[] => {
     if (!plan.thinking) return [];
     return [
       thought.redacted
@@ -242,7 +226,11 @@ function buildRequest(plan: Plan): JSONRecord {
         : { type: 'thinking', thinking: thought.text, signature: ids.token() },
     ];
   };
-  const lastRole = () => messages.at(-1)?.role;
+  // Every assistant message opens with its plan.thinking, then the text it says before its tool calls, if any.
+  const addAssistant = (thought: Thought, text: string | null, blocks: JSONRecord[]) => {
+    const opening = text === null ? [] : [{ type: 'text', text }];
+    messages.push({ role: 'assistant', content: [...thoughtBlocks(thought), ...opening, ...blocks] });
+  };
   const addFollowUp = (followUp: FollowUp) => {
     if (followUp.systemNote !== null) messages.push({ role: 'system', content: followUp.systemNote });
     const attachment = anthropicAttachment(followUp.attachment, followUp.text, ids);
@@ -255,21 +243,14 @@ function buildRequest(plan: Plan): JSONRecord {
       messages.push({ role: 'user', content: [...attachment, text] });
     }
   };
-  const addClientRound = (round: Round & { kind: 'client' }) => {
+  const addClientRound = (round: ClientRound) => {
     const uses = round.calls.map((call) => ({
       type: 'tool_use',
       id: ids.next('toolu'),
       name: call.name,
       input: call.input,
     }));
-    messages.push({
-      role: 'assistant',
-      content: [
-        ...thinking(round.thought),
-        ...(round.text === null ? [] : [{ type: 'text', text: round.text }]),
-        ...uses,
-      ],
-    });
+    addAssistant(round.thought, round.text, uses);
     const results: JSONRecord[] = round.calls.map((call, index) => ({
       type: 'tool_result',
       tool_use_id: uses[index]!.id,
@@ -300,63 +281,46 @@ function buildRequest(plan: Plan): JSONRecord {
     ],
   });
   for (const { round, followUp } of plan.rounds) {
-    if (lastRole() === 'assistant') addFollowUp(followUp);
+    if (messages.at(-1)?.role === 'assistant') addFollowUp(followUp);
     switch (round.kind) {
       case 'client':
         addClientRound(round);
         break;
       case 'server': {
         const pairs = round.pairs.flatMap((pair, index) => [
-          // Interleaved thinking may sit between server calls, once the message has opened with thinking.
-          ...(index > 0 && index % 2 === 0 ? thinking(round.thought) : []),
+          // Interleaved plan.thinking may sit between server calls, once the message has opened with plan.thinking.
+          ...(index > 0 && index % 2 === 0 ? thoughtBlocks(round.thought) : []),
           ...anthropicServerPair(pair.tool, pair.text, pair.failed, ids),
         ]);
-        messages.push({
-          role: 'assistant',
-          content: [
-            ...thinking(round.thought),
-            ...(round.text === null ? [] : [{ type: 'text', text: round.text }]),
-            ...pairs,
-            anthropicAnswer(
-              round.answer,
-              round.pairs.some((pair) => pair.tool === 'web_search') ? round.citation : 'none',
-            ),
-          ],
-        });
+        const cited = round.pairs.some((pair) => pair.tool === 'web_search') ? round.citation : 'none';
+        addAssistant(round.thought, round.text, [...pairs, anthropicAnswer(round.answer, cited)]);
         break;
       }
       case 'programmatic':
-        addProgrammaticRound(round, messages, ids, thinking);
+        addProgrammaticRound(round, messages, ids, addAssistant);
         break;
       case 'mcp': {
         const id = ids.next('mcptoolu');
-        messages.push({
-          role: 'assistant',
-          content: [
-            ...thinking(round.thought),
-            {
-              type: 'mcp_tool_use',
-              id,
-              name: 'search_docs',
-              server_name: 'docs',
-              input: { query: round.answer.slice(0, 30) },
-            },
-            {
-              type: 'mcp_tool_result',
-              tool_use_id: id,
-              content: round.asBlocks ? [{ type: 'text', text: round.result }] : round.result,
-              ...(round.isError ? { is_error: true } : {}),
-            },
-            { type: 'text', text: round.answer },
-          ],
-        });
+        addAssistant(round.thought, null, [
+          {
+            type: 'mcp_tool_use',
+            id,
+            name: 'search_docs',
+            server_name: 'docs',
+            input: { query: round.answer.slice(0, 30) },
+          },
+          {
+            type: 'mcp_tool_result',
+            tool_use_id: id,
+            content: round.asBlocks ? [{ type: 'text', text: round.result }] : round.result,
+            ...(round.isError ? { is_error: true } : {}),
+          },
+          { type: 'text', text: round.answer },
+        ]);
         break;
       }
       case 'answer':
-        messages.push({
-          role: 'assistant',
-          content: [...thinking(round.thought), anthropicAnswer(round.answer, round.citation)],
-        });
+        addAssistant(round.thought, null, [anthropicAnswer(round.answer, round.citation)]);
         break;
     }
   }
@@ -390,7 +354,7 @@ function addProgrammaticRound(
   round: Round & { kind: 'programmatic' },
   messages: JSONRecord[],
   ids: IdSource,
-  thinking: (thought: Thought) => JSONRecord[],
+  addAssistant: (thought: Thought, text: string | null, blocks: JSONRecord[]) => void,
 ): void {
   const serverId = ids.next('srvtoolu');
   round.calls.forEach((call, index) => {
@@ -412,30 +376,26 @@ function addProgrammaticRound(
             },
           ]
         : [];
-    messages.push({ role: 'assistant', content: [...thinking(round.thought), ...opening, use] });
+    addAssistant(round.thought, null, [...opening, use]);
     messages.push({
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: use.id, content: call.result }],
     });
   });
-  messages.push({
-    role: 'assistant',
-    content: [
-      ...thinking(round.thought),
-      {
-        type: 'code_execution_tool_result',
-        tool_use_id: serverId,
-        content: {
-          type: 'code_execution_result',
-          stdout: round.stdout,
-          stderr: '',
-          return_code: 0,
-          content: [],
-        },
+  addAssistant(round.thought, null, [
+    {
+      type: 'code_execution_tool_result',
+      tool_use_id: serverId,
+      content: {
+        type: 'code_execution_result',
+        stdout: round.stdout,
+        stderr: '',
+        return_code: 0,
+        content: [],
       },
-      { type: 'text', text: round.answer },
-    ],
-  });
+    },
+    { type: 'text', text: round.answer },
+  ]);
 }
 
 function anthropicTools(): JSONRecord[] {

@@ -182,6 +182,109 @@ export type AnthropicServerTool =
   | 'text_editor_code_execution'
   | 'tool_search_tool_regex';
 
+/** The input Claude gives each server tool. */
+const serverToolInputs: Record<AnthropicServerTool, (text: string) => JSONRecord> = {
+  web_search: (text) => ({ query: text.slice(0, 40) }),
+  web_fetch: () => ({ url: 'https://example.com/docs' }),
+  code_execution: () => ({ code: 'print(sum(range(10)))' }),
+  bash_code_execution: () => ({ command: 'ls -la' }),
+  text_editor_code_execution: () => ({ command: 'view', path: '/tmp/notes.md' }),
+  tool_search_tool_regex: () => ({ pattern: 'read_.*' }),
+};
+
+/** The result block type of each server tool; its error content is of that type with `_error` added. */
+const serverToolResultTypes: Record<AnthropicServerTool, string> = {
+  web_search: 'web_search_tool_result',
+  web_fetch: 'web_fetch_tool_result',
+  code_execution: 'code_execution_tool_result',
+  bash_code_execution: 'bash_code_execution_tool_result',
+  text_editor_code_execution: 'text_editor_code_execution_tool_result',
+  tool_search_tool_regex: 'tool_search_tool_result',
+};
+
+/** The error content of each server tool's failed result, besides its type. */
+const serverToolErrors: Record<AnthropicServerTool, JSONRecord> = {
+  web_search: { error_code: 'max_uses_exceeded' },
+  web_fetch: { error_code: 'url_not_accessible' },
+  code_execution: { error_code: 'execution_time_exceeded' },
+  bash_code_execution: { error_code: 'unavailable' },
+  text_editor_code_execution: { error_code: 'file_not_found', error_message: 'no such file' },
+  tool_search_tool_regex: { error_code: 'unavailable' },
+};
+
+/** The content of each server tool's successful result; the text's length picks among a tool's shapes. */
+const serverToolContents: Record<AnthropicServerTool, (text: string, ids: IdSource) => unknown> = {
+  web_search: (_text, ids) => [
+    {
+      type: 'web_search_result',
+      url: 'https://example.com/releases',
+      title: 'Release notes',
+      encrypted_content: ids.token(),
+      page_age: '2 days ago',
+    },
+  ],
+  web_fetch: (text) => ({
+    type: 'web_fetch_result',
+    url: 'https://example.com/docs',
+    retrieved_at: '2025-01-01T00:00:00Z',
+    content: {
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: text },
+      title: 'Docs',
+      citations: { enabled: true },
+    },
+  }),
+  code_execution: (text, ids) =>
+    text.length % 2 === 0
+      ? {
+          type: 'code_execution_result',
+          stdout: text,
+          stderr: '',
+          return_code: 0,
+          content: [{ type: 'code_execution_output', file_id: ids.next('file') }],
+        }
+      : {
+          type: 'encrypted_code_execution_result',
+          encrypted_stdout: ids.token(),
+          stderr: '',
+          return_code: 0,
+          content: [],
+        },
+  bash_code_execution: (text, ids) => ({
+    type: 'bash_code_execution_result',
+    stdout: text,
+    stderr: '',
+    return_code: 0,
+    content: [{ type: 'bash_code_execution_output', file_id: ids.next('file') }],
+  }),
+  text_editor_code_execution: (text) => {
+    const results = [
+      {
+        type: 'text_editor_code_execution_view_result',
+        content: text,
+        file_type: 'text',
+        num_lines: 3,
+        start_line: 1,
+        total_lines: 3,
+      },
+      { type: 'text_editor_code_execution_create_result', is_file_update: false },
+      {
+        type: 'text_editor_code_execution_str_replace_result',
+        lines: ['- old', '+ new'],
+        new_lines: 1,
+        new_start: 4,
+        old_lines: 1,
+        old_start: 4,
+      },
+    ];
+    return results[text.length % results.length];
+  },
+  tool_search_tool_regex: () => ({
+    type: 'tool_search_tool_search_result',
+    tool_references: [{ type: 'tool_reference', tool_name: 'read_file' }],
+  }),
+};
+
 /** A `server_tool_use` block and the result block answering it (an error result when `failed`). */
 export function anthropicServerPair(
   tool: AnthropicServerTool,
@@ -190,133 +293,12 @@ export function anthropicServerPair(
   ids: IdSource,
 ): JSONRecord[] {
   const id = ids.next('srvtoolu');
-  const use = (input: JSONRecord): JSONRecord => ({ type: 'server_tool_use', id, name: tool, input });
-  const result = (type: string, content: unknown): JSONRecord => ({ type, tool_use_id: id, content });
-  switch (tool) {
-    case 'web_search':
-      return [
-        use({ query: text.slice(0, 40) }),
-        result(
-          'web_search_tool_result',
-          failed
-            ? { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' }
-            : [
-                {
-                  type: 'web_search_result',
-                  url: 'https://example.com/releases',
-                  title: 'Release notes',
-                  encrypted_content: ids.token(),
-                  page_age: '2 days ago',
-                },
-              ],
-        ),
-      ];
-    case 'web_fetch':
-      return [
-        use({ url: 'https://example.com/docs' }),
-        result(
-          'web_fetch_tool_result',
-          failed
-            ? { type: 'web_fetch_tool_result_error', error_code: 'url_not_accessible' }
-            : {
-                type: 'web_fetch_result',
-                url: 'https://example.com/docs',
-                retrieved_at: '2025-01-01T00:00:00Z',
-                content: {
-                  type: 'document',
-                  source: { type: 'text', media_type: 'text/plain', data: text },
-                  title: 'Docs',
-                  citations: { enabled: true },
-                },
-              },
-        ),
-      ];
-    case 'code_execution':
-      return [
-        use({ code: 'print(sum(range(10)))' }),
-        result(
-          'code_execution_tool_result',
-          failed
-            ? { type: 'code_execution_tool_result_error', error_code: 'execution_time_exceeded' }
-            : text.length % 2 === 0
-              ? {
-                  type: 'code_execution_result',
-                  stdout: text,
-                  stderr: '',
-                  return_code: 0,
-                  content: [{ type: 'code_execution_output', file_id: ids.next('file') }],
-                }
-              : {
-                  type: 'encrypted_code_execution_result',
-                  encrypted_stdout: ids.token(),
-                  stderr: '',
-                  return_code: 0,
-                  content: [],
-                },
-        ),
-      ];
-    case 'bash_code_execution':
-      return [
-        use({ command: 'ls -la' }),
-        result(
-          'bash_code_execution_tool_result',
-          failed
-            ? { type: 'bash_code_execution_tool_result_error', error_code: 'unavailable' }
-            : {
-                type: 'bash_code_execution_result',
-                stdout: text,
-                stderr: '',
-                return_code: 0,
-                content: [{ type: 'bash_code_execution_output', file_id: ids.next('file') }],
-              },
-        ),
-      ];
-    case 'text_editor_code_execution': {
-      const kinds = [
-        {
-          type: 'text_editor_code_execution_view_result',
-          content: text,
-          file_type: 'text',
-          num_lines: 3,
-          start_line: 1,
-          total_lines: 3,
-        },
-        { type: 'text_editor_code_execution_create_result', is_file_update: false },
-        {
-          type: 'text_editor_code_execution_str_replace_result',
-          lines: ['- old', '+ new'],
-          new_lines: 1,
-          new_start: 4,
-          old_lines: 1,
-          old_start: 4,
-        },
-      ];
-      return [
-        use({ command: 'view', path: '/tmp/notes.md' }),
-        result(
-          'text_editor_code_execution_tool_result',
-          failed
-            ? {
-                type: 'text_editor_code_execution_tool_result_error',
-                error_code: 'file_not_found',
-                error_message: 'no such file',
-              }
-            : kinds[text.length % kinds.length],
-        ),
-      ];
-    }
-    case 'tool_search_tool_regex':
-      return [
-        use({ pattern: 'read_.*' }),
-        result(
-          'tool_search_tool_result',
-          failed
-            ? { type: 'tool_search_tool_result_error', error_code: 'unavailable' }
-            : {
-                type: 'tool_search_tool_search_result',
-                tool_references: [{ type: 'tool_reference', tool_name: 'read_file' }],
-              },
-        ),
-      ];
-  }
+  const type = serverToolResultTypes[tool];
+  const content = failed
+    ? { type: `${type}_error`, ...serverToolErrors[tool] }
+    : serverToolContents[tool](text, ids);
+  return [
+    { type: 'server_tool_use', id, name: tool, input: serverToolInputs[tool](text) },
+    { type, tool_use_id: id, content },
+  ];
 }

@@ -1,5 +1,7 @@
+import { anthropicServerToolResultTypes } from './anthropic-turns.js';
 import type { ContractViolation } from './contract-violation.js';
 import { isJSONRecord, type JSONRecord } from './json-record.js';
+import { type EntryLocation, requestShapeViolations, type ShapeChecker } from './request-shape-checks.js';
 
 const roles = new Set(['user', 'assistant', 'system']);
 
@@ -11,16 +13,14 @@ const requiredStrings: Record<string, readonly string[]> = {
   tool_use: ['id', 'name'],
   server_tool_use: ['id', 'name'],
   mcp_tool_use: ['id', 'name', 'server_name'],
-  tool_result: ['tool_use_id'],
-  mcp_tool_result: ['tool_use_id'],
-  web_search_tool_result: ['tool_use_id'],
-  web_fetch_tool_result: ['tool_use_id'],
-  code_execution_tool_result: ['tool_use_id'],
-  bash_code_execution_tool_result: ['tool_use_id'],
-  text_editor_code_execution_tool_result: ['tool_use_id'],
-  tool_search_tool_result: ['tool_use_id'],
-  advisor_tool_result: ['tool_use_id'],
   container_upload: ['file_id'],
+  // Every result block names the call it answers.
+  ...Object.fromEntries(
+    ['tool_result', 'mcp_tool_result', ...anthropicServerToolResultTypes].map((type) => [
+      type,
+      ['tool_use_id'],
+    ]),
+  ),
 };
 
 /**
@@ -30,99 +30,92 @@ const requiredStrings: Record<string, readonly string[]> = {
  */
 export function anthropicShapeViolations(request: unknown): ContractViolation[] {
   const violations: ContractViolation[] = [];
-  const shape = (path: string, message: string) =>
-    violations.push({ rule: 'anthropic.request-shape', path, message });
-  if (!isJSONRecord(request)) {
-    shape('', 'the request is not a JSON object');
-    return violations;
-  }
-  const { messages, system, thinking, tools } = request;
-  if (!Array.isArray(messages)) {
-    shape('messages', '`messages` is not an array');
-    return violations;
-  }
-  if (messages.length === 0) shape('messages', '`messages` is empty; at least one message is required');
+  const empty = (path: string, message: string) =>
+    violations.push({ rule: 'anthropic.non-empty-content', path, message });
+  return requestShapeViolations(
+    {
+      rule: 'anthropic.request-shape',
+      listField: 'messages',
+      entryName: 'message',
+      listExpected: 'is not an array',
+      emptyList: '`messages` is empty; at least one message is required',
+      checkFields: checkSettings,
+      checkEntry: (message, location, shape) => checkMessage(message, location, shape, empty),
+    },
+    request,
+    violations,
+  );
+}
+
+function checkSettings({ system, thinking, tools }: JSONRecord, shape: ShapeChecker): void {
   if (system !== undefined && typeof system !== 'string') checkTextBlocks(system, 'system', shape);
   if (
     thinking !== undefined &&
     thinking !== null &&
     !(isJSONRecord(thinking) && typeof thinking.type === 'string')
   ) {
-    shape('thinking', '`thinking` is not an object with a `type`');
+    shape.report('thinking', '`thinking` is not an object with a `type`');
   }
   if (tools !== undefined && !(Array.isArray(tools) && tools.every(isJSONRecord))) {
-    shape('tools', '`tools` is not an array of objects');
-  }
-  for (const [index, message] of messages.entries()) {
-    const path = `messages[${index}]`;
-    if (!isJSONRecord(message)) {
-      shape(path, 'the message is not an object');
-      continue;
-    }
-    if (typeof message.role !== 'string' || !roles.has(message.role)) {
-      shape(`${path}.role`, `unknown role ${JSON.stringify(message.role)}`);
-      continue;
-    }
-    const content = message.content;
-    if (typeof content === 'string') {
-      if (!(index === messages.length - 1 && message.role === 'assistant'))
-        checkText(content, `${path}.content`, false);
-      continue;
-    }
-    if (!Array.isArray(content)) {
-      shape(`${path}.content`, 'the content is neither a string nor an array');
-      continue;
-    }
-    if (message.role === 'system') {
-      checkTextBlocks(content, `${path}.content`, shape);
-      continue;
-    }
-    if (content.length === 0 && !(index === messages.length - 1 && message.role === 'assistant')) {
-      empty(`${path}.content`, 'the content is empty; only a final assistant message may be');
-    }
-    // Whitespace-only text is refused only when the message has no other text to say.
-    const hasText = content.some(
-      (block) => isJSONRecord(block) && typeof block.text === 'string' && block.text.trim().length > 0,
-    );
-    const finalAssistant = index === messages.length - 1 && message.role === 'assistant';
-    for (const [blockIndex, block] of content.entries()) {
-      checkBlock(block, `${path}.content[${blockIndex}]`, hasText || finalAssistant);
-    }
-  }
-  return violations;
-
-  function checkBlock(block: unknown, path: string, whitespaceAllowed: boolean): void {
-    if (!isJSONRecord(block) || typeof block.type !== 'string') {
-      shape(path, 'the block is not an object with a string `type`');
-      return;
-    }
-    for (const field of requiredStrings[block.type] ?? []) {
-      if (typeof block[field] !== 'string')
-        shape(`${path}.${field}`, `a ${block.type} block needs a string \`${field}\``);
-    }
-    if (block.type === 'text' && typeof block.text === 'string')
-      checkText(block.text, `${path}.text`, whitespaceAllowed);
-  }
-
-  function checkText(text: string, path: string, whitespaceAllowed: boolean): void {
-    if (text.length === 0) empty(path, 'the text is empty');
-    else if (!whitespaceAllowed && text.trim().length === 0)
-      empty(path, 'the message holds only whitespace text');
-  }
-
-  function empty(path: string, message: string): void {
-    violations.push({ rule: 'anthropic.non-empty-content', path, message });
+    shape.report('tools', '`tools` is not an array of objects');
   }
 }
 
-function checkTextBlocks(value: unknown, path: string, shape: (path: string, message: string) => void): void {
+function checkMessage(
+  message: JSONRecord,
+  { path, last }: EntryLocation,
+  shape: ShapeChecker,
+  empty: ShapeChecker['report'],
+): void {
+  if (!shape.hasKnownRole(message, roles, path)) return;
+  // A final assistant message is a prefill, which may be empty or end in whitespace.
+  const prefill = last && message.role === 'assistant';
+  const content = message.content;
+  if (typeof content === 'string') {
+    if (!prefill) checkText(content, `${path}.content`, false, empty);
+    return;
+  }
+  if (!Array.isArray(content)) {
+    shape.report(`${path}.content`, 'the content is neither a string nor an array');
+    return;
+  }
+  if (message.role === 'system') {
+    checkTextBlocks(content, `${path}.content`, shape);
+    return;
+  }
+  if (content.length === 0 && !prefill) {
+    empty(`${path}.content`, 'the content is empty; only a final assistant message may be');
+  }
+  // Whitespace-only text is refused only when the message has no other text to say.
+  const hasText = content.some(
+    (block) => isJSONRecord(block) && typeof block.text === 'string' && block.text.trim().length > 0,
+  );
+  for (const { record: block, path: blockPath } of shape.typedRecords(content, `${path}.content`, 'block')) {
+    shape.requiredStrings(block, block.type, requiredStrings, blockPath, 'block');
+    if (block.type === 'text' && typeof block.text === 'string')
+      checkText(block.text, `${blockPath}.text`, hasText || prefill, empty);
+  }
+}
+
+function checkText(
+  text: string,
+  path: string,
+  whitespaceAllowed: boolean,
+  empty: ShapeChecker['report'],
+): void {
+  if (text.length === 0) empty(path, 'the text is empty');
+  else if (!whitespaceAllowed && text.trim().length === 0)
+    empty(path, 'the message holds only whitespace text');
+}
+
+function checkTextBlocks(value: unknown, path: string, shape: ShapeChecker): void {
   if (!Array.isArray(value)) {
-    shape(path, 'expected a string or an array of text blocks');
+    shape.report(path, 'expected a string or an array of text blocks');
     return;
   }
   value.forEach((block, index) => {
     if (!isJSONRecord(block) || block.type !== 'text' || typeof block.text !== 'string') {
-      shape(`${path}[${index}]`, 'only text blocks are allowed here');
+      shape.report(`${path}[${index}]`, 'only text blocks are allowed here');
     }
   });
 }

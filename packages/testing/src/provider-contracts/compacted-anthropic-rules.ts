@@ -10,10 +10,9 @@ import {
   turnPath,
 } from './anthropic-turns.js';
 import {
-  newestUserRequestKept,
-  nothingInvented,
-  settingsKept,
-  systemMessagesKept,
+  type CompactedRequestReading,
+  keptRuleViolations,
+  type LocatedKey,
 } from './compacted-rule-helpers.js';
 import type { ContractViolation } from './contract-violation.js';
 import { type JSONRecord, stringField } from './json-record.js';
@@ -21,45 +20,32 @@ import { type JSONRecord, stringField } from './json-record.js';
 const callTypes = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 const resultTypes = new Set(['tool_result', 'mcp_tool_result', ...anthropicServerToolResultTypes]);
 
+const anthropicReading: CompactedRequestReading = {
+  entries: (request) => request.messages as JSONRecord[],
+  listField: 'messages',
+  systemPrompt: { field: 'system', changed: 'the system prompt changed' },
+  isSystemMessage: (message) => message.role === 'system',
+  systemMessageName: 'system message',
+  settings: ['model', 'tools', 'tool_choice', 'thinking', 'mcp_servers'],
+  userRequests,
+  idKeys: (messages) => anthropicTurns(messages).flatMap((turn) => turn.blocks.flatMap(blockIdKeys)),
+};
+
 /** The rules between a Messages request and its compaction (both of a readable shape). */
 export function compactedAnthropicViolations(
   original: JSONRecord,
   compacted: JSONRecord,
 ): ContractViolation[] {
-  const violations: ContractViolation[] = [];
-  const originalMessages = original.messages as JSONRecord[];
-  const compactedMessages = compacted.messages as JSONRecord[];
-  if (!deepEqual(original.system, compacted.system)) {
-    violations.push({ rule: 'compacted.system-kept', path: 'system', message: 'the system prompt changed' });
-  }
-  const systemMessages = (messages: JSONRecord[]) => messages.filter((message) => message.role === 'system');
-  systemMessagesKept(
-    systemMessages(originalMessages),
-    systemMessages(compactedMessages),
-    'system message',
-    violations,
-  );
-  settingsKept(original, compacted, ['model', 'tools', 'tool_choice', 'thinking', 'mcp_servers'], violations);
-  newestUserRequestKept(
-    userRequests(originalMessages),
-    userRequests(compactedMessages),
-    'messages',
-    violations,
-  );
-
-  const originalTurns = anthropicTurns(originalMessages);
-  const compactedTurns = anthropicTurns(compactedMessages);
-  const originalBlocks = originalTurns.flatMap((turn) => turn.blocks);
-  const compactedBlocks = compactedTurns.flatMap((turn) => turn.blocks);
-  nothingInvented(
-    new Set(originalBlocks.flatMap(idKeys).map(({ key }) => key)),
-    compactedBlocks.flatMap(idKeys),
-    violations,
-  );
+  const violations = keptRuleViolations(anthropicReading, original, compacted);
+  const originalTurns = anthropicTurns(original.messages as JSONRecord[]);
+  const compactedTurns = anthropicTurns(compacted.messages as JSONRecord[]);
   const thinkingByKey = new Map(
-    originalBlocks.filter(isThinkingBlock).map((located) => [thinkingKey(located), located]),
+    originalTurns
+      .flatMap((turn) => turn.blocks)
+      .filter(isThinkingBlock)
+      .map((located) => [thinkingKey(located), located]),
   );
-  for (const located of compactedBlocks.filter(isThinkingBlock)) {
+  for (const located of compactedTurns.flatMap((turn) => turn.blocks).filter(isThinkingBlock)) {
     const source = thinkingByKey.get(thinkingKey(located));
     if (source === undefined || !deepEqual(source.block, located.block)) {
       violations.push({
@@ -73,7 +59,6 @@ export function compactedAnthropicViolations(
   return violations;
 }
 
-/** The user-written blocks of the last user message that has any (tool results set aside), as text blocks. */
 /** The user-written blocks (tool results set aside) of each user message that has any, a string as one text block. */
 function userRequests(messages: readonly JSONRecord[]): unknown[][] {
   return messages.flatMap((message) => {
@@ -86,7 +71,7 @@ function userRequests(messages: readonly JSONRecord[]): unknown[][] {
   });
 }
 
-function idKeys(located: AnthropicBlock): Array<{ key: string; path: string }> {
+function blockIdKeys(located: AnthropicBlock): LocatedKey[] {
   const type = blockType(located);
   if (callTypes.has(type))
     return [{ key: `${type}:${stringField(located.block, 'id')}`, path: located.path }];

@@ -1,9 +1,8 @@
 import { deepEqual } from '@compaction/core';
 import {
-  newestUserRequestKept,
-  nothingInvented,
-  settingsKept,
-  systemMessagesKept,
+  type CompactedRequestReading,
+  keptRuleViolations,
+  type LocatedKey,
 } from './compacted-rule-helpers.js';
 import type { ContractViolation } from './contract-violation.js';
 import { type JSONRecord, stringField } from './json-record.js';
@@ -13,41 +12,27 @@ import {
   openAIResponsesItemType,
 } from './openai-responses-items.js';
 
+const isInstruction = (item: JSONRecord) =>
+  openAIResponsesItemType(item) === 'message' && (item.role === 'system' || item.role === 'developer');
+
+const responsesReading: CompactedRequestReading = {
+  entries: openAIResponsesInputItems,
+  listField: 'input',
+  systemPrompt: { field: 'instructions', changed: '`instructions` changed' },
+  isSystemMessage: isInstruction,
+  systemMessageName: 'system or developer message',
+  settings: ['model', 'tools', 'tool_choice', 'reasoning', 'include', 'previous_response_id', 'conversation'],
+  userRequests,
+  idKeys,
+};
+
 /** The rules between a Responses request and its compaction (both of a readable shape). */
 export function compactedOpenAIResponsesViolations(
   original: JSONRecord,
   compacted: JSONRecord,
 ): ContractViolation[] {
-  const violations: ContractViolation[] = [];
-  const originalItems = openAIResponsesInputItems(original);
-  const compactedItems = openAIResponsesInputItems(compacted);
-  if (!deepEqual(original.instructions, compacted.instructions)) {
-    violations.push({
-      rule: 'compacted.system-kept',
-      path: 'instructions',
-      message: '`instructions` changed',
-    });
-  }
-  const instructions = (items: JSONRecord[]) =>
-    items.filter(
-      (item) =>
-        openAIResponsesItemType(item) === 'message' && (item.role === 'system' || item.role === 'developer'),
-    );
-  systemMessagesKept(
-    instructions(originalItems),
-    instructions(compactedItems),
-    'system or developer message',
-    violations,
-  );
-  settingsKept(
-    original,
-    compacted,
-    ['model', 'tools', 'tool_choice', 'reasoning', 'include', 'previous_response_id', 'conversation'],
-    violations,
-  );
-  newestUserRequestKept(userRequests(originalItems), userRequests(compactedItems), 'input', violations);
-  nothingInvented(new Set(idKeys(originalItems).map(({ key }) => key)), idKeys(compactedItems), violations);
-  checkReasoning(originalItems, compactedItems, violations);
+  const violations = keptRuleViolations(responsesReading, original, compacted);
+  checkReasoning(openAIResponsesInputItems(original), openAIResponsesInputItems(compacted), violations);
   return violations;
 }
 
@@ -62,11 +47,11 @@ function userRequests(items: readonly JSONRecord[]): unknown[][] {
 }
 
 /** `type:call_id` for calls and outputs and `id:id` for item ids, with their paths. */
-function idKeys(items: readonly JSONRecord[]): Array<{ key: string; path: string }> {
+function idKeys(items: readonly JSONRecord[]): LocatedKey[] {
   return items.flatMap((item, index) => {
     const path = `input[${index}]`;
     const type = openAIResponsesItemType(item);
-    const keys: Array<{ key: string; path: string }> = [];
+    const keys: LocatedKey[] = [];
     const callId = openAIResponsesCallIdOf(item);
     if (callId !== undefined) keys.push({ key: `${type}:${callId}`, path });
     const id = stringField(item, 'id');

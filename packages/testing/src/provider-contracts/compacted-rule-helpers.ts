@@ -2,8 +2,74 @@ import { deepEqual } from '@compaction/core';
 import type { ContractViolation } from './contract-violation.js';
 import type { JSONRecord } from './json-record.js';
 
+/** A `kind:id` key of a call, result or item, and where it stands. */
+export interface LocatedKey {
+  key: string;
+  path: string;
+}
+
+/**
+ * How one provider's request holds what every compaction must keep, read by {@link keptRuleViolations}. Both
+ * requests it is given passed that provider's shape rule.
+ */
+export interface CompactedRequestReading {
+  /** The conversation: messages or input items. */
+  entries(request: JSONRecord): JSONRecord[];
+  /** The request field holding the conversation, named when the newest user request is not kept. */
+  listField: string;
+  /** The top-level system prompt field (`system`, `instructions`) and what is said when it changes. */
+  systemPrompt?: { field: string; changed: string };
+  /** Whether an entry is a system-level message (system, developer). */
+  isSystemMessage(entry: JSONRecord): boolean;
+  /** What a system-level message is called in violations. */
+  systemMessageName: string;
+  /** The request settings (model, tools, ...) that compaction never changes. */
+  settings: readonly string[];
+  /** The user-written content (as a list of parts) of every user message, in order. */
+  userRequests(entries: readonly JSONRecord[]): unknown[][];
+  /** The `kind:id` keys of every call, result and item the conversation holds. */
+  idKeys(entries: readonly JSONRecord[]): LocatedKey[];
+}
+
+/**
+ * The rules every provider keeps between a request and its compaction: the system prompt and system-level
+ * messages, the settings and the newest user request kept verbatim, and no id invented.
+ */
+export function keptRuleViolations(
+  reading: CompactedRequestReading,
+  original: JSONRecord,
+  compacted: JSONRecord,
+): ContractViolation[] {
+  const violations: ContractViolation[] = [];
+  const originalEntries = reading.entries(original);
+  const compactedEntries = reading.entries(compacted);
+  const prompt = reading.systemPrompt;
+  if (prompt !== undefined && !deepEqual(original[prompt.field], compacted[prompt.field])) {
+    violations.push({ rule: 'compacted.system-kept', path: prompt.field, message: prompt.changed });
+  }
+  systemMessagesKept(
+    originalEntries.filter(reading.isSystemMessage),
+    compactedEntries.filter(reading.isSystemMessage),
+    reading.systemMessageName,
+    violations,
+  );
+  settingsKept(original, compacted, reading.settings, violations);
+  newestUserRequestKept(
+    reading.userRequests(originalEntries),
+    reading.userRequests(compactedEntries),
+    reading.listField,
+    violations,
+  );
+  nothingInvented(
+    new Set(reading.idKeys(originalEntries).map(({ key }) => key)),
+    reading.idKeys(compactedEntries),
+    violations,
+  );
+  return violations;
+}
+
 /** Reports each system-level message of `originals` that `compacted` does not hold verbatim and in order. */
-export function systemMessagesKept(
+function systemMessagesKept(
   originals: readonly JSONRecord[],
   compacted: readonly JSONRecord[],
   what: string,
@@ -25,7 +91,7 @@ export function systemMessagesKept(
 }
 
 /** Reports each request setting (model, tools, ...) that differs after compaction. */
-export function settingsKept(
+function settingsKept(
   original: JSONRecord,
   compacted: JSONRecord,
   keys: readonly string[],
@@ -49,7 +115,7 @@ export function settingsKept(
  * messages anywhere, or the provider may merge them into the turn of the request (with older requests before
  * it), but the newest of the original's user requests must still end the newest user content, unchanged.
  */
-export function newestUserRequestKept(
+function newestUserRequestKept(
   originalRequests: ReadonlyArray<readonly unknown[]>,
   compactedRequests: ReadonlyArray<readonly unknown[]>,
   path: string,
@@ -78,9 +144,9 @@ export function newestUserRequestKept(
 }
 
 /** Reports ids (`kind:id` keys) in the compacted request that the original did not have. */
-export function nothingInvented(
+function nothingInvented(
   originalKeys: ReadonlySet<string>,
-  compacted: ReadonlyArray<{ key: string; path: string }>,
+  compacted: readonly LocatedKey[],
   violations: ContractViolation[],
 ): void {
   for (const { key, path } of compacted) {

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
-import { createIdSource, type IdSource } from './id-source.js';
+import type { IdSource } from './id-source.js';
 import type { JSONRecord } from './json-record.js';
 import {
-  type ProviderRequestArbitrarySettings,
-  resolveRequestArbitrarySettings,
-} from './provider-request-arbitrary-settings.js';
-import { proseArbitrary, resultTextArbitrary, sometimes } from './request-text-arbitrary.js';
+  type ConversationPlan,
+  providerRequestArbitrary,
+  resultTextFor,
+} from './provider-request-arbitrary.js';
+import type { ProviderRequestArbitrarySettings } from './provider-request-arbitrary-settings.js';
+import { noneOrOneOf, proseArbitrary, sometimes } from './request-text-arbitrary.js';
 
 const functionNames = ['read_file', 'bash', 'search_code', 'run_tests'];
 
@@ -30,23 +32,15 @@ interface FollowUp {
   named: boolean;
 }
 
-interface Plan {
+interface Plan extends ConversationPlan<Round, Round & { kind: 'tools' }, FollowUp> {
   instructions: 'system' | 'developer' | 'both';
   instructionParts: boolean;
   system: string;
   task: string;
   attachment: Attachment;
-  rounds: Array<{ round: Round; followUp: FollowUp }>;
-  newest: string;
-  finalLoop: Round & { kind: 'tools' };
-  endsInToolLoop: boolean;
-  thinking: boolean;
 }
 
-const attachmentArbitrary = fc.oneof(
-  { weight: 3, arbitrary: fc.constant<Attachment>('none') },
-  { weight: 1, arbitrary: fc.constantFrom<Attachment>('image', 'audio', 'file') },
-);
+const attachmentArbitrary = noneOrOneOf<Attachment>(['image', 'audio', 'file']);
 
 /**
  * Generates valid OpenAI Chat Completions requests of long agent conversations: system and developer
@@ -58,8 +52,7 @@ const attachmentArbitrary = fc.oneof(
 export function openAIChatRequestArbitrary(
   settings: ProviderRequestArbitrarySettings = {},
 ): fc.Arbitrary<JSONRecord> {
-  const resolved = resolveRequestArbitrarySettings(settings);
-  const resultText = resultTextArbitrary(resolved.maxResultLength);
+  const resultText = resultTextFor(settings);
   const call: fc.Arbitrary<Call> = fc.record({
     custom: sometimes(4),
     name: fc.constantFrom(...functionNames),
@@ -105,28 +98,17 @@ export function openAIChatRequestArbitrary(
     attachment: attachmentArbitrary,
     named: sometimes(5),
   });
-  return fc
-    .record({
-      instructions: fc.constantFrom<'system' | 'developer' | 'both'>('system', 'developer', 'both'),
-      instructionParts: fc.boolean(),
-      system: proseArbitrary(40),
-      task: proseArbitrary(40),
-      attachment: attachmentArbitrary,
-      rounds: fc.array(fc.record({ round, followUp }), {
-        minLength: resolved.minRounds,
-        maxLength: resolved.maxRounds,
-      }),
-      newest: proseArbitrary(),
-      finalLoop: toolsRound,
-      endsInToolLoop:
-        resolved.endsInToolLoop === undefined ? fc.boolean() : fc.constant(resolved.endsInToolLoop),
-      thinking: resolved.thinking === undefined ? fc.boolean() : fc.constant(resolved.thinking),
-    })
-    .map(buildRequest);
+  const plan = fc.record({
+    instructions: fc.constantFrom<'system' | 'developer' | 'both'>('system', 'developer', 'both'),
+    instructionParts: fc.boolean(),
+    system: proseArbitrary(40),
+    task: proseArbitrary(40),
+    attachment: attachmentArbitrary,
+  });
+  return providerRequestArbitrary(settings, { plan, round, finalLoop: toolsRound, followUp }, buildRequest);
 }
 
-function buildRequest(plan: Plan): JSONRecord {
-  const ids = createIdSource();
+function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
   const messages: JSONRecord[] = [];
   const instruction = (role: string, text: string) => ({
     role,

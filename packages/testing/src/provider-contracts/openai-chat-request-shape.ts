@@ -1,5 +1,12 @@
 import type { ContractViolation } from './contract-violation.js';
 import { isJSONRecord, type JSONRecord } from './json-record.js';
+import { type EntryLocation, requestShapeViolations, type ShapeChecker } from './request-shape-checks.js';
+
+/** String fields a message of each role needs besides its content. */
+const requiredStringsByRole: Readonly<Record<string, readonly string[]>> = {
+  tool: ['tool_call_id'],
+  function: ['name'],
+};
 
 /** Content part types each role may carry (SDK message param types); other known types are refused. */
 export const openAIChatPartsByRole: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -11,74 +18,53 @@ export const openAIChatPartsByRole: Readonly<Record<string, ReadonlySet<string>>
   function: new Set(),
 };
 
+const roles: ReadonlySet<string> = new Set(Object.keys(openAIChatPartsByRole));
+
 /**
  * The shape rule `openai-chat.request-shape`: a `messages` array of objects with a known role and the fields
  * that role needs (SDK types). Unknown content part types pass.
  */
 export function openAIChatShapeViolations(request: unknown): ContractViolation[] {
-  const violations: ContractViolation[] = [];
-  const shape = (path: string, message: string) =>
-    violations.push({ rule: 'openai-chat.request-shape', path, message });
-  if (!isJSONRecord(request)) {
-    shape('', 'the request is not a JSON object');
-    return violations;
-  }
-  const messages = request.messages;
-  if (!Array.isArray(messages)) {
-    shape('messages', '`messages` is not an array');
-    return violations;
-  }
-  if (messages.length === 0) shape('messages', '`messages` is empty');
-  for (const [index, message] of messages.entries()) {
-    const path = `messages[${index}]`;
-    if (!isJSONRecord(message)) {
-      shape(path, 'the message is not an object');
-      continue;
-    }
-    const role = message.role;
-    if (typeof role !== 'string' || openAIChatPartsByRole[role] === undefined) {
-      shape(`${path}.role`, `unknown role ${JSON.stringify(role)}`);
-      continue;
-    }
-    const content = message.content;
-    const optional = role === 'assistant' || role === 'function';
-    if (!(typeof content === 'string' || Array.isArray(content) || (optional && content == null))) {
-      shape(`${path}.content`, `a ${role} message needs a string or an array of parts as content`);
-    }
-    if (Array.isArray(content)) {
-      content.forEach((part, partIndex) => {
-        if (!isJSONRecord(part) || typeof part.type !== 'string') {
-          shape(`${path}.content[${partIndex}]`, 'the part is not an object with a string `type`');
-        } else if (part.type === 'text' && typeof part.text !== 'string') {
-          shape(`${path}.content[${partIndex}].text`, 'a text part needs a string `text`');
-        }
-      });
-    }
-    if (role === 'tool' && typeof message.tool_call_id !== 'string') {
-      shape(`${path}.tool_call_id`, 'a tool message needs a string `tool_call_id`');
-    }
-    if (role === 'function' && typeof message.name !== 'string') {
-      shape(`${path}.name`, 'a function message needs a string `name`');
-    }
-    if (role === 'assistant') checkAssistantCalls(message, path, shape);
-  }
-  return violations;
+  return requestShapeViolations(
+    {
+      rule: 'openai-chat.request-shape',
+      listField: 'messages',
+      entryName: 'message',
+      listExpected: 'is not an array',
+      emptyList: '`messages` is empty',
+      checkEntry: checkMessage,
+    },
+    request,
+  );
 }
 
-function checkAssistantCalls(
-  message: JSONRecord,
-  path: string,
-  shape: (path: string, message: string) => void,
-) {
+function checkMessage(message: JSONRecord, { path }: EntryLocation, shape: ShapeChecker): void {
+  if (!shape.hasKnownRole(message, roles, path)) return;
+  const { role, content } = message;
+  const optional = role === 'assistant' || role === 'function';
+  if (!(typeof content === 'string' || Array.isArray(content) || (optional && content == null))) {
+    shape.report(`${path}.content`, `a ${role} message needs a string or an array of parts as content`);
+  }
+  if (Array.isArray(content)) {
+    for (const { record: part, path: partPath } of shape.typedRecords(content, `${path}.content`, 'part')) {
+      if (part.type === 'text' && typeof part.text !== 'string')
+        shape.report(`${partPath}.text`, 'a text part needs a string `text`');
+    }
+  }
+  shape.requiredStrings(message, role, requiredStringsByRole, path, 'message');
+  if (role === 'assistant') checkAssistantCalls(message, path, shape);
+}
+
+function checkAssistantCalls(message: JSONRecord, path: string, shape: ShapeChecker): void {
   const toolCalls = message.tool_calls;
   if (toolCalls !== undefined && toolCalls !== null) {
     if (!Array.isArray(toolCalls)) {
-      shape(`${path}.tool_calls`, '`tool_calls` is not an array');
+      shape.report(`${path}.tool_calls`, '`tool_calls` is not an array');
     } else {
       for (const [index, call] of toolCalls.entries()) {
         const callPath = `${path}.tool_calls[${index}]`;
         if (!isJSONRecord(call) || typeof call.id !== 'string') {
-          shape(callPath, 'a tool call needs a string `id`');
+          shape.report(callPath, 'a tool call needs a string `id`');
           continue;
         }
         // Other tool call types may come; they pass.
@@ -86,7 +72,10 @@ function checkAssistantCalls(
         const body = call.type === 'custom' ? call.custom : call.function;
         const fields = call.type === 'custom' ? ['name', 'input'] : ['name', 'arguments'];
         if (!isJSONRecord(body) || fields.some((field) => typeof body[field] !== 'string')) {
-          shape(`${callPath}.${call.type}`, `a ${call.type} tool call needs string ${fields.join(' and ')}`);
+          shape.report(
+            `${callPath}.${call.type}`,
+            `a ${call.type} tool call needs string ${fields.join(' and ')}`,
+          );
         }
       }
     }
@@ -101,6 +90,6 @@ function checkAssistantCalls(
       typeof functionCall.arguments === 'string'
     )
   ) {
-    shape(`${path}.function_call`, '`function_call` needs a string name and arguments');
+    shape.report(`${path}.function_call`, '`function_call` needs a string name and arguments');
   }
 }

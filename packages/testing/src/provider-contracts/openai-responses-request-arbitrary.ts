@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createIdSource, type IdSource } from './id-source.js';
+import type { IdSource } from './id-source.js';
 import type { JSONRecord } from './json-record.js';
 import {
   type ResponsesRound,
@@ -8,10 +8,12 @@ import {
   responsesRoundKinds,
 } from './openai-responses-round-items.js';
 import {
-  type ProviderRequestArbitrarySettings,
-  resolveRequestArbitrarySettings,
-} from './provider-request-arbitrary-settings.js';
-import { occasionally, proseArbitrary, resultTextArbitrary, sometimes } from './request-text-arbitrary.js';
+  type ConversationPlan,
+  providerRequestArbitrary,
+  resultTextFor,
+} from './provider-request-arbitrary.js';
+import type { ProviderRequestArbitrarySettings } from './provider-request-arbitrary-settings.js';
+import { noneOrOneOf, occasionally, proseArbitrary, sometimes } from './request-text-arbitrary.js';
 
 type Attachment = 'none' | 'image' | 'file';
 
@@ -22,26 +24,18 @@ interface FollowUp {
   extra: 'none' | 'additional-tools' | 'item-reference';
 }
 
-interface Plan {
+interface Plan extends ConversationPlan<ResponsesRound, ResponsesRound, FollowUp> {
   instructions: string;
   developer: string | null;
   developerAsSystemMessage: boolean;
   compacted: boolean;
   task: string;
   attachment: Attachment;
-  rounds: Array<{ round: ResponsesRound; followUp: FollowUp }>;
-  newest: string;
   newestAsString: boolean;
-  finalLoop: ResponsesRound;
-  endsInToolLoop: boolean;
   compactionTrigger: boolean;
-  thinking: boolean;
 }
 
-const attachmentArbitrary = fc.oneof(
-  { weight: 3, arbitrary: fc.constant<Attachment>('none') },
-  { weight: 1, arbitrary: fc.constantFrom<Attachment>('image', 'file') },
-);
+const attachmentArbitrary = noneOrOneOf<Attachment>(['image', 'file']);
 
 /**
  * Generates valid OpenAI Responses requests of long agent conversations: instructions, developer messages, an
@@ -55,8 +49,7 @@ const attachmentArbitrary = fc.oneof(
 export function openAIResponsesRequestArbitrary(
   settings: ProviderRequestArbitrarySettings = {},
 ): fc.Arbitrary<JSONRecord> {
-  const resolved = resolveRequestArbitrarySettings(settings);
-  const resultText = resultTextArbitrary(resolved.maxResultLength);
+  const resultText = resultTextFor(settings);
   const roundOf = (kinds: readonly ResponsesRoundKind[]): fc.Arbitrary<ResponsesRound> =>
     fc.record({
       kind: fc.constantFrom(...kinds),
@@ -80,31 +73,29 @@ export function openAIResponsesRequestArbitrary(
       },
     ),
   });
-  return fc
-    .record({
-      instructions: proseArbitrary(40),
-      developer: occasionally(proseArbitrary(12), 2),
-      developerAsSystemMessage: fc.boolean(),
-      compacted: sometimes(5),
-      task: proseArbitrary(40),
-      attachment: attachmentArbitrary,
-      rounds: fc.array(fc.record({ round: roundOf(responsesRoundKinds), followUp }), {
-        minLength: resolved.minRounds,
-        maxLength: resolved.maxRounds,
-      }),
-      newest: proseArbitrary(),
-      newestAsString: fc.boolean(),
+  const plan = fc.record({
+    instructions: proseArbitrary(40),
+    developer: occasionally(proseArbitrary(12), 2),
+    developerAsSystemMessage: fc.boolean(),
+    compacted: sometimes(5),
+    task: proseArbitrary(40),
+    attachment: attachmentArbitrary,
+    newestAsString: fc.boolean(),
+    compactionTrigger: sometimes(8),
+  });
+  return providerRequestArbitrary(
+    settings,
+    {
+      plan,
+      round: roundOf(responsesRoundKinds),
       finalLoop: roundOf(['function', 'custom', 'shell', 'apply-patch', 'computer', 'local-shell']),
-      endsInToolLoop:
-        resolved.endsInToolLoop === undefined ? fc.boolean() : fc.constant(resolved.endsInToolLoop),
-      compactionTrigger: sometimes(8),
-      thinking: resolved.thinking === undefined ? fc.boolean() : fc.constant(resolved.thinking),
-    })
-    .map(buildRequest);
+      followUp,
+    },
+    buildRequest,
+  );
 }
 
-function buildRequest(plan: Plan): JSONRecord {
-  const ids = createIdSource();
+function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
   const input: JSONRecord[] = [];
   if (plan.developer !== null) {
     input.push(

@@ -1,6 +1,7 @@
 import type { ContractViolation } from './contract-violation.js';
-import { isJSONRecord } from './json-record.js';
+import type { JSONRecord } from './json-record.js';
 import { openAIResponsesItemType } from './openai-responses-items.js';
+import { type EntryLocation, requestShapeViolations, type ShapeChecker } from './request-shape-checks.js';
 
 const messageRoles = new Set(['user', 'assistant', 'system', 'developer']);
 
@@ -30,55 +31,37 @@ const requiredStrings: Record<string, readonly string[]> = {
  * with a `type` (or a message `role`) and the ids its type needs; `instructions` a string when present.
  */
 export function openAIResponsesShapeViolations(request: unknown): ContractViolation[] {
-  const violations: ContractViolation[] = [];
-  const shape = (path: string, message: string) =>
-    violations.push({ rule: 'openai-responses.request-shape', path, message });
-  if (!isJSONRecord(request)) {
-    shape('', 'the request is not a JSON object');
-    return violations;
-  }
-  const { input, instructions } = request;
-  if (instructions !== undefined && instructions !== null && typeof instructions !== 'string') {
-    shape('instructions', '`instructions` is not a string');
-  }
-  if (typeof input === 'string') return violations;
-  if (!Array.isArray(input)) {
-    shape('input', '`input` is neither a string nor an array of items');
-    return violations;
-  }
-  for (const [index, item] of input.entries()) {
-    const path = `input[${index}]`;
-    if (!isJSONRecord(item)) {
-      shape(path, 'the item is not an object');
-      continue;
-    }
-    if (item.type !== undefined && item.type !== null && typeof item.type !== 'string') {
-      shape(`${path}.type`, 'the item type is not a string');
-      continue;
-    }
-    const type = openAIResponsesItemType(item);
-    if (type === 'message') {
-      if (typeof item.role !== 'string' || !messageRoles.has(item.role)) {
-        shape(`${path}.role`, `unknown message role ${JSON.stringify(item.role)}`);
-        continue;
-      }
-      const content = item.content;
-      if (typeof content === 'string') continue;
-      if (!Array.isArray(content)) {
-        shape(`${path}.content`, 'the content is neither a string nor an array');
-        continue;
-      }
-      content.forEach((part, partIndex) => {
-        if (!isJSONRecord(part) || typeof part.type !== 'string') {
-          shape(`${path}.content[${partIndex}]`, 'the part is not an object with a string `type`');
+  return requestShapeViolations(
+    {
+      rule: 'openai-responses.request-shape',
+      listField: 'input',
+      entryName: 'item',
+      listExpected: 'is neither a string nor an array of items',
+      stringList: true,
+      checkFields: ({ instructions }, shape) => {
+        if (instructions !== undefined && instructions !== null && typeof instructions !== 'string') {
+          shape.report('instructions', '`instructions` is not a string');
         }
-      });
-      continue;
-    }
-    for (const field of requiredStrings[type] ?? []) {
-      if (typeof item[field] !== 'string')
-        shape(`${path}.${field}`, `a ${type} item needs a string \`${field}\``);
-    }
+      },
+      checkEntry: checkItem,
+    },
+    request,
+  );
+}
+
+function checkItem(item: JSONRecord, { path }: EntryLocation, shape: ShapeChecker): void {
+  if (item.type !== undefined && item.type !== null && typeof item.type !== 'string') {
+    shape.report(`${path}.type`, 'the item type is not a string');
+    return;
   }
-  return violations;
+  const type = openAIResponsesItemType(item);
+  if (type !== 'message') {
+    shape.requiredStrings(item, type, requiredStrings, path, 'item');
+    return;
+  }
+  if (!shape.hasKnownRole(item, messageRoles, path, 'message role')) return;
+  const content = item.content;
+  if (Array.isArray(content)) shape.typedRecords(content, `${path}.content`, 'part');
+  else if (typeof content !== 'string')
+    shape.report(`${path}.content`, 'the content is neither a string nor an array');
 }

@@ -49,122 +49,18 @@ export function responsesRoundItems(
         ]
       : [];
   const { result, text, variant } = round;
+  if (isClientCallKind(round.kind)) {
+    const clientCall = clientCalls[round.kind];
+    const callId = ids.next('call');
+    const { call, output } = clientCall.items(round, ids);
+    return [
+      ...reasoning(),
+      { type: clientCall.callType, id: ids.next(clientCall.idPrefix), call_id: callId, ...call },
+      // A local shell output names its call by `id`, every other output by `call_id`.
+      { type: clientCall.outputType, [clientCall.outputLink ?? 'call_id']: callId, ...output },
+    ];
+  }
   switch (round.kind) {
-    case 'function': {
-      const callId = ids.next('call');
-      return [
-        ...reasoning(),
-        {
-          type: 'function_call',
-          id: ids.next('fc'),
-          call_id: callId,
-          name: 'read_file',
-          arguments: '{"path":"src/index.ts"}',
-          status: 'completed',
-        },
-        {
-          type: 'function_call_output',
-          call_id: callId,
-          output: variant % 2 === 0 ? result : outputParts(result, ids),
-        },
-      ];
-    }
-    case 'custom': {
-      const callId = ids.next('call');
-      return [
-        ...reasoning(),
-        { type: 'custom_tool_call', id: ids.next('ctc'), call_id: callId, name: 'apply_diff', input: text },
-        {
-          type: 'custom_tool_call_output',
-          call_id: callId,
-          output: variant % 2 === 0 ? result : [{ type: 'input_text', text: result }],
-        },
-      ];
-    }
-    case 'computer': {
-      const callId = ids.next('call');
-      const check = { id: ids.next('cu_sc'), code: 'malicious_instructions', message: 'Check the page' };
-      return [
-        ...reasoning(),
-        {
-          type: 'computer_call',
-          id: ids.next('cu'),
-          call_id: callId,
-          action: { type: 'click', button: 'left', x: 120, y: 48 },
-          pending_safety_checks: variant % 2 === 0 ? [check] : [],
-          status: 'completed',
-        },
-        {
-          type: 'computer_call_output',
-          call_id: callId,
-          output: { type: 'computer_screenshot', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
-          ...(variant % 2 === 0 ? { acknowledged_safety_checks: [check] } : {}),
-        },
-      ];
-    }
-    case 'local-shell': {
-      const callId = ids.next('call');
-      return [
-        ...reasoning(),
-        {
-          type: 'local_shell_call',
-          id: ids.next('lsh'),
-          call_id: callId,
-          action: { type: 'exec', command: ['ls', '-la'], env: {} },
-          status: 'completed',
-        },
-        { type: 'local_shell_call_output', id: callId, output: JSON.stringify({ stdout: result }) },
-      ];
-    }
-    case 'shell': {
-      const callId = ids.next('call');
-      return [
-        ...reasoning(),
-        {
-          type: 'shell_call',
-          id: ids.next('sh'),
-          call_id: callId,
-          action: { commands: ['npm test'], timeout_ms: 60_000 },
-          status: 'completed',
-        },
-        {
-          type: 'shell_call_output',
-          call_id: callId,
-          output: [
-            {
-              stdout: result,
-              stderr: '',
-              outcome: variant % 4 === 0 ? { type: 'timeout' } : { type: 'exit', exit_code: 0 },
-            },
-          ],
-          max_output_length: 100_000,
-        },
-      ];
-    }
-    case 'apply-patch': {
-      const callId = ids.next('call');
-      const operations = [
-        { type: 'update_file', path: 'src/index.ts', diff: '@@\n-old\n+new' },
-        { type: 'create_file', path: 'src/new.ts', diff: '+export {};' },
-        { type: 'delete_file', path: 'src/old.ts' },
-      ];
-      return [
-        ...reasoning(),
-        {
-          type: 'apply_patch_call',
-          id: ids.next('apc'),
-          call_id: callId,
-          operation: operations[variant % 3],
-          status: 'completed',
-        },
-        {
-          type: 'apply_patch_call_output',
-          call_id: callId,
-          status: variant % 5 === 0 ? 'failed' : 'completed',
-          output: result,
-        },
-      ];
-    }
     case 'hosted':
       return [...reasoning(), hostedCall(variant, result, ids), assistantMessage(text, variant, ids)];
     case 'mcp': {
@@ -203,29 +99,6 @@ export function responsesRoundItems(
         assistantMessage(text, variant, ids),
       ];
     }
-    case 'tool-search': {
-      const callId = ids.next('call');
-      return [
-        ...reasoning(),
-        {
-          type: 'tool_search_call',
-          id: ids.next('ts'),
-          call_id: callId,
-          arguments: { query: 'lint' },
-          execution: 'client',
-          status: 'completed',
-        },
-        {
-          type: 'tool_search_output',
-          call_id: callId,
-          execution: 'client',
-          status: 'completed',
-          tools: [
-            { type: 'function', name: 'lint', parameters: { type: 'object', properties: {} }, strict: false },
-          ],
-        },
-      ];
-    }
     case 'program': {
       const programId = ids.next('call');
       const callId = ids.next('call');
@@ -260,6 +133,129 @@ export function responsesRoundItems(
     case 'answer':
       return [...reasoning(), assistantMessage(text, variant, ids)];
   }
+}
+
+/** The round kinds that are one client-side call and the output the client sends back. */
+type ClientCallKind =
+  | 'function'
+  | 'custom'
+  | 'computer'
+  | 'local-shell'
+  | 'shell'
+  | 'apply-patch'
+  | 'tool-search';
+
+/**
+ * How each client call kind is written: the types of its call and output items, the prefix of the call item's
+ * id, and their other fields (`items` draws them, sharing what both carry, such as a safety check).
+ */
+interface ClientCall {
+  callType: string;
+  outputType: string;
+  idPrefix: string;
+  outputLink?: 'id';
+  items(round: ResponsesRound, ids: IdSource): { call: JSONRecord; output: JSONRecord };
+}
+
+const searchedTools = [
+  { type: 'function', name: 'lint', parameters: { type: 'object', properties: {} }, strict: false },
+];
+
+const patchOperations = [
+  { type: 'update_file', path: 'src/index.ts', diff: '@@\n-old\n+new' },
+  { type: 'create_file', path: 'src/new.ts', diff: '+export {};' },
+  { type: 'delete_file', path: 'src/old.ts' },
+];
+
+const clientCalls: Record<ClientCallKind, ClientCall> = {
+  function: {
+    callType: 'function_call',
+    outputType: 'function_call_output',
+    idPrefix: 'fc',
+    items: ({ result, variant }, ids) => ({
+      call: { name: 'read_file', arguments: '{"path":"src/index.ts"}', status: 'completed' },
+      output: { output: variant % 2 === 0 ? result : outputParts(result, ids) },
+    }),
+  },
+  custom: {
+    callType: 'custom_tool_call',
+    outputType: 'custom_tool_call_output',
+    idPrefix: 'ctc',
+    items: ({ result, text, variant }) => ({
+      call: { name: 'apply_diff', input: text },
+      output: { output: variant % 2 === 0 ? result : [{ type: 'input_text', text: result }] },
+    }),
+  },
+  computer: {
+    callType: 'computer_call',
+    outputType: 'computer_call_output',
+    idPrefix: 'cu',
+    items: ({ variant }, ids) => {
+      const check = { id: ids.next('cu_sc'), code: 'malicious_instructions', message: 'Check the page' };
+      const checked = variant % 2 === 0;
+      return {
+        call: {
+          action: { type: 'click', button: 'left', x: 120, y: 48 },
+          pending_safety_checks: checked ? [check] : [],
+          status: 'completed',
+        },
+        output: {
+          output: { type: 'computer_screenshot', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+          ...(checked ? { acknowledged_safety_checks: [check] } : {}),
+        },
+      };
+    },
+  },
+  'local-shell': {
+    callType: 'local_shell_call',
+    outputType: 'local_shell_call_output',
+    idPrefix: 'lsh',
+    outputLink: 'id',
+    items: ({ result }) => ({
+      call: { action: { type: 'exec', command: ['ls', '-la'], env: {} }, status: 'completed' },
+      output: { output: JSON.stringify({ stdout: result }) },
+    }),
+  },
+  shell: {
+    callType: 'shell_call',
+    outputType: 'shell_call_output',
+    idPrefix: 'sh',
+    items: ({ result, variant }) => ({
+      call: { action: { commands: ['npm test'], timeout_ms: 60_000 }, status: 'completed' },
+      output: {
+        output: [
+          {
+            stdout: result,
+            stderr: '',
+            outcome: variant % 4 === 0 ? { type: 'timeout' } : { type: 'exit', exit_code: 0 },
+          },
+        ],
+        max_output_length: 100_000,
+      },
+    }),
+  },
+  'apply-patch': {
+    callType: 'apply_patch_call',
+    outputType: 'apply_patch_call_output',
+    idPrefix: 'apc',
+    items: ({ result, variant }) => ({
+      call: { operation: patchOperations[variant % 3], status: 'completed' },
+      output: { status: variant % 5 === 0 ? 'failed' : 'completed', output: result },
+    }),
+  },
+  'tool-search': {
+    callType: 'tool_search_call',
+    outputType: 'tool_search_output',
+    idPrefix: 'ts',
+    items: () => ({
+      call: { arguments: { query: 'lint' }, execution: 'client', status: 'completed' },
+      output: { execution: 'client', status: 'completed', tools: searchedTools },
+    }),
+  },
+};
+
+function isClientCallKind(kind: ResponsesRoundKind): kind is ClientCallKind {
+  return Object.hasOwn(clientCalls, kind);
 }
 
 function outputParts(result: string, ids: IdSource): JSONRecord[] {

@@ -40,3 +40,14 @@ export function sometimes(oneIn: number): fc.Arbitrary<boolean> {
 export function occasionally<Value>(value: fc.Arbitrary<Value>, oneIn: number): fc.Arbitrary<Value | null> {
   return fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value });
 }
+
+/** `'none'` three times in `3 + weight`, otherwise one of `kinds` (attachments, which most messages lack). */
+export function noneOrOneOf<Kind extends string>(
+  kinds: readonly Kind[],
+  weight = 1,
+): fc.Arbitrary<Kind | 'none'> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant('none' as const) },
+    { weight, arbitrary: fc.constantFrom(...kinds) },
+  );
+}
