@@ -3,7 +3,6 @@
 // Anthropic and OpenAI providers, against a loopback server) on N generated conversations per target (default
 // 100), each run with every strategy, integration and target share. Prints one line per strategy, target,
 // integration and share, the violations by rule with examples, and exits 1 when any request broke a rule.
-import { parseArgs } from 'node:util';
 import {
   type AiSdkContractReport,
   checkAiSdkContracts,
@@ -13,22 +12,10 @@ import {
 } from './ai-sdk/ai-sdk-contracts.js';
 import { type AiSdkTarget, aiSdkTargets } from './ai-sdk/ai-sdk-target.js';
 import { knownProblems } from './ai-sdk/known-problems.js';
-import { strategiesUnderTest } from './strategies-under-test.js';
+import { readRunOptions } from './run-options.js';
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '100' },
-    seed: { type: 'string' },
-    only: { type: 'string' },
-    target: { type: 'string' },
-  },
-});
-const runs = Number(values.runs);
-const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
-const strategies = strategiesUnderTest.filter(
-  ({ name }) => values.only === undefined || name.includes(values.only),
-);
-const targets = aiSdkTargets.filter((target) => values.target === undefined || target === values.target);
+const { runs, seed, strategies, flags } = readRunOptions(100, ['target']);
+const targets = aiSdkTargets.filter((target) => flags.target === undefined || target === flags.target);
 
 console.log(`AI SDK path: ${runs} conversations per target (${targets.join(', ')}), seed ${seed}`);
 const started = performance.now();

@@ -3,7 +3,6 @@
 // format over the three shares) and on every shared transcript, with each request
 // that comes out checked against the provider's documented contract. Prints one line per strategy, format
 // and share, and exits 1 when any request broke the contract.
-import { parseArgs } from 'node:util';
 import {
   checkProviderContractCase,
   checkProviderContracts,
@@ -12,24 +11,10 @@ import {
 } from '@compaction/testing';
 import { loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { providerConverters } from './provider-converters.js';
-import { strategiesUnderTest } from './strategies-under-test.js';
+import { readRunOptions } from './run-options.js';
 import { requestOf } from './transcript-requests.js';
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '3334' },
-    seed: { type: 'string' },
-    only: { type: 'string' },
-    skip: { type: 'string' },
-  },
-});
-const numRuns = Number(values.runs);
-const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
-const strategies = strategiesUnderTest.filter(
-  ({ name }) =>
-    (values.only === undefined || name.includes(values.only)) &&
-    (values.skip === undefined || !name.includes(values.skip)),
-);
+const { runs: numRuns, seed, strategies } = readRunOptions(3334, ['skip']);
 let failures = 0;
 
 console.log(`Generated requests: ${numRuns} per strategy, format and target share (seed ${seed})`);

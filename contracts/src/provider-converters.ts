@@ -39,23 +39,38 @@ export const anthropicConverters: ProviderConverters = {
   },
 };
 
+/**
+ * Converters of a format whose whole conversation is one request field: read from that field, written back
+ * into it.
+ */
+function fieldConverters<Value>(
+  format: ProviderConverters['format'],
+  field: string,
+  read: (value: Value) => Message[],
+  write: (messages: Message[]) => unknown,
+): ProviderConverters {
+  return {
+    format,
+    read: (request) => read((request as Request)[field] as Value),
+    write: (messages, original) => withFields(original as Request, { [field]: write(messages) }, field),
+  };
+}
+
 /** OpenAI Chat Completions requests: `messages`. */
-export const openAIChatConverters: ProviderConverters = {
-  format: 'openai-chat',
-  read: (request) =>
-    fromOpenAIChatMessages((request as Request).messages as Parameters<typeof fromOpenAIChatMessages>[0]),
-  write: (messages, original) =>
-    withFields(original as Request, { messages: toOpenAIChatMessages(messages) }, 'messages'),
-};
+export const openAIChatConverters = fieldConverters(
+  'openai-chat',
+  'messages',
+  fromOpenAIChatMessages,
+  toOpenAIChatMessages,
+);
 
 /** OpenAI Responses requests: `input` (the `instructions` field is not part of the history). */
-export const openAIResponsesConverters: ProviderConverters = {
-  format: 'openai-responses',
-  read: (request) =>
-    fromOpenAIResponsesInput((request as Request).input as Parameters<typeof fromOpenAIResponsesInput>[0]),
-  write: (messages, original) =>
-    withFields(original as Request, { input: toOpenAIResponsesInput(messages) }, 'input'),
-};
+export const openAIResponsesConverters = fieldConverters(
+  'openai-responses',
+  'input',
+  fromOpenAIResponsesInput,
+  toOpenAIResponsesInput,
+);
 
 /** Every provider format whose contract the kit checks. */
 export const providerConverters: readonly ProviderConverters[] = [

@@ -3,14 +3,17 @@ import { toAnthropicRequest } from '@compaction/provider-anthropic';
 import { toOpenAIChatMessages, toOpenAIResponsesInput } from '@compaction/provider-openai';
 import type { ProviderRequestFormat } from '@compaction/testing';
 
-/** The names of the tools a transcript calls, in the order they first appear. */
-function toolNamesOf(messages: readonly Message[]): string[] {
+/**
+ * The `tools` field declaring the tools a transcript calls, in the order they first appear, each as the
+ * provider declares one; no field when it calls none.
+ */
+function toolsField(messages: readonly Message[], declare: (name: string) => object): { tools?: object[] } {
   const names = new Set<string>();
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const part of message.content) if (part.type === 'tool-call') names.add(part.toolName);
   }
-  return [...names];
+  return names.size === 0 ? {} : { tools: [...names].map(declare) };
 }
 
 const anyInput = { type: 'object', additionalProperties: true };
@@ -21,7 +24,6 @@ const anyInput = { type: 'object', additionalProperties: true };
  * turned on when the transcript holds reasoning (a final assistant message with thinking needs it).
  */
 export function requestOf(format: ProviderRequestFormat, messages: Message[]): Record<string, unknown> {
-  const toolNames = toolNamesOf(messages);
   switch (format) {
     case 'anthropic': {
       const reasons = messages.some((message) => message.content.some((part) => part.type === 'reasoning'));
@@ -29,38 +31,20 @@ export function requestOf(format: ProviderRequestFormat, messages: Message[]): R
         model: 'claude-sonnet-4-5',
         max_tokens: 8192,
         ...(reasons ? { thinking: { type: 'enabled', budget_tokens: 4096 } } : {}),
-        ...(toolNames.length > 0
-          ? { tools: toolNames.map((name) => ({ name, input_schema: anyInput })) }
-          : {}),
+        ...toolsField(messages, (name) => ({ name, input_schema: anyInput })),
         ...toAnthropicRequest(messages),
       };
     }
     case 'openai-chat':
       return {
         model: 'gpt-4.1',
-        ...(toolNames.length > 0
-          ? {
-              tools: toolNames.map((name) => ({
-                type: 'function',
-                function: { name, parameters: anyInput },
-              })),
-            }
-          : {}),
+        ...toolsField(messages, (name) => ({ type: 'function', function: { name, parameters: anyInput } })),
         messages: toOpenAIChatMessages(messages),
       };
     case 'openai-responses':
       return {
         model: 'gpt-5',
-        ...(toolNames.length > 0
-          ? {
-              tools: toolNames.map((name) => ({
-                type: 'function',
-                name,
-                parameters: anyInput,
-                strict: false,
-              })),
-            }
-          : {}),
+        ...toolsField(messages, (name) => ({ type: 'function', name, parameters: anyInput, strict: false })),
         input: toOpenAIResponsesInput(messages),
       };
   }

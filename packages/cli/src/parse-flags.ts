@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { CliIO } from './cli-io.js';
 import { usageError } from './errors/cli-error.js';
 
 /** Flags every compacting command accepts. */
@@ -23,6 +24,21 @@ export const formatFlagOptions = {
 export const helpFlagOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
+
+/** Whether `--help` was given; then the command's help is printed, and the command has nothing else to do. */
+export function printedHelp(values: { help?: boolean | undefined }, help: string, io: CliIO): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(help);
+  return true;
+}
+
+/** Flags that each take one value, by name: most of a command's flags. */
+export function valueFlags<const Name extends string>(...names: Name[]): Record<Name, { type: 'string' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as Record<
+    Name,
+    { type: 'string' }
+  >;
+}
 
 /**
  * `parseArgs` with strict checking, turning its errors (unknown flag, missing value) into one usage line

@@ -2,16 +2,15 @@ import {
   type BudgetOptions,
   BudgetUnreachableError,
   type CompactionEvent,
-  createCompactor,
   type Message,
   type Provider,
   resolveBudget,
-  resolveCompactionConfig,
   type StrategyRegistry,
   TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
 import { type StageReport, stagesOf } from './compaction-stages.js';
+import { createConfiguredCompactor } from './config/configured-compactor.js';
 import type { CompactionSettings } from './config/resolve-settings.js';
 import { usageError } from './errors/cli-error.js';
 import { TargetUnreachableError } from './errors/target-unreachable-error.js';
@@ -115,17 +114,7 @@ export async function compactMessages(
     );
   }
   const budget: BudgetOptions = { ...base, target };
-  const resolved = await resolveCompactionConfig(
-    settings.config,
-    registry,
-    provider === undefined ? {} : { provider },
-  );
-  const compactor = createCompactor({
-    ...resolved,
-    budget,
-    counter,
-    ...(provider === undefined ? {} : { provider }),
-  });
+  const compactor = await createConfiguredCompactor(settings.config, registry, provider, { budget, counter });
   const started = performance.now();
   let result: Awaited<ReturnType<typeof compactor.compact>>;
   try {

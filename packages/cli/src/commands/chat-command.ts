@@ -9,7 +9,7 @@ import { CliError, usageError } from '../errors/cli-error.js';
 import { fastEstimator } from '../estimators.js';
 import { chatHelp } from '../help.js';
 import { formatCount } from '../output/format-numbers.js';
-import { compactionFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
+import { compactionFlagOptions, helpFlagOptions, parseFlags, printedHelp } from '../parse-flags.js';
 import { apiKeyVariables } from '../providers/create-provider.js';
 import { reportError } from '../report-error.js';
 import { contextWindowOf, providerOf } from '../run-compaction.js';
@@ -25,10 +25,7 @@ export async function chatCommand(args: string[], io: CliIO): Promise<number> {
     system: { type: 'string' },
     'max-output': { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(chatHelp);
-    return 0;
-  }
+  if (printedHelp(values, chatHelp, io)) return 0;
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
   if (settings.provider === undefined) {

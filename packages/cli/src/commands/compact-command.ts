@@ -9,7 +9,13 @@ import { summarizeCompaction } from '../output/compaction-summary.js';
 import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
 import { resolveOutputPath } from '../output/output-path.js';
 import { writeOutput } from '../output/write-output.js';
-import { compactionFlagOptions, formatFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
+import {
+  compactionFlagOptions,
+  formatFlagOptions,
+  helpFlagOptions,
+  parseFlags,
+  printedHelp,
+} from '../parse-flags.js';
 import { type CompactionReport, compactMessages } from '../run-compaction.js';
 
 /** `compaction compact <input>`: compacts a conversation once and writes it back in its format. */
@@ -23,10 +29,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     json: { type: 'boolean' },
     instructions: { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(compactHelp);
-    return 0;
-  }
+  if (printedHelp(values, compactHelp, io)) return 0;
   const from = parseFormatName(values.from, '--from');
   const to = parseFormatName(values.to, '--to');
   const inputPath = positionals[0];

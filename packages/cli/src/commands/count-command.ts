@@ -8,7 +8,7 @@ import { parseFormatName } from '../formats/format-flags.js';
 import { readConversation } from '../formats/read-conversation.js';
 import { countHelp } from '../help.js';
 import { formatChange, formatCount, formatTable } from '../output/format-numbers.js';
-import { formatFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
+import { formatFlagOptions, helpFlagOptions, parseFlags, printedHelp } from '../parse-flags.js';
 import { createProvider } from '../providers/create-provider.js';
 
 /** `compaction count <input>`: tokens by role, part kind and tool, with one estimator or several. */
@@ -24,10 +24,7 @@ export async function countCommand(args: string[], io: CliIO): Promise<number> {
     model: { type: 'string' },
     'base-url': { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(countHelp);
-    return 0;
-  }
+  if (printedHelp(values, countHelp, io)) return 0;
   const estimator = parseEstimatorName(values.estimator ?? 'fast');
   const conversation = await readConversation(positionals[0], parseFormatName(values.from, '--from'));
   const providerSettings = resolveProviderFlags(values, io.cwd);

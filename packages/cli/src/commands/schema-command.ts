@@ -3,7 +3,7 @@ import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { schemaHelp } from '../help.js';
 import { writeOutput } from '../output/write-output.js';
-import { helpFlagOptions, parseFlags } from '../parse-flags.js';
+import { helpFlagOptions, parseFlags, printedHelp } from '../parse-flags.js';
 
 /** `compaction schema`: prints the config's JSON Schema with every installed strategy's options. */
 export async function schemaCommand(args: string[], io: CliIO): Promise<number> {
@@ -11,10 +11,7 @@ export async function schemaCommand(args: string[], io: CliIO): Promise<number> 
     ...helpFlagOptions,
     output: { type: 'string', short: 'o' },
   });
-  if (values.help) {
-    io.stdout.write(schemaHelp);
-    return 0;
-  }
+  if (printedHelp(values, schemaHelp, io)) return 0;
   const schema = compactionConfigSchema(await createCliRegistry());
   await writeOutput(io, values.output, `${JSON.stringify(schema, null, 2)}\n`);
   return 0;

@@ -4,7 +4,13 @@ import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { CliError, usageError } from '../errors/cli-error.js';
 import { serveHelp } from '../help.js';
-import { compactionFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
+import {
+  compactionFlagOptions,
+  helpFlagOptions,
+  parseFlags,
+  printedHelp,
+  valueFlags,
+} from '../parse-flags.js';
 import { createCompactionServer } from '../serve/compaction-server.js';
 import { parseByteSize } from '../serve/parse-byte-size.js';
 import { parseDuration } from '../serve/parse-duration.js';
@@ -37,27 +43,26 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags('serve', args, {
     ...helpFlagOptions,
     ...compactionFlagOptions,
-    host: { type: 'string' },
     port: { type: 'string', short: 'p' },
-    token: { type: 'string' },
-    'max-body': { type: 'string' },
     'allow-strategy': { type: 'string', multiple: true },
     'allow-option': { type: 'string', multiple: true },
     'allow-model': { type: 'string', multiple: true },
-    'headers-timeout': { type: 'string' },
-    'request-timeout': { type: 'string' },
-    'max-concurrent': { type: 'string' },
-    'max-queue': { type: 'string' },
-    'max-sessions': { type: 'string' },
-    'max-session-size': { type: 'string' },
-    'session-idle': { type: 'string' },
-    'shutdown-timeout': { type: 'string' },
-    store: { type: 'string' },
+    ...valueFlags(
+      'host',
+      'token',
+      'max-body',
+      'headers-timeout',
+      'request-timeout',
+      'max-concurrent',
+      'max-queue',
+      'max-sessions',
+      'max-session-size',
+      'session-idle',
+      'shutdown-timeout',
+      'store',
+    ),
   });
-  if (values.help) {
-    io.stdout.write(serveHelp);
-    return 0;
-  }
+  if (printedHelp(values, serveHelp, io)) return 0;
   const port = values.port === undefined ? defaultPort : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw usageError(`--port must be 0 to 65535, got "${values.port}"`);

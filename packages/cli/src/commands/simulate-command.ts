@@ -16,7 +16,14 @@ import {
 } from '../output/format-numbers.js';
 import { createProgressBar } from '../output/progress-bar.js';
 import { writeOutput } from '../output/write-output.js';
-import { compactionFlagOptions, formatFlagOptions, helpFlagOptions, parseFlags } from '../parse-flags.js';
+import {
+  compactionFlagOptions,
+  formatFlagOptions,
+  helpFlagOptions,
+  parseFlags,
+  printedHelp,
+  valueFlags,
+} from '../parse-flags.js';
 import { contextWindowOf, providerOf } from '../run-compaction.js';
 import { createMeteredProvider } from '../simulate/metered-provider.js';
 import { plotSimulation } from '../simulate/plot-svg.js';
@@ -29,19 +36,12 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
     ...helpFlagOptions,
     ...compactionFlagOptions,
     ...formatFlagOptions,
-    'input-price': { type: 'string' },
-    'output-price': { type: 'string' },
-    'cache-read-price': { type: 'string' },
-    'cache-write-price': { type: 'string' },
+    ...valueFlags('input-price', 'output-price', 'cache-read-price', 'cache-write-price', 'plot'),
     'no-cache': { type: 'boolean' },
-    plot: { type: 'string' },
     json: { type: 'boolean' },
     steps: { type: 'boolean' },
   });
-  if (values.help) {
-    io.stdout.write(simulateHelp);
-    return 0;
-  }
+  if (printedHelp(values, simulateHelp, io)) return 0;
   const prices: Partial<PriceModel> = { ...(values['no-cache'] ? { caching: false } : {}) };
   const price = (flag: string, key: keyof Omit<PriceModel, 'caching'>) => {
     const text = (values as Record<string, unknown>)[flag] as string | undefined;

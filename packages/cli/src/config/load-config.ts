@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
-import {
-  type CompactionConfig,
-  compactionConfigSchema,
-  InvalidOptionsError,
-  type StrategyRegistry,
-  validateOptions,
-} from '@compaction/core';
+import type { CompactionConfig, StrategyRegistry } from '@compaction/core';
 import { CliError } from '../errors/cli-error.js';
 import { parseJsonWithLocation } from '../formats/json-location.js';
 import { findConfigFile } from './find-config.js';
+import { validateConfig } from './validate-config.js';
 
 /** A config read from a file, or `undefined` with no path when there is none. */
 export interface LoadedConfig {
@@ -42,12 +37,6 @@ export function loadConfig(
       message: `${path}: invalid JSON at line ${line}, column ${column}: ${parsed.reason}`,
     });
   }
-  try {
-    validateOptions(compactionConfigSchema(registry), parsed.value, 'config');
-  } catch (error) {
-    if (!InvalidOptionsError.isInstance(error)) throw error;
-    const details = error.issues.map((issue) => `${issue.path || '(root)'} ${issue.message}`).join('; ');
-    throw new CliError({ kind: 'config', message: `${path}: invalid config: ${details}`, cause: error });
-  }
+  validateConfig(parsed.value, registry, path);
   return { config: parsed.value as CompactionConfig, path };
 }

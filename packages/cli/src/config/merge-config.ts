@@ -1,13 +1,8 @@
-import {
-  type CompactionConfig,
-  compactionConfigSchema,
-  InvalidOptionsError,
-  type StrategyRegistry,
-  validateOptions,
-} from '@compaction/core';
+import type { CompactionConfig, StrategyRegistry } from '@compaction/core';
 import { CliError } from '../errors/cli-error.js';
 import type { ProviderSettings } from '../providers/create-provider.js';
 import type { CompactionSettings } from './resolve-settings.js';
+import { validateConfig } from './validate-config.js';
 
 /**
  * Settings with a partial config laid over them (a server request's `config`): its strategy replaces the
@@ -23,17 +18,7 @@ export function mergeConfig(
     strategy: base.config.strategy,
     ...(typeof override === 'object' ? override : {}),
   } as CompactionConfig;
-  try {
-    validateOptions(
-      compactionConfigSchema(registry),
-      typeof override === 'object' ? candidate : override,
-      'config',
-    );
-  } catch (error) {
-    if (!InvalidOptionsError.isInstance(error)) throw error;
-    const details = error.issues.map((issue) => `${issue.path || '(root)'} ${issue.message}`).join('; ');
-    throw new CliError({ kind: 'config', message: `invalid config: ${details}`, cause: error });
-  }
+  validateConfig(typeof override === 'object' ? candidate : override, registry);
   const budget = { ...base.budget, ...candidate.budget };
   const provider = (candidate.provider as ProviderSettings | undefined) ?? base.provider;
   const strategyChanged = (override as CompactionConfig).strategy !== undefined;

@@ -1,57 +1,51 @@
-import { BudgetUnreachableError, CompactionError } from '@compaction/core';
+import { BudgetUnreachableError, type BudgetUnreachableSettings } from '@compaction/core';
 import { formatCount } from '../output/format-numbers.js';
 
 /** The budget a compaction was asked to meet, in the user's terms. */
-export interface UnreachableBudget {
-  /** The target it aimed for. */
-  target: number;
+export interface UnreachableBudget extends Required<Pick<BudgetUnreachableSettings, 'target' | 'limit'>> {
   /** Whether the user gave the target (a flag or the config), rather than the command's default. */
   targetGiven: boolean;
-  /** The hard limit: the context window less reserved output and the safety margin. */
-  limit: number;
   contextWindow: number;
 }
 
 /**
- * The history cannot be compacted within the limit. Its message names the numbers the user gave (the target,
- * or the context window when no target was given) and the best any strategy reached; the CLI exits with 3 and
- * the server answers 422 (its `code` is core's `core/budget-unreachable`).
+ * The history cannot be compacted within the limit: core's {@link BudgetUnreachableError} (its `target`,
+ * `limit`, `best` and `reason`, and its code `core/budget-unreachable`), worded for the command line. Its
+ * message names the numbers the user gave (the target, or the context window when no target was given) and
+ * the best any strategy reached; the CLI exits with 3 and the server answers 422. `best` is `NaN` when the
+ * error it wraps did not say.
  */
-export class TargetUnreachableError extends CompactionError {
+export class TargetUnreachableError extends BudgetUnreachableError {
   static override readonly marker: string = 'compaction.error.target-unreachable';
   override readonly name: string = 'TargetUnreachableError';
-  readonly target: number;
-  readonly limit: number;
   readonly contextWindow: number;
-  /** Tokens of the smallest result a strategy reached, when known. */
-  readonly best: number | undefined;
 
   constructor({ budget, cause }: { budget: UnreachableBudget; cause: unknown }) {
     const best = bestOf(cause);
     const reason = reasonOf(cause);
-    const target = `the ${budget.targetGiven ? '' : 'default '}target of ${formatCount(budget.target)} tokens`;
-    const limit = `the limit of ${formatCount(budget.limit)} tokens (a ${formatCount(budget.contextWindow)}-token context window less reserved output and margin)`;
-    let head: string;
-    if (best === undefined) {
-      head = `cannot reach ${target}: no strategy got under ${limit}`;
-    } else if (best <= budget.limit) {
-      // Within the limit, yet failed: no strategy made progress towards the target.
-      head = `cannot reach ${target}: the best is ${formatCount(best)}`;
-    } else if (budget.targetGiven) {
-      head = `cannot reach ${target}: the best is ${formatCount(best)}, over ${limit}`;
-    } else {
-      head = `cannot fit ${limit}: the best is ${formatCount(best)}`;
-    }
-    super({
-      code: 'core/budget-unreachable',
-      message: reason === undefined ? head : `${head}; ${reason}`,
-      cause,
-    });
-    this.target = budget.target;
-    this.limit = budget.limit;
+    const { target, limit } = budget;
+    super({ target, best: best ?? Number.NaN, limit, ...(reason === undefined ? {} : { reason }), cause });
+    // Core's message speaks of tokens only; the command's names the flags' numbers and the context window.
+    this.message = messageOf(budget, best, reason);
     this.contextWindow = budget.contextWindow;
-    this.best = best;
   }
+}
+
+function messageOf(budget: UnreachableBudget, best: number | undefined, reason: string | undefined): string {
+  const target = `the ${budget.targetGiven ? '' : 'default '}target of ${formatCount(budget.target)} tokens`;
+  const limit = `the limit of ${formatCount(budget.limit)} tokens (a ${formatCount(budget.contextWindow)}-token context window less reserved output and margin)`;
+  let head: string;
+  if (best === undefined) {
+    head = `cannot reach ${target}: no strategy got under ${limit}`;
+  } else if (best <= budget.limit) {
+    // Within the limit, yet failed: no strategy made progress towards the target.
+    head = `cannot reach ${target}: the best is ${formatCount(best)}`;
+  } else if (budget.targetGiven) {
+    head = `cannot reach ${target}: the best is ${formatCount(best)}, over ${limit}`;
+  } else {
+    head = `cannot fit ${limit}: the best is ${formatCount(best)}`;
+  }
+  return reason === undefined ? head : `${head}; ${reason}`;
 }
 
 /**

@@ -51,6 +51,20 @@ const anthropicRequests: Array<[string, unknown]> = [
     },
   ],
   [
+    'a server tool result block alone, such as the advisor tool result',
+    {
+      messages: [
+        { role: 'user', content: 'Plan the migration.' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_01', content: { type: 'advisor_result' } },
+          ],
+        },
+      ],
+    },
+  ],
+  [
     'thinking blocks with their signature',
     {
       messages: [

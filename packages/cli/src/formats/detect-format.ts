@@ -1,4 +1,5 @@
 import { findMessageIssues } from '@compaction/core';
+import { anthropicServerToolResultTypes } from '@compaction/transcript-claude-code';
 import { type FormatName, isRecord } from './conversation-format.js';
 
 /**
@@ -40,12 +41,7 @@ const anthropicBlockTypes = new Set([
   'tool_use',
   'tool_result',
   'server_tool_use',
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-  'tool_search_tool_result',
+  ...anthropicServerToolResultTypes,
   'tool_reference',
   'container_upload',
   'mcp_tool_use',

@@ -2,14 +2,13 @@ import {
   type CompactionEvent,
   type CompactionStore,
   type Compactor,
-  createCompactor,
   type JSONValue,
   type Message,
   type Provider,
-  resolveCompactionConfig,
   type StrategyRegistry,
   TokenCounter,
 } from '@compaction/core';
+import { createConfiguredCompactor } from '../config/configured-compactor.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
@@ -117,16 +116,9 @@ export class CompactionSession {
     provider: Provider | undefined,
     options: SessionOptions = {},
   ): Promise<CompactionSession> {
-    const resolved = await resolveCompactionConfig(
-      settings.config,
-      registry,
-      provider === undefined ? {} : { provider },
-    );
-    const compactor = createCompactor({
-      ...resolved,
+    const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
       budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
       counter: new TokenCounter(fastEstimator()),
-      ...(provider === undefined ? {} : { provider }),
       ...(options.store === undefined ? {} : { store: options.store }),
     });
     return new CompactionSession(id, compactor, options);

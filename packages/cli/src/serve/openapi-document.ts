@@ -15,6 +15,9 @@ const answer = (description: string, schema: string, examples: OpenApiExamples) 
   description,
   content: json(schemaRef(schema), examples),
 });
+/** An answer with one example. */
+const exampleAnswer = (description: string, schema: string, value: unknown) =>
+  answer(description, schema, { example: example(value) });
 const requestBody = (schema: string, examples: OpenApiExamples) => ({
   required: true,
   content: json(schemaRef(schema), examples),
@@ -132,7 +135,7 @@ export const openApiDocument = {
       get: {
         summary: 'Whether the server answers, with its sessions and the compactions in progress',
         responses: {
-          200: answer('The server is up.', 'Health', { example: example(sessionExamples.health.answer) }),
+          200: exampleAnswer('The server is up.', 'Health', sessionExamples.health.answer),
           ...errors(...always),
         },
       },
@@ -174,9 +177,7 @@ export const openApiDocument = {
           },
         ],
         responses: {
-          200: answer('A page of sessions.', 'SessionPage', {
-            example: example(sessionExamples.list.answer),
-          }),
+          200: exampleAnswer('A page of sessions.', 'SessionPage', sessionExamples.list.answer),
           ...errors(400, ...always),
         },
       },
@@ -204,9 +205,7 @@ export const openApiDocument = {
       get: {
         summary: 'A session with its conversation',
         responses: {
-          200: answer('The session.', 'SessionWithConversation', {
-            example: example(sessionExamples.read.answer),
-          }),
+          200: exampleAnswer('The session.', 'SessionWithConversation', sessionExamples.read.answer),
           ...errors(404, ...always),
         },
       },
@@ -255,9 +254,7 @@ export const openApiDocument = {
       get: {
         summary: "The session's newest 100 compaction events, oldest first, and their total",
         responses: {
-          200: answer('The compaction events.', 'CompactionList', {
-            example: example(sessionExamples.compactions.answer),
-          }),
+          200: exampleAnswer('The compaction events.', 'CompactionList', sessionExamples.compactions.answer),
           ...errors(404, ...always),
         },
       },

@@ -48,69 +48,71 @@ const [chatDeveloper, chatTask, , , , , chatNewest] = openAIChatRequest.messages
 const [responsesTask, , , , , responsesNewest] = openAIResponsesRequest.input;
 const [coreSystem, coreTask, , , , coreNewest] = coreMessages;
 
+/** One `POST /v1/compact` example: the request sends `conversation`, the answer has `compacted` and the report. */
+function compactExample(
+  summary: string,
+  conversation: unknown,
+  compacted: unknown,
+  report: ReturnType<typeof offlineReport>,
+) {
+  return { summary, request: { conversation }, answer: { conversation: compacted, report } };
+}
+
 /** `POST /v1/compact`, one example per format: the request and the answer. */
 export const compactExamples = {
-  anthropic: {
-    summary: 'An Anthropic Messages request with thinking, tool calls and results',
-    request: { conversation: anthropicRequest },
-    answer: {
-      conversation: {
-        ...anthropicRequest,
-        messages: [
-          // Removal markers are user messages: Anthropic joins this one to the task's turn.
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: anthropicTask!.content as string },
-              { type: 'text', text: skippedMarker(4) },
-            ],
-          },
-          anthropicAnswer,
-          anthropicNewest,
-        ],
-      },
-      report: offlineReport('anthropic', [8, 238], [5, 102], 119),
-    },
-  },
-  'openai-chat': {
-    summary: 'An OpenAI Chat Completions request with parallel tool calls',
-    request: { conversation: openAIChatRequest },
-    answer: {
-      conversation: {
-        ...openAIChatRequest,
-        messages: [chatDeveloper, chatTask, { role: 'user', content: skippedMarker(4) }, chatNewest],
-      },
-      report: offlineReport('openai-chat', [7, 146], [4, 59], 73),
-    },
-  },
-  'openai-responses': {
-    summary: 'An OpenAI Responses request with reasoning and a function call',
-    request: { conversation: openAIResponsesRequest },
-    answer: {
-      conversation: {
-        ...openAIResponsesRequest,
-        input: [responsesTask, { role: 'user', content: skippedMarker(3) }, responsesNewest],
-      },
-      report: offlineReport('openai-responses', [5, 89], [3, 43], 44),
-    },
-  },
-  core: {
-    summary: 'Core messages, as a bare list',
-    request: { conversation: coreMessages },
-    answer: {
-      conversation: [
-        coreSystem,
-        coreTask,
+  anthropic: compactExample(
+    'An Anthropic Messages request with thinking, tool calls and results',
+    anthropicRequest,
+    {
+      ...anthropicRequest,
+      messages: [
+        // Removal markers are user messages: Anthropic joins this one to the task's turn.
         {
           role: 'user',
-          content: [{ type: 'text', text: skippedMarker(3) }],
-          metadata: { compaction: { kind: 'marker', round: 1, strategy: 'sliding-window' } },
+          content: [
+            { type: 'text', text: anthropicTask!.content as string },
+            { type: 'text', text: skippedMarker(4) },
+          ],
         },
-        coreNewest,
+        anthropicAnswer,
+        anthropicNewest,
       ],
-      report: offlineReport('core', [6, 100], [4, 52], 50),
     },
-  },
+    offlineReport('anthropic', [8, 238], [5, 102], 119),
+  ),
+  'openai-chat': compactExample(
+    'An OpenAI Chat Completions request with parallel tool calls',
+    openAIChatRequest,
+    {
+      ...openAIChatRequest,
+      messages: [chatDeveloper, chatTask, { role: 'user', content: skippedMarker(4) }, chatNewest],
+    },
+    offlineReport('openai-chat', [7, 146], [4, 59], 73),
+  ),
+  'openai-responses': compactExample(
+    'An OpenAI Responses request with reasoning and a function call',
+    openAIResponsesRequest,
+    {
+      ...openAIResponsesRequest,
+      input: [responsesTask, { role: 'user', content: skippedMarker(3) }, responsesNewest],
+    },
+    offlineReport('openai-responses', [5, 89], [3, 43], 44),
+  ),
+  core: compactExample(
+    'Core messages, as a bare list',
+    coreMessages,
+    [
+      coreSystem,
+      coreTask,
+      {
+        role: 'user',
+        content: [{ type: 'text', text: skippedMarker(3) }],
+        metadata: { compaction: { kind: 'marker', round: 1, strategy: 'sliding-window' } },
+      },
+      coreNewest,
+    ],
+    offlineReport('core', [6, 100], [4, 52], 50),
+  ),
 };
 
 const sessionId = 'b82749c1-6b9f-4588-8673-81c8c1bc39b0';
@@ -132,6 +134,11 @@ function sessionAt(minute: number, messages: number, bytes: number, tokens: numb
     budget,
     compactions,
   };
+}
+
+/** The example session at one of its states, with the Chat request of its conversation at that time. */
+function sessionWith(state: ReturnType<typeof sessionAt>, messages: readonly unknown[]) {
+  return { ...state, conversation: { ...openAIChatRequest, messages } };
 }
 
 const chatAfterToolCall = [...openAIChatRequest.messages, ...openAIChatToolCall];
@@ -192,39 +199,25 @@ export const sessionCompactionEvent = {
 export const sessionExamples = {
   create: {
     request: { conversation: openAIChatRequest, config: { budget: { contextWindow: 400 } } },
-    answer: { ...sessionAt(3, 7, 1078, 146, 0), conversation: openAIChatRequest, compacted: false },
+    answer: { ...sessionWith(sessionAt(3, 7, 1078, 146, 0), openAIChatRequest.messages), compacted: false },
   },
   appendCall: {
     request: { messages: openAIChatToolCall },
-    answer: {
-      ...sessionAt(5, 8, 1206, 168, 0),
-      conversation: { ...openAIChatRequest, messages: chatAfterToolCall },
-      compacted: false,
-    },
+    answer: { ...sessionWith(sessionAt(5, 8, 1206, 168, 0), chatAfterToolCall), compacted: false },
   },
   appendResult: {
     request: { messages: openAIChatToolResult },
-    answer: {
-      ...sessionAt(7, 9, 1478, 200, 0),
-      conversation: { ...openAIChatRequest, messages: chatAfterToolResult },
-      compacted: false,
-    },
+    answer: { ...sessionWith(sessionAt(7, 9, 1478, 200, 0), chatAfterToolResult), compacted: false },
   },
   compact: {
     request: { instructions: 'Keep the hotel prices.' },
     answer: {
-      ...sessionAt(9, 7, 1002, 139, 1),
-      conversation: { ...openAIChatRequest, messages: chatCompacted },
+      ...sessionWith(sessionAt(9, 7, 1002, 139, 1), chatCompacted),
       compacted: true,
       event: sessionCompactionEvent,
     },
   },
-  read: {
-    answer: {
-      ...sessionAt(10, 7, 1002, 139, 1),
-      conversation: { ...openAIChatRequest, messages: chatCompacted },
-    },
-  },
+  read: { answer: sessionWith(sessionAt(10, 7, 1002, 139, 1), chatCompacted) },
   list: { answer: { sessions: [sessionAt(10, 7, 1002, 139, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
   health: { answer: { ok: true, sessions: 1, compactions: 0 } },

@@ -1,12 +1,12 @@
 import type { Message } from '@compaction/core';
 import { CliError, inputError } from '../errors/cli-error.js';
 import { badRequest } from '../errors/http-error.js';
-import { convert } from '../formats/anthropic-format.js';
 import { checkMessageNesting } from '../formats/check-nesting.js';
 import type { Conversation } from '../formats/conversation-format.js';
 import { formats } from '../formats/formats.js';
 import { loadProviderPackage } from '../formats/load-converters.js';
 import { readJsonConversation } from '../formats/read-conversation.js';
+import { convert } from '../formats/request-format.js';
 
 /**
  * The formats the server reads and answers in: every JSON format of `compaction compact`. A Claude Code

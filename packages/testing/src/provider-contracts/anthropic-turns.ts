@@ -66,15 +66,7 @@ export function isThinkingBlock(located: AnthropicBlock): boolean {
 }
 
 /** Server tool result block types: each answers a `server_tool_use` with the same id. */
-export const anthropicServerToolResultTypes: ReadonlySet<string> = new Set([
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-  'tool_search_tool_result',
-  'advisor_tool_result',
-]);
+export { anthropicServerToolResultTypes } from '@compaction/transcript-claude-code';
 
 /** Whether the request's thinking configuration turns thinking on (anything but absent or `disabled`). */
 export function isAnthropicThinkingEnabled(request: JSONRecord): boolean {

@@ -1,4 +1,4 @@
-export { claudeCodeToMessages } from './claude-code-messages.js';
+export { claudeCodeToMessages } from '@compaction/transcript-claude-code';
 export { codingSources, type LoadTranscriptsOptions, loadTranscripts } from './load-transcripts.js';
 export { type MiniSweAgentMessage, miniSweAgentToMessages } from './mini-swe-agent-messages.js';
 export { type ChatMessage, openAIChatToMessages } from './openai-chat-messages.js';

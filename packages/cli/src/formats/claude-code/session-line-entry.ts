@@ -1,5 +1,5 @@
 import type { Message } from '@compaction/core';
-import { partToBlock } from './claude-code-blocks.js';
+import { partToBlock } from '@compaction/transcript-claude-code';
 import type { SessionLine } from './session-lines.js';
 
 /** Fields of a neighbouring line that a new line repeats, so Claude Code places it in the same session. */

@@ -1,7 +1,13 @@
 import type { JSONObject, Message, Part } from '@compaction/core';
+import {
+  assistantParts,
+  type ClaudeCodeContentBlock,
+  isToolResult,
+  toolResultPart,
+  userParts,
+} from '@compaction/transcript-claude-code';
 import { inputError } from '../../errors/cli-error.js';
 import { isRecord } from '../conversation-format.js';
-import { assistantParts, type ContentBlock, toolResultPart, userParts } from './claude-code-blocks.js';
 import { type ConversationLines, findConversationLines } from './conversation-lines.js';
 import type { SessionLog } from './session-lines.js';
 
@@ -97,14 +103,14 @@ export function readSessionMessages(log: SessionLog): SessionSource {
     if (typeof content !== 'string' && !Array.isArray(content)) {
       throw inputError(`line ${number}: message.content must be a string or a list of blocks`);
     }
-    const blocks: ContentBlock[] =
+    const blocks: ClaudeCodeContentBlock[] =
       typeof content === 'string'
         ? [{ type: 'text', text: content }]
         : content.map((block, index) => {
             if (!isRecord(block) || typeof block.type !== 'string') {
               throw inputError(`line ${number}: message.content[${index}] must be a block with a type`);
             }
-            return block as ContentBlock;
+            return block as ClaudeCodeContentBlock;
           });
     const owners: BlockOwner[] = [];
 
@@ -144,9 +150,7 @@ export function readSessionMessages(log: SessionLog): SessionSource {
     }
 
     lastAssistantId = undefined;
-    const results = blocks.flatMap((block, blockIndex) =>
-      block.type === 'tool_result' && typeof block.tool_use_id === 'string' ? [blockIndex] : [],
-    );
+    const results = blocks.flatMap((block, blockIndex) => (isToolResult(block) ? [blockIndex] : []));
     let toolMessage: number | undefined;
     if (results.length > 0) {
       openUserMessage = undefined;

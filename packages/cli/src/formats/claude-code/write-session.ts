@@ -1,5 +1,5 @@
 import type { Message, Part } from '@compaction/core';
-import { type ContentBlock, partToBlock, updatedBlock } from './claude-code-blocks.js';
+import { type ClaudeCodeContentBlock, partToBlock, updatedBlock } from '@compaction/transcript-claude-code';
 import { connectChain, type OutputLine } from './connect-session-chain.js';
 import { unchainedEntry } from './session-line-entry.js';
 import { type BlockSource, callKey, type SessionSource } from './session-messages.js';
@@ -151,10 +151,10 @@ function messageLineStatus(
   const entry = line.entry!;
   const message = entry.message as Record<string, unknown>;
   const stringContent = typeof message.content === 'string';
-  const blocks: ContentBlock[] = stringContent
+  const blocks: ClaudeCodeContentBlock[] = stringContent
     ? [{ type: 'text', text: message.content as string }]
-    : (message.content as ContentBlock[]);
-  const written: ContentBlock[] = [];
+    : (message.content as ClaudeCodeContentBlock[]);
+  const written: ClaudeCodeContentBlock[] = [];
   let resultChanged = false;
   blocks.forEach((block, blockIndex) => {
     const owner = owners[blockIndex]!;

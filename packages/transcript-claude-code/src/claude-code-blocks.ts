@@ -7,8 +7,8 @@ import type {
   UserMessage,
 } from '@compaction/core';
 
-/** An Anthropic content block as Claude Code logs it; fields the CLI does not read are kept as they are. */
-export interface ContentBlock {
+/** An Anthropic content block as Claude Code logs it; fields not read here are kept as they are. */
+export interface ClaudeCodeContentBlock {
   type: string;
   text?: string;
   thinking?: string;
@@ -18,7 +18,7 @@ export interface ContentBlock {
   name?: string;
   input?: JSONValue;
   tool_use_id?: string;
-  content?: string | ContentBlock[];
+  content?: string | ClaudeCodeContentBlock[];
   is_error?: boolean;
   source?: { type: string; media_type?: string; data?: string; url?: string };
   [field: string]: unknown;
@@ -29,7 +29,7 @@ export interface ContentBlock {
  * it is not counted, and is written back unchanged with its line.
  */
 export function assistantParts(
-  block: ContentBlock,
+  block: ClaudeCodeContentBlock,
   toolNames: Map<string, string>,
 ): AssistantMessage['content'] {
   switch (block.type) {
@@ -61,7 +61,10 @@ export function assistantParts(
 }
 
 /** The tool-result part of a `tool_result` block. */
-export function toolResultPart(block: ContentBlock, toolNames: Map<string, string>): ToolResultPart {
+export function toolResultPart(
+  block: ClaudeCodeContentBlock,
+  toolNames: Map<string, string>,
+): ToolResultPart {
   const toolCallId = block.tool_use_id ?? '';
   return {
     type: 'tool-result',
@@ -73,7 +76,7 @@ export function toolResultPart(block: ContentBlock, toolNames: Map<string, strin
 }
 
 /** The core parts of a user block (text and images; other block types give none). */
-export function userParts(block: ContentBlock): ToolResultContentPart[] & UserMessage['content'] {
+export function userParts(block: ClaudeCodeContentBlock): ToolResultContentPart[] & UserMessage['content'] {
   if (block.type === 'text') return [{ type: 'text', text: block.text ?? '' }];
   if (block.type === 'image' && block.source !== undefined) {
     const image = block.source.data ?? block.source.url ?? '';
@@ -86,7 +89,7 @@ export function userParts(block: ContentBlock): ToolResultContentPart[] & UserMe
 }
 
 /** The block for a core part, for lines Compaction writes itself. */
-export function partToBlock(part: Part): ContentBlock {
+export function partToBlock(part: Part): ClaudeCodeContentBlock {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
@@ -119,10 +122,10 @@ export function partToBlock(part: Part): ContentBlock {
  * The block that says what a changed part says, keeping the original block's other fields (`cache_control`,
  * a tool result's own fields...): only the fields the part carries are replaced.
  */
-export function updatedBlock(original: ContentBlock, part: Part): ContentBlock {
+export function updatedBlock(original: ClaudeCodeContentBlock, part: Part): ClaudeCodeContentBlock {
   const fresh = partToBlock(part);
   if (fresh.type !== original.type) return fresh;
-  const updated: ContentBlock = { ...original, ...fresh };
+  const updated: ClaudeCodeContentBlock = { ...original, ...fresh };
   // A result that is no longer an error loses the flag; an explicit `is_error: false` stays as it was.
   if (part.type === 'tool-result' && !part.isError && original.is_error === true) delete updated.is_error;
   return updated;
