@@ -3,11 +3,16 @@ import type {
   GenerateRequest,
   GenerateResult,
   JSONObject,
-  ModelLimits,
   Provider,
   TokenCount,
 } from '@compaction/core';
-import { createModelLimitsResolver, lazyClient, resolveGenerateRequest } from '@compaction/provider-utils';
+import {
+  lazyClient,
+  resolveGenerateRequest,
+  type SdkProvider,
+  type SdkProviderSettings,
+  sdkProviderModelLimits,
+} from '@compaction/provider-utils';
 import {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -26,36 +31,23 @@ import {
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
-const defaultModel = 'claude-sonnet-5-5';
-
 /** A {@link Provider} over the Anthropic Messages API. */
-export interface AnthropicProvider extends Provider {
-  readonly name: 'anthropic';
-  countTokens(request: CountTokensRequest): Promise<TokenCount>;
-}
+export type AnthropicProvider = SdkProvider<'anthropic'>;
 
-/** Settings of {@link createAnthropicProvider}. */
-export interface AnthropicProviderSettings extends AnthropicClientSettings {
-  /** The default model. Default `claude-sonnet-5-5`. */
-  model?: AnthropicModelId;
-  /** A ready client (an `Anthropic` instance); when given, the client settings are ignored. */
-  client?: AnthropicClient;
+/** Settings of {@link createAnthropicProvider}. The default `model` is `claude-sonnet-5-5`. */
+export interface AnthropicProviderSettings
+  extends AnthropicClientSettings,
+    SdkProviderSettings<AnthropicModelId, AnthropicClient> {
   /**
    * Use the 1M-token window on models that offer it, by sending the `context-1m-2025-08-07` beta flag.
    * Default `false`.
    */
   longContext?: boolean;
-  /** Limits by model id that replace or complete the built-in table. */
-  modelLimits?: Record<string, Partial<ModelLimits>>;
-  /** `max_tokens` of `generate` when the request sets none. Default 4,096 (capped at the model's limit). */
-  maxOutputTokens?: number;
   /**
    * Tool definitions your requests send. `countTokens` includes them, so counts match what the API bills for
    * the real request. Default: none.
    */
   tools?: JSONObject[];
-  /** Receives warnings (an unknown model). Default `console.warn`. */
-  warn?: (message: string) => void;
 }
 
 /**
@@ -64,7 +56,7 @@ export interface AnthropicProviderSettings extends AnthropicClientSettings {
  * built-in table. The client is injected or built from the settings on first use.
  */
 export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
-  const modelId = settings.model ?? defaultModel;
+  const modelId = settings.model ?? 'claude-sonnet-5-5';
   const createClient = () => createAnthropicClient(settings);
   const getClient = lazyClient({ provider: 'anthropic', client: settings.client, create: createClient });
   const headers = settings.longContext === true ? { 'anthropic-beta': longContextBeta } : undefined;
@@ -73,14 +65,11 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings = {}
     ...(headers === undefined ? {} : { headers }),
   });
 
-  const modelLimits = createModelLimitsResolver({
+  const modelLimits = sdkProviderModelLimits(settings, {
     source: '@compaction/provider-anthropic',
     defaultModelId: modelId,
     find: (id) => findAnthropicModel(id),
     fallback: defaultAnthropicModelLimits,
-    longContext: settings.longContext,
-    overrides: settings.modelLimits,
-    warn: settings.warn,
   });
 
   return {

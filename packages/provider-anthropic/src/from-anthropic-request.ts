@@ -13,7 +13,7 @@ import {
   type UserMessage,
   withCompactionMetadata,
 } from '@compaction/core';
-import { keyOrderDifference } from '@compaction/provider-utils';
+import { keyOrderDifference, notPlainJsonIssue } from '@compaction/provider-utils';
 import { blockReferences } from './anthropic-block-references.js';
 import { blockToPart } from './anthropic-content-blocks.js';
 import { anthropicMarkers } from './anthropic-markers.js';
@@ -282,11 +282,7 @@ function assertRequestShape(request: AnthropicRequest): void {
     } else if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
       issues.push({ index, path: 'content', message: 'must be a string or an array of blocks' });
     } else if (!isJSONValue(message)) {
-      issues.push({
-        index,
-        path: '',
-        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
-      });
+      issues.push(notPlainJsonIssue(index));
     } else if (Array.isArray(message.content)) {
       message.content.forEach((block, blockIndex) => {
         if (!isObject(block as unknown) || typeof block.type !== 'string') {

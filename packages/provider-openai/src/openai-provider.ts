@@ -2,13 +2,18 @@ import {
   type CountTokensRequest,
   type GenerateRequest,
   type GenerateResult,
-  type ModelLimits,
   type Provider,
   ProviderError,
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
-import { createModelLimitsResolver, lazyClient, resolveGenerateRequest } from '@compaction/provider-utils';
+import {
+  lazyClient,
+  resolveGenerateRequest,
+  type SdkProvider,
+  type SdkProviderSettings,
+  sdkProviderModelLimits,
+} from '@compaction/provider-utils';
 import {
   callMethod,
   createOpenAIClient,
@@ -22,32 +27,19 @@ import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
-const defaultModel = 'gpt-5.4';
-
 /** A {@link Provider} over the OpenAI API. */
-export interface OpenAIProvider extends Provider {
-  readonly name: 'openai';
-  countTokens(request: CountTokensRequest): Promise<TokenCount>;
-}
+export type OpenAIProvider = SdkProvider<'openai'>;
 
-/** Settings of {@link createOpenAIProvider}. */
-export interface OpenAIProviderSettings extends OpenAIClientSettings {
-  /** The default model. Default `gpt-5.4`. */
-  model?: OpenAIModelId;
-  /** A ready client (an `OpenAI` instance); when given, the client settings are ignored. */
-  client?: OpenAIClient;
+/** Settings of {@link createOpenAIProvider}. The default `model` is `gpt-5.4`. */
+export interface OpenAIProviderSettings
+  extends OpenAIClientSettings,
+    SdkProviderSettings<OpenAIModelId, OpenAIClient> {
   /** Which API `generate` calls: `chat` (Chat Completions, default) or `responses`. */
   api?: 'chat' | 'responses';
   /** Role of system messages: `system` (default) or `developer`. */
   systemRole?: 'system' | 'developer';
   /** Use a model's full window where it bills beyond a standard one (GPT-5.4: 1.05M instead of 272K). Default `false`. */
   longContext?: boolean;
-  /** Limits by model id that replace or complete the built-in table. */
-  modelLimits?: Record<string, Partial<ModelLimits>>;
-  /** Output limit of `generate` when the request sets none. Default 4,096 (capped at the model's limit). */
-  maxOutputTokens?: number;
-  /** Receives warnings (an unknown model). Default `console.warn`. */
-  warn?: (message: string) => void;
   /** The tokenizer `countTokens` uses; default: `@compaction/tokenizer-tiktoken` when installed. */
   estimator?: TokenEstimator;
   /** How to load a tokenizer for a model when none is given. Default {@link loadTiktokenEstimator}. */
@@ -61,7 +53,7 @@ export interface OpenAIProviderSettings extends OpenAIClientSettings {
  * client is injected or built from the settings on first use.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): OpenAIProvider {
-  const modelId = settings.model ?? defaultModel;
+  const modelId = settings.model ?? 'gpt-5.4';
   const createClient = () => createOpenAIClient(settings);
   const getClient = lazyClient({ provider: 'openai', client: settings.client, create: createClient });
   const estimators = new Map<string, Promise<TokenEstimator>>();
@@ -79,14 +71,11 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
     return estimator;
   };
 
-  const modelLimits = createModelLimitsResolver({
+  const modelLimits = sdkProviderModelLimits(settings, {
     source: '@compaction/provider-openai',
     defaultModelId: modelId,
     find: (id) => findOpenAIModel(id),
     fallback: defaultOpenAIModelLimits,
-    longContext: settings.longContext,
-    overrides: settings.modelLimits,
-    warn: settings.warn,
   });
 
   return {

@@ -52,6 +52,11 @@ interface OutputKind {
 const payload = (item: OpenAIResponsesItem): JSONValue =>
   fieldsExcept(item, ['type', 'id', 'call_id', 'status']);
 
+/** A call to a built-in tool: its name is fixed and its input is the call's own fields. */
+function builtInCall(toolName: string, freshOutput: CallKind['freshOutput']): CallKind {
+  return { idField: 'call_id', toolName: () => toolName, input: payload, freshOutput };
+}
+
 const callKinds: Record<string, CallKind> = {
   custom_tool_call: {
     idField: 'call_id',
@@ -64,40 +69,24 @@ const callKinds: Record<string, CallKind> = {
       output: text,
     }),
   },
-  computer_call: {
-    idField: 'call_id',
-    toolName: () => 'computer',
-    input: payload,
-    // A computer call is answered with a screenshot, which a placeholder cannot give.
-    freshOutput: () => undefined,
-  },
-  local_shell_call: {
-    idField: 'call_id',
-    toolName: () => 'local_shell',
-    input: payload,
-    freshOutput: (callId, _call, text) => ({ type: 'local_shell_call_output', id: callId, output: text }),
-  },
-  shell_call: {
-    idField: 'call_id',
-    toolName: () => 'shell',
-    input: payload,
-    freshOutput: (callId, _call, text, isError) => ({
-      type: 'shell_call_output',
-      call_id: callId,
-      output: [shellEntry(text, isError)],
-    }),
-  },
-  apply_patch_call: {
-    idField: 'call_id',
-    toolName: () => 'apply_patch',
-    input: payload,
-    freshOutput: (callId, _call, text, isError) => ({
-      type: 'apply_patch_call_output',
-      call_id: callId,
-      status: isError ? 'failed' : 'completed',
-      output: text,
-    }),
-  },
+  // A computer call is answered with a screenshot, which a placeholder cannot give.
+  computer_call: builtInCall('computer', () => undefined),
+  local_shell_call: builtInCall('local_shell', (callId, _call, text) => ({
+    type: 'local_shell_call_output',
+    id: callId,
+    output: text,
+  })),
+  shell_call: builtInCall('shell', (callId, _call, text, isError) => ({
+    type: 'shell_call_output',
+    call_id: callId,
+    output: [shellEntry(text, isError)],
+  })),
+  apply_patch_call: builtInCall('apply_patch', (callId, _call, text, isError) => ({
+    type: 'apply_patch_call_output',
+    call_id: callId,
+    status: isError ? 'failed' : 'completed',
+    output: text,
+  })),
   tool_search_call: {
     idField: 'call_id',
     toolName: () => 'tool_search',

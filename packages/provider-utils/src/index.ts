@@ -5,6 +5,7 @@ export {
   type ConversationSendOptions,
 } from './agent-conversation.js';
 export { answersOfResults } from './answers-of-results.js';
+export { assertEntries, notPlainJsonIssue } from './assert-entries.js';
 export { callSdkMethod, type SdkMethod } from './call-sdk-method.js';
 export { checkAnswers } from './check-answers.js';
 export { contextOverflowOfError } from './context-overflow-of-error.js';
@@ -37,6 +38,7 @@ export {
   withKeyOrder,
 } from './key-order.js';
 export { type LazyClientSettings, lazyClient } from './lazy-client.js';
+export { type ModelTableRow, modelTable } from './model-table.js';
 export {
   type ProviderSettingsSchemaOptions,
   providerSettingsSchema,
@@ -55,6 +57,11 @@ export {
   type SdkClientSettings,
   type SdkClientSource,
 } from './sdk-client.js';
+export {
+  type SdkProvider,
+  type SdkProviderSettings,
+  sdkProviderModelLimits,
+} from './sdk-provider-settings.js';
 export {
   type ProviderErrorMapping,
   toProviderCompactionError,
