@@ -3,7 +3,6 @@ import {
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  joinsPrevious,
   type Message,
   type Metadata,
   type SystemMessage,
@@ -11,9 +10,8 @@ import {
   type ToolResultContentPart,
   type ToolResultPart,
   type UserMessage,
-  withCompactionMetadata,
 } from '@compaction/core';
-import { keyOrderDifference, notPlainJsonIssue } from '@compaction/provider-utils';
+import { joinSpans, keyOrderDifference, notPlainJsonIssue } from '@compaction/provider-utils';
 import { blockReferences } from './anthropic-block-references.js';
 import { blockToPart } from './anthropic-content-blocks.js';
 import { anthropicMarkers } from './anthropic-markers.js';
@@ -70,17 +68,10 @@ export function fromAnthropicRequest(input: AnthropicRequestInput): Message[] {
     if (earliest < index) spans.push({ from: earliest, to: index });
   });
   starts.push(messages.length);
-  for (const { from, to } of spans) {
-    let end = starts[to + 1]!;
-    // The tool results answering the referring message go with it.
-    while (messages[end]?.role === 'tool') end++;
-    for (let index = starts[from + 1]!; index < end; index++) {
-      if (!joinsPrevious(messages[index]!)) {
-        messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
-      }
-    }
-  }
-  return messages;
+  return joinSpans(
+    messages,
+    spans.map(({ from, to }) => ({ first: starts[from + 1]!, end: starts[to + 1]! })),
+  );
 }
 
 /**

@@ -3,7 +3,6 @@ import {
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  joinsPrevious,
   type Message,
   type ReasoningPart,
   type SystemMessage,
@@ -12,10 +11,10 @@ import {
   type ToolResultContentPart,
   type ToolResultPart,
   type UserMessage,
-  withCompactionMetadata,
 } from '@compaction/core';
 import {
   assertEntries,
+  joinSpans,
   type KeyOrder,
   keyOrderDifference,
   notPlainJsonIssue,
@@ -111,17 +110,10 @@ export function convertResponsesItems(
     }
     for (const id of opens) if (!openedIn.has(id)) openedIn.set(id, landed);
   }
-  for (const { from, to } of spans) {
-    let end = to + 1;
-    // The answers to the referring message's calls go with it.
-    while (messages[end]?.role === 'tool') end++;
-    for (let index = from + 1; index < end; index++) {
-      if (!joinsPrevious(messages[index]!)) {
-        messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
-      }
-    }
-  }
-  return messages;
+  return joinSpans(
+    messages,
+    spans.map(({ from, to }) => ({ first: from + 1, end: to + 1 })),
+  );
 
   function addItem(item: OpenAIResponsesItem): void {
     const type = item.type ?? 'message';

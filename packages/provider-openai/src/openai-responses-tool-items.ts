@@ -107,6 +107,11 @@ const callKinds: Record<string, CallKind> = {
   },
 };
 
+/** The kind an item's type names: an own entry only, so that a type such as `valueOf` names none. */
+function kindOf<Kind>(kinds: Record<string, Kind>, type: unknown): Kind | undefined {
+  return typeof type === 'string' && Object.hasOwn(kinds, type) ? kinds[type] : undefined;
+}
+
 const byCallId = {
   callId: (item: OpenAIResponsesItem) => item.call_id,
   withCallId: (item: OpenAIResponsesItem, callId: string) => ({ ...item, call_id: callId }),
@@ -175,7 +180,7 @@ const outputKinds: Record<string, OutputKind> = {
 
 /** The tool call a call item stands for, or `undefined` for any other item (or one without id or name). */
 export function toolCallOfItem(item: OpenAIResponsesItem): ToolCallPart | undefined {
-  const kind = callKinds[item.type ?? ''];
+  const kind = kindOf(callKinds, item.type);
   if (kind === undefined) return undefined;
   const toolCallId = item[kind.idField];
   const toolName = kind.toolName(item);
@@ -194,7 +199,7 @@ export function toolResultOfItem(
   item: OpenAIResponsesItem,
   toolNames: ReadonlyMap<string, string>,
 ): ToolResultPart | undefined {
-  const kind = outputKinds[item.type ?? ''];
+  const kind = kindOf(outputKinds, item.type);
   if (kind === undefined) return undefined;
   const toolCallId = kind.callId(item);
   if (!isName(toolCallId)) return undefined;
@@ -213,7 +218,7 @@ export function toolResultOfItem(
  * API checks, so they are sent as they came.
  */
 export function callItemOf(part: ToolCallPart, item: OpenAIResponsesItem): OpenAIResponsesItem {
-  const kind = callKinds[item.type ?? ''];
+  const kind = kindOf(callKinds, item.type);
   if (kind === undefined) return item;
   let written = item[kind.idField] === part.toolCallId ? item : { ...item, [kind.idField]: part.toolCallId };
   if (kind.inputField !== undefined && !deepEqual(part.input, kind.input(item))) {
@@ -229,7 +234,7 @@ export function callItemOf(part: ToolCallPart, item: OpenAIResponsesItem): OpenA
  * text: they are sent as they came.
  */
 export function outputItemOf(part: ToolResultPart, item: OpenAIResponsesItem): OpenAIResponsesItem {
-  const kind = outputKinds[item.type ?? ''];
+  const kind = kindOf(outputKinds, item.type);
   if (kind === undefined) return item;
   let written = kind.callId(item) === part.toolCallId ? item : kind.withCallId(item, part.toolCallId);
   if (kind.withOutput !== undefined && !deepEqual(part.output, kind.shown(item))) {
@@ -247,7 +252,7 @@ export function freshOutputItem(
   callItem: OpenAIResponsesItem,
   part: ToolResultPart,
 ): OpenAIResponsesItem | undefined {
-  const kind = callKinds[callItem.type ?? ''];
+  const kind = kindOf(callKinds, callItem.type);
   return kind?.freshOutput(part.toolCallId, callItem, textOf(part.output), part.isError === true) as
     | OpenAIResponsesItem
     | undefined;

@@ -30,6 +30,7 @@ export {
 export { defineSdkProvider, type SdkProviderOptions } from './define-sdk-provider.js';
 export { findModelEntry, type ModelTableEntry } from './find-model-entry.js';
 export { frozenCopy } from './frozen-copy.js';
+export { joinSpans, type MessageSpan } from './join-spans.js';
 export {
   isKeyOrder,
   type KeyOrder,

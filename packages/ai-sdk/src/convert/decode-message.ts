@@ -123,7 +123,7 @@ function decodePart(
     );
   }
   const reader = elementReader(part, path, readOptions);
-  const { slot, extras, string } = reader;
+  const { slot, extras, string, optionalString } = reader;
   const data = (field: string) => {
     const converted = dataToString(part[field]);
     if (converted === undefined) {
@@ -133,32 +133,27 @@ function decodePart(
     return converted.data;
   };
   const done = (core: Record<string, unknown>): Part => reader.done(core) as unknown as Part;
+  /** An image part, with the element's media type when it gives one. */
+  const image = (content: string, withMediaType: boolean) =>
+    done({ type: 'image', image: content, ...(withMediaType ? { mediaType: string('mediaType') } : {}) });
 
   switch (part.type) {
     case 'text':
       return done({ type: 'text', text: string('text') });
     case 'image':
-      return done({
-        type: 'image',
-        image: data('image'),
-        ...(part.mediaType === undefined ? {} : { mediaType: string('mediaType') }),
-      });
+      return image(data('image'), part.mediaType !== undefined);
     case 'file': {
       const converted = data('data');
       if (part.originalUrl !== undefined) extras.originalUrl = string('originalUrl');
       if (slot?.image === true) {
         // A core image sent at the provider level, where images are files.
-        return done({
-          type: 'image',
-          image: converted,
-          ...(slot.mediaType === false ? {} : { mediaType: string('mediaType') }),
-        });
+        return image(converted, slot.mediaType !== false);
       }
       return done({
         type: 'file',
         data: converted,
         mediaType: string('mediaType'),
-        ...(part.filename === undefined ? {} : { filename: string('filename') }),
+        ...optionalString('filename'),
       });
     }
     case 'reasoning':

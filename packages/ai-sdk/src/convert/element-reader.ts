@@ -10,6 +10,8 @@ export interface ElementReader {
   extras: JSONRecord;
   /** The element's string field `field`; throws a {@link ConversionProblem} naming it otherwise. */
   string(field: string): string;
+  /** `{ [field]: value }` for a string field that is present, `{}` for an absent one; throws like `string`. */
+  optionalString(field: string): Record<string, string>;
   /** `core` with the metadata of the slot and the extras, when there is some. */
   done<Core extends object>(core: Core): Core;
 }
@@ -29,16 +31,18 @@ export function elementReader(
   );
   const extras: JSONRecord = {};
   if (options.rest !== undefined) extras.providerOptions = options.rest;
+  const string = (field: string): string => {
+    const value = element[field];
+    if (typeof value !== 'string') {
+      throw new ConversionProblem(path === '' ? field : `${path}.${field}`, 'must be a string');
+    }
+    return value;
+  };
   return {
     slot: options.slot,
     extras,
-    string(field) {
-      const value = element[field];
-      if (typeof value !== 'string') {
-        throw new ConversionProblem(path === '' ? field : `${path}.${field}`, 'must be a string');
-      }
-      return value;
-    },
+    string,
+    optionalString: (field) => (element[field] === undefined ? {} : { [field]: string(field) }),
     done(core) {
       const metadata = joinMetadata(options.slot, extras);
       return metadata === undefined ? core : { ...core, metadata };

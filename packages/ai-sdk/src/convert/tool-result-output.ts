@@ -117,7 +117,7 @@ function contentItemFromAiSdk(
   const path = `output.value[${index}]`;
   if (!isRecord(item)) throw new ConversionProblem(path, 'must be a content part');
   const read = elementReader(item, path, readOptions);
-  const { extras, string, done } = read;
+  const { extras, string, optionalString, done } = read;
   const slotMediaType = read.slot?.mediaType;
   // The kind is recorded only when the core shape would not lead back to it (see `inferredType`).
   const recordType = (part: ToolResultContentPart) => {
@@ -145,7 +145,7 @@ function contentItemFromAiSdk(
         type: 'file',
         data: string('data'),
         mediaType: string('mediaType'),
-        ...(item.filename === undefined ? {} : { filename: string('filename') }),
+        ...optionalString('filename'),
       });
     case 'file-url': {
       if (item.mediaType === undefined) extras.mediaType = false;
