@@ -1,5 +1,10 @@
 import type { ModelLimits } from '@compaction/core';
-import { findModelEntry, type ModelTableEntry, modelTable } from '@compaction/provider-utils';
+import {
+  findModelEntry,
+  type ModelCatalog,
+  type ModelTableEntry,
+  modelTable,
+} from '@compaction/provider-utils';
 
 /**
  * Claude model ids with a known window. Any other string is accepted too (an open union), so new models
@@ -28,17 +33,11 @@ export type AnthropicModelId =
   | (string & {});
 
 /**
- * A row of the model table: the standard limits and, for models that have one, the window with the
- * long-context beta (`context-1m-2025-08-07`) enabled.
- */
-export type AnthropicModelEntry = ModelTableEntry;
-
-/**
  * Limits of current Claude models, keyed by id prefix (dated snapshots such as
  * `claude-sonnet-4-5-20250929` match their family). Values are the published context windows and maximum
  * output tokens; override them with the provider's `modelLimits` setting.
  */
-export const anthropicModelTable: Readonly<Record<string, AnthropicModelEntry>> = modelTable([
+export const anthropicModelTable = modelTable([
   // Claude 5 models and Opus 4.7+ have a native 1M-token window.
   [
     { contextWindow: 1_000_000, maxOutputTokens: 128_000 },
@@ -74,14 +73,21 @@ export const anthropicModelTable: Readonly<Record<string, AnthropicModelEntry>> 
  */
 export const defaultAnthropicModelLimits: ModelLimits = { contextWindow: 200_000, maxOutputTokens: 8_192 };
 
+/** What the provider knows of Claude models: the default model, the table, and the fallback. */
+export const anthropicModels: ModelCatalog = {
+  defaultModel: 'claude-sonnet-5-5',
+  table: anthropicModelTable,
+  fallback: defaultAnthropicModelLimits,
+};
+
 /** The beta flag that enables the 1M-token window on the models that support it. */
 export const longContextBeta = 'context-1m-2025-08-07';
 
 /** The table entry for a model id: exact match first, then the longest matching prefix. */
 export function findAnthropicModel(
   modelId: string,
-  table: Readonly<Record<string, AnthropicModelEntry>> = anthropicModelTable,
-): AnthropicModelEntry | undefined {
+  table: Readonly<Record<string, ModelTableEntry>> = anthropicModelTable,
+): ModelTableEntry | undefined {
   return findModelEntry(modelId, table);
 }
 

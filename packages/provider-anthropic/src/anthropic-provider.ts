@@ -6,13 +6,7 @@ import type {
   Provider,
   TokenCount,
 } from '@compaction/core';
-import {
-  lazyClient,
-  resolveGenerateRequest,
-  type SdkProvider,
-  type SdkProviderSettings,
-  sdkProviderModelLimits,
-} from '@compaction/provider-utils';
+import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
 import {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -22,12 +16,7 @@ import {
   createAnthropicClient,
 } from './anthropic-client.js';
 import { toAnthropicCompactionError } from './anthropic-error.js';
-import {
-  type AnthropicModelId,
-  defaultAnthropicModelLimits,
-  findAnthropicModel,
-  longContextBeta,
-} from './anthropic-model-limits.js';
+import { type AnthropicModelId, anthropicModels, longContextBeta } from './anthropic-model-limits.js';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
@@ -56,32 +45,19 @@ export interface AnthropicProviderSettings
  * built-in table. The client is injected or built from the settings on first use.
  */
 export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
-  const modelId = settings.model ?? 'claude-sonnet-5-5';
-  const createClient = () => createAnthropicClient(settings);
-  const getClient = lazyClient({ provider: 'anthropic', client: settings.client, create: createClient });
+  const base = sdkProviderBase('anthropic', settings, anthropicModels, () => createAnthropicClient(settings));
+  const { modelId } = base.members;
+  const { getClient } = base;
   const headers = settings.longContext === true ? { 'anthropic-beta': longContextBeta } : undefined;
   const requestOptions = (signal: AbortSignal | undefined) => ({
     ...(signal === undefined ? {} : { signal }),
     ...(headers === undefined ? {} : { headers }),
   });
 
-  const modelLimits = sdkProviderModelLimits(settings, {
-    source: '@compaction/provider-anthropic',
-    defaultModelId: modelId,
-    find: (id) => findAnthropicModel(id),
-    fallback: defaultAnthropicModelLimits,
-  });
-
   return {
-    specificationVersion: 'v1',
-    name: 'anthropic',
-    modelId,
+    ...base.members,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
-      const { modelId: model, maxOutputTokens } = resolveGenerateRequest(request, {
-        modelId,
-        maxOutputTokens: settings.maxOutputTokens,
-        modelLimits,
-      });
+      const { modelId: model, maxOutputTokens } = base.resolve(request);
       const body = {
         model,
         max_tokens: maxOutputTokens,
@@ -112,7 +88,6 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings = {}
       }
     },
     parseContextOverflow: parseAnthropicContextOverflow,
-    modelLimits,
   };
 }
 

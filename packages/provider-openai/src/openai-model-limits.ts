@@ -1,5 +1,10 @@
 import type { ModelLimits } from '@compaction/core';
-import { findModelEntry, type ModelTableEntry, modelTable } from '@compaction/provider-utils';
+import {
+  findModelEntry,
+  type ModelCatalog,
+  type ModelTableEntry,
+  modelTable,
+} from '@compaction/provider-utils';
 
 /** OpenAI model ids with a known window; any other string is accepted too (an open union). */
 export type OpenAIModelId =
@@ -26,18 +31,11 @@ export type OpenAIModelId =
   | (string & {});
 
 /**
- * A row of the model table: the standard limits and, where the model has one, the full window used with the
- * provider's `longContext` setting. Models with one bill input beyond the standard window at a higher rate, so
- * the standard window is the default.
- */
-export type OpenAIModelEntry = ModelTableEntry;
-
-/**
  * Limits of OpenAI models, keyed by id prefix (dated snapshots such as `gpt-4o-2024-08-06` match their
  * family; the longest prefix wins, so `gpt-4o-mini` is not read as `gpt-4o`). Override them with the
  * provider's `modelLimits` setting.
  */
-export const openaiModelTable: Readonly<Record<string, OpenAIModelEntry>> = modelTable([
+export const openaiModelTable = modelTable([
   [{ contextWindow: 272_000, maxOutputTokens: 128_000, longContextWindow: 1_000_000 }, ['gpt-5.6']],
   [{ contextWindow: 272_000, maxOutputTokens: 128_000, longContextWindow: 1_050_000 }, ['gpt-5.4']],
   [
@@ -61,11 +59,18 @@ export const openaiModelTable: Readonly<Record<string, OpenAIModelEntry>> = mode
 /** Limits assumed for a model the table does not know (with a warning). */
 export const defaultOpenAIModelLimits: ModelLimits = { contextWindow: 128_000, maxOutputTokens: 16_384 };
 
+/** What the provider knows of OpenAI models: the default model, the table, and the fallback. */
+export const openaiModels: ModelCatalog = {
+  defaultModel: 'gpt-5.4',
+  table: openaiModelTable,
+  fallback: defaultOpenAIModelLimits,
+};
+
 /** The table entry for a model id: exact match first, then the longest matching prefix. */
 export function findOpenAIModel(
   modelId: string,
-  table: Readonly<Record<string, OpenAIModelEntry>> = openaiModelTable,
-): OpenAIModelEntry | undefined {
+  table: Readonly<Record<string, ModelTableEntry>> = openaiModelTable,
+): ModelTableEntry | undefined {
   return findModelEntry(modelId, table);
 }
 

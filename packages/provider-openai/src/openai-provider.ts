@@ -7,13 +7,7 @@ import {
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
-import {
-  lazyClient,
-  resolveGenerateRequest,
-  type SdkProvider,
-  type SdkProviderSettings,
-  sdkProviderModelLimits,
-} from '@compaction/provider-utils';
+import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
 import {
   callMethod,
   createOpenAIClient,
@@ -21,7 +15,7 @@ import {
   type OpenAIClientSettings,
 } from './openai-client.js';
 import { toOpenAICompactionError } from './openai-error.js';
-import { defaultOpenAIModelLimits, findOpenAIModel, type OpenAIModelId } from './openai-model-limits.js';
+import { type OpenAIModelId, openaiModels } from './openai-model-limits.js';
 import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
@@ -53,9 +47,9 @@ export interface OpenAIProviderSettings
  * client is injected or built from the settings on first use.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): OpenAIProvider {
-  const modelId = settings.model ?? 'gpt-5.4';
-  const createClient = () => createOpenAIClient(settings);
-  const getClient = lazyClient({ provider: 'openai', client: settings.client, create: createClient });
+  const base = sdkProviderBase('openai', settings, openaiModels, () => createOpenAIClient(settings));
+  const { modelId } = base.members;
+  const { getClient } = base;
   const estimators = new Map<string, Promise<TokenEstimator>>();
   const estimatorFor = (model: string): Promise<TokenEstimator> => {
     if (settings.estimator !== undefined) return Promise.resolve(settings.estimator);
@@ -71,23 +65,10 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
     return estimator;
   };
 
-  const modelLimits = sdkProviderModelLimits(settings, {
-    source: '@compaction/provider-openai',
-    defaultModelId: modelId,
-    find: (id) => findOpenAIModel(id),
-    fallback: defaultOpenAIModelLimits,
-  });
-
   return {
-    specificationVersion: 'v1',
-    name: 'openai',
-    modelId,
+    ...base.members,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
-      const { modelId: model, maxOutputTokens: maxTokens } = resolveGenerateRequest(request, {
-        modelId,
-        maxOutputTokens: settings.maxOutputTokens,
-        modelLimits,
-      });
+      const { modelId: model, maxOutputTokens: maxTokens } = base.resolve(request);
       const temperature = request.temperature === undefined ? {} : { temperature: request.temperature };
       const options = request.abortSignal === undefined ? {} : { signal: request.abortSignal };
       const systemRole = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
@@ -124,7 +105,6 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
       return { tokens, accuracy: exact ? 'exact' : 'estimated', source: estimator.name };
     },
     parseContextOverflow: parseOpenAIContextOverflow,
-    modelLimits,
   };
 }
 

@@ -59,9 +59,11 @@ export {
   type SdkClientSource,
 } from './sdk-client.js';
 export {
+  type ModelCatalog,
   type SdkProvider,
+  type SdkProviderBase,
   type SdkProviderSettings,
-  sdkProviderModelLimits,
+  sdkProviderBase,
 } from './sdk-provider-settings.js';
 export {
   type ProviderErrorMapping,
