@@ -1,4 +1,4 @@
-import type { TextPart } from '@compaction/core';
+import type { FilePart, ImagePart, TextPart } from '@compaction/core';
 import type { OpenAIChatContentPart } from './openai-chat-request.js';
 import {
   fileDataUrlOf,
@@ -6,7 +6,6 @@ import {
   inlineFilePart,
   isInlineText,
   losslessPart,
-  type OpenAIContentPart,
   textPartOf,
   verbatimTextPart,
 } from './openai-content-parts.js';
@@ -20,7 +19,7 @@ import {
 } from './openai-metadata.js';
 
 /** Core parts a Chat Completions content part maps to. */
-export type OpenAIChatPart = OpenAIContentPart;
+export type OpenAIChatPart = TextPart | ImagePart | FilePart;
 
 /** Marker key: a content part kept verbatim (a type or shape core has no part for). */
 export const verbatimPartKey = 'part';
