@@ -1,35 +1,27 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createAnthropicConversation } from '@compaction/provider-anthropic';
-import { compactionSettings, contextWindow, systemPrompt } from './compaction-settings.js';
+import { compactionSettings, systemPrompt } from './compaction-settings.js';
 import { describeCall, reportProgress } from './report.js';
+import { startRunMode } from './run-mode.js';
 import { scriptedAnthropic } from './scripted-anthropic.js';
-import { startScriptedModel } from './scripted-server.js';
-import { runWorkspaceTool, task } from './workspace.js';
+import { runWorkspaceTool, task, workspaceTools } from './workspace.js';
 
-const apiKey = process.env.ANTHROPIC_API_KEY;
-const online = apiKey !== undefined && apiKey !== '' && !process.argv.includes('--offline');
-const model = process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-5-5';
-
-const scripted = online
-  ? undefined
-  : await startScriptedModel(scriptedAnthropic, { contextWindow, overflowAt: 9 });
+const { online, apiKey, model, scripted } = await startRunMode({
+  keyVariable: 'ANTHROPIC_API_KEY',
+  modelVariable: 'ANTHROPIC_MODEL',
+  defaultModel: 'claude-sonnet-5-5',
+  format: scriptedAnthropic,
+});
 const client = online
   ? new Anthropic({ apiKey })
   : new Anthropic({ apiKey: 'offline', baseURL: scripted!.url, maxRetries: 0 });
 console.log(online ? `Mode: online (${model})` : `Mode: offline (scripted model on ${scripted!.url})`);
 
-const tools: Anthropic.Tool[] = [
-  {
-    name: 'read_file',
-    description: 'Reads a file of the repository.',
-    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-  {
-    name: 'run_tests',
-    description: 'Runs the test suite.',
-    input_schema: { type: 'object', properties: {} },
-  },
-];
+const tools: Anthropic.Tool[] = workspaceTools.map(({ name, description, parameters }) => ({
+  name,
+  description,
+  input_schema: parameters,
+}));
 
 // The whole setup: the client, the request defaults, and the compaction (see compaction-settings.ts).
 const conversation = createAnthropicConversation({

@@ -1,42 +1,27 @@
 import { createOpenAIConversation } from '@compaction/provider-openai';
 import OpenAI from 'openai';
-import { compactionSettings, contextWindow, systemPrompt } from './compaction-settings.js';
+import { compactionSettings, systemPrompt } from './compaction-settings.js';
 import { describeCall, reportProgress } from './report.js';
+import { startRunMode } from './run-mode.js';
 import { scriptedOpenAI } from './scripted-openai.js';
-import { startScriptedModel } from './scripted-server.js';
-import { runWorkspaceTool, task } from './workspace.js';
+import { runWorkspaceTool, task, workspaceTools } from './workspace.js';
 
-const apiKey = process.env.OPENAI_API_KEY;
-const online = apiKey !== undefined && apiKey !== '' && !process.argv.includes('--offline');
-const model = process.env.OPENAI_MODEL ?? 'gpt-5.4-mini';
-
-const scripted = online
-  ? undefined
-  : await startScriptedModel(scriptedOpenAI, { contextWindow, overflowAt: 9 });
+const { online, apiKey, model, scripted } = await startRunMode({
+  keyVariable: 'OPENAI_API_KEY',
+  modelVariable: 'OPENAI_MODEL',
+  defaultModel: 'gpt-5.4-mini',
+  format: scriptedOpenAI,
+});
 const baseURL = scripted && `${scripted.url}/v1`;
 const client = online
   ? new OpenAI({ apiKey })
   : new OpenAI({ apiKey: 'offline', baseURL: baseURL!, maxRetries: 0 });
 console.log(online ? `Mode: online (${model})` : `Mode: offline (scripted model on ${baseURL})`);
 
-const tools: OpenAI.Chat.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'read_file',
-      description: 'Reads a file of the repository.',
-      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-    },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'run_tests',
-      description: 'Runs the test suite.',
-      parameters: { type: 'object', properties: {} },
-    },
-  },
-];
+const tools: OpenAI.Chat.ChatCompletionTool[] = workspaceTools.map((tool) => ({
+  type: 'function',
+  function: tool,
+}));
 
 // The whole setup: the client, the request defaults, and the compaction (see compaction-settings.ts).
 const conversation = createOpenAIConversation({

@@ -55,6 +55,24 @@ export function runTests(run: number): string {
   return lines.join('\n');
 }
 
+/** A tool the agent may call, described once and shaped for each SDK by its script. */
+export interface WorkspaceTool {
+  name: string;
+  description: string;
+  /** The JSON Schema of the tool's input. */
+  parameters: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+}
+
+/** The tools {@link runWorkspaceTool} runs. */
+export const workspaceTools: WorkspaceTool[] = [
+  {
+    name: 'read_file',
+    description: 'Reads a file of the repository.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  { name: 'run_tests', description: 'Runs the test suite.', parameters: { type: 'object', properties: {} } },
+];
+
 /** Runs a tool by name; an unknown tool or file is an error the model sees. */
 export function runWorkspaceTool(name: string, input: unknown, testRuns: { count: number }): string {
   const record = (input ?? {}) as Record<string, unknown>;

@@ -3,11 +3,10 @@ import type {
   GenerateRequest,
   GenerateResult,
   JSONObject,
-  ModelLimits,
   Provider,
   TokenCount,
 } from '@compaction/core';
-import { createModelLimitsResolver, lazyClient, resolveGenerateRequest } from '@compaction/provider-utils';
+import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
 import {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -17,45 +16,27 @@ import {
   createAnthropicClient,
 } from './anthropic-client.js';
 import { toAnthropicCompactionError } from './anthropic-error.js';
-import {
-  type AnthropicModelId,
-  defaultAnthropicModelLimits,
-  findAnthropicModel,
-  longContextBeta,
-} from './anthropic-model-limits.js';
+import { type AnthropicModelId, anthropicModels, longContextBeta } from './anthropic-model-limits.js';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
-const defaultModel = 'claude-sonnet-5-5';
-
 /** A {@link Provider} over the Anthropic Messages API. */
-export interface AnthropicProvider extends Provider {
-  readonly name: 'anthropic';
-  countTokens(request: CountTokensRequest): Promise<TokenCount>;
-}
+export type AnthropicProvider = SdkProvider<'anthropic'>;
 
-/** Settings of {@link createAnthropicProvider}. */
-export interface AnthropicProviderSettings extends AnthropicClientSettings {
-  /** The default model. Default `claude-sonnet-5-5`. */
-  model?: AnthropicModelId;
-  /** A ready client (an `Anthropic` instance); when given, the client settings are ignored. */
-  client?: AnthropicClient;
+/** Settings of {@link createAnthropicProvider}. The default `model` is `claude-sonnet-5-5`. */
+export interface AnthropicProviderSettings
+  extends AnthropicClientSettings,
+    SdkProviderSettings<AnthropicModelId, AnthropicClient> {
   /**
    * Use the 1M-token window on models that offer it, by sending the `context-1m-2025-08-07` beta flag.
    * Default `false`.
    */
   longContext?: boolean;
-  /** Limits by model id that replace or complete the built-in table. */
-  modelLimits?: Record<string, Partial<ModelLimits>>;
-  /** `max_tokens` of `generate` when the request sets none. Default 4,096 (capped at the model's limit). */
-  maxOutputTokens?: number;
   /**
    * Tool definitions your requests send. `countTokens` includes them, so counts match what the API bills for
    * the real request. Default: none.
    */
   tools?: JSONObject[];
-  /** Receives warnings (an unknown model). Default `console.warn`. */
-  warn?: (message: string) => void;
 }
 
 /**
@@ -64,35 +45,19 @@ export interface AnthropicProviderSettings extends AnthropicClientSettings {
  * built-in table. The client is injected or built from the settings on first use.
  */
 export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
-  const modelId = settings.model ?? defaultModel;
-  const createClient = () => createAnthropicClient(settings);
-  const getClient = lazyClient({ provider: 'anthropic', client: settings.client, create: createClient });
+  const base = sdkProviderBase('anthropic', settings, anthropicModels, () => createAnthropicClient(settings));
+  const { modelId } = base.members;
+  const { getClient } = base;
   const headers = settings.longContext === true ? { 'anthropic-beta': longContextBeta } : undefined;
   const requestOptions = (signal: AbortSignal | undefined) => ({
     ...(signal === undefined ? {} : { signal }),
     ...(headers === undefined ? {} : { headers }),
   });
 
-  const modelLimits = createModelLimitsResolver({
-    source: '@compaction/provider-anthropic',
-    defaultModelId: modelId,
-    find: (id) => findAnthropicModel(id),
-    fallback: defaultAnthropicModelLimits,
-    longContext: settings.longContext,
-    overrides: settings.modelLimits,
-    warn: settings.warn,
-  });
-
   return {
-    specificationVersion: 'v1',
-    name: 'anthropic',
-    modelId,
+    ...base.members,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
-      const { modelId: model, maxOutputTokens } = resolveGenerateRequest(request, {
-        modelId,
-        maxOutputTokens: settings.maxOutputTokens,
-        modelLimits,
-      });
+      const { modelId: model, maxOutputTokens } = base.resolve(request);
       const body = {
         model,
         max_tokens: maxOutputTokens,
@@ -123,7 +88,6 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings = {}
       }
     },
     parseContextOverflow: parseAnthropicContextOverflow,
-    modelLimits,
   };
 }
 

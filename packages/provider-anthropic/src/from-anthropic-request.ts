@@ -3,7 +3,6 @@ import {
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  joinsPrevious,
   type Message,
   type Metadata,
   type SystemMessage,
@@ -11,9 +10,8 @@ import {
   type ToolResultContentPart,
   type ToolResultPart,
   type UserMessage,
-  withCompactionMetadata,
 } from '@compaction/core';
-import { keyOrderDifference } from '@compaction/provider-utils';
+import { joinSpans, keyOrderDifference, notPlainJsonIssue } from '@compaction/provider-utils';
 import { blockReferences } from './anthropic-block-references.js';
 import { blockToPart } from './anthropic-content-blocks.js';
 import { anthropicMarkers } from './anthropic-markers.js';
@@ -70,17 +68,10 @@ export function fromAnthropicRequest(input: AnthropicRequestInput): Message[] {
     if (earliest < index) spans.push({ from: earliest, to: index });
   });
   starts.push(messages.length);
-  for (const { from, to } of spans) {
-    let end = starts[to + 1]!;
-    // The tool results answering the referring message go with it.
-    while (messages[end]?.role === 'tool') end++;
-    for (let index = starts[from + 1]!; index < end; index++) {
-      if (!joinsPrevious(messages[index]!)) {
-        messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
-      }
-    }
-  }
-  return messages;
+  return joinSpans(
+    messages,
+    spans.map(({ from, to }) => ({ first: starts[from + 1]!, end: starts[to + 1]! })),
+  );
 }
 
 /**
@@ -282,11 +273,7 @@ function assertRequestShape(request: AnthropicRequest): void {
     } else if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
       issues.push({ index, path: 'content', message: 'must be a string or an array of blocks' });
     } else if (!isJSONValue(message)) {
-      issues.push({
-        index,
-        path: '',
-        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
-      });
+      issues.push(notPlainJsonIssue(index));
     } else if (Array.isArray(message.content)) {
       message.content.forEach((block, blockIndex) => {
         if (!isObject(block as unknown) || typeof block.type !== 'string') {

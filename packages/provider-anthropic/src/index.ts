@@ -1,3 +1,5 @@
+/** A row of the model table: the standard limits and, where the model has one, its long-context window. */
+export type { ModelTableEntry as AnthropicModelEntry } from '@compaction/provider-utils';
 export {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -28,7 +30,6 @@ export type {
 } from './anthropic-conversation-settings.js';
 export { toAnthropicCompactionError } from './anthropic-error.js';
 export {
-  type AnthropicModelEntry,
   type AnthropicModelId,
   anthropicModelTable,
   defaultAnthropicModelLimits,

@@ -4,16 +4,17 @@ import {
   isJSONValue,
   type JSONObject,
   type Message,
-  type MessageIssue,
   type TextPart,
   type ToolResultContentPart,
+  type ToolResultPart,
 } from '@compaction/core';
-import { keyOrderDifference } from '@compaction/provider-utils';
+import { assertEntries, keyOrderDifference, notPlainJsonIssue } from '@compaction/provider-utils';
 import {
   chatPartToCore,
   coreToChatPart,
   type OpenAIChatPart,
   refusalKey,
+  verbatimChatPart,
 } from './openai-chat-content-parts.js';
 import { openaiChatMarkers } from './openai-chat-markers.js';
 import { encodeAsString, writeChatMessage } from './openai-chat-message-writer.js';
@@ -194,22 +195,12 @@ function assistantMessage(
 /** A `function` message of the legacy function calling: the result of the `function_call` before it. */
 function functionMessage(message: OpenAIChatMessage, toolCallId: string): Message {
   const content = message.content;
-  const marker = content === undefined ? 'absent' : content === null ? 'null' : undefined;
-  return {
-    role: 'tool',
-    content: [
-      {
-        type: 'tool-result',
-        toolCallId,
-        toolName: message.name as string,
-        output: typeof content === 'string' ? content : '',
-        ...openaiMetadata(
-          { [openaiChatMarkers.content]: marker, [openaiChatMarkers.legacyFunction]: true },
-          fieldsExcept(message, ['role', 'name', 'content']),
-        ),
-      },
-    ],
-  };
+  return resultMessage(
+    message,
+    { toolCallId, toolName: message.name as string, output: typeof content === 'string' ? content : '' },
+    { [openaiChatMarkers.legacyFunction]: true },
+    ['role', 'name', 'content'],
+  );
 }
 
 /** Core needs tool names and ids: a call without them is kept verbatim. */
@@ -227,18 +218,31 @@ function toolMessage(message: OpenAIChatMessage, toolNames: Map<string, string>)
       : Array.isArray(content)
         ? content.map((part) => chatPartToCore(part))
         : '';
+  const toolName = toolNames.get(toolCallId) ?? (typeof message.name === 'string' ? message.name : '');
+  return resultMessage(message, { toolCallId, toolName, output }, {}, ['role', 'content', 'tool_call_id']);
+}
+
+/**
+ * The tool message of one result; a `content` that was absent or null is marked so that it is written back
+ * so, and the fields not `consumed` are stored.
+ */
+function resultMessage(
+  message: OpenAIChatMessage,
+  result: Pick<ToolResultPart, 'toolCallId' | 'toolName' | 'output'>,
+  markers: JSONObject,
+  consumed: string[],
+): Message {
+  const content = message.content;
   const marker = content === undefined ? 'absent' : content === null ? 'null' : undefined;
   return {
     role: 'tool',
     content: [
       {
         type: 'tool-result',
-        toolCallId,
-        toolName: toolNames.get(toolCallId) ?? (typeof message.name === 'string' ? message.name : ''),
-        output,
+        ...result,
         ...openaiMetadata(
-          { [openaiChatMarkers.content]: marker },
-          fieldsExcept(message, ['role', 'content', 'tool_call_id']),
+          { [openaiChatMarkers.content]: marker, ...markers },
+          fieldsExcept(message, consumed),
         ),
       },
     ],
@@ -261,11 +265,7 @@ function textContent(
 }
 
 function verbatimText(part: OpenAIChatPart): TextPart {
-  return {
-    type: 'text',
-    text: JSON.stringify(coreToChatPart(part)),
-    metadata: { openai: { part: coreToChatPart(part) as JSONObject } },
-  };
+  return verbatimChatPart(coreToChatPart(part));
 }
 
 /** Extra fields of `function` are stored with a `function.` prefix, apart from the call's own. */
@@ -274,13 +274,7 @@ function prefixed(fields: JSONObject): JSONObject {
 }
 
 function assertShape(messages: OpenAIChatMessage[]): void {
-  if (!Array.isArray(messages)) {
-    throw new InvalidMessagesError({
-      issues: [{ index: -1, path: '', message: 'expected an array of messages' }],
-    });
-  }
-  const issues: MessageIssue[] = [];
-  messages.forEach((message, index) => {
+  assertEntries(messages, 'expected an array of messages', (message, index, issues) => {
     if (!isObject(message)) {
       issues.push({ index, path: '', message: 'expected a message object' });
       return;
@@ -291,11 +285,7 @@ function assertShape(messages: OpenAIChatMessage[]): void {
       return;
     }
     if (!isJSONValue(message)) {
-      issues.push({
-        index,
-        path: '',
-        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
-      });
+      issues.push(notPlainJsonIssue(index));
       return;
     }
     const content = message.content;
@@ -329,5 +319,4 @@ function assertShape(messages: OpenAIChatMessage[]): void {
         });
     }
   });
-  if (issues.length > 0) throw new InvalidMessagesError({ issues });
 }

@@ -3,9 +3,7 @@ import {
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  joinsPrevious,
   type Message,
-  type MessageIssue,
   type ReasoningPart,
   type SystemMessage,
   type TextPart,
@@ -13,9 +11,14 @@ import {
   type ToolResultContentPart,
   type ToolResultPart,
   type UserMessage,
-  withCompactionMetadata,
 } from '@compaction/core';
-import { type KeyOrder, keyOrderDifference } from '@compaction/provider-utils';
+import {
+  assertEntries,
+  joinSpans,
+  type KeyOrder,
+  keyOrderDifference,
+  notPlainJsonIssue,
+} from '@compaction/provider-utils';
 import { fieldsExcept, isObject, openaiMetadata, parseArguments } from './openai-metadata.js';
 import {
   type OpenAIResponsesPart,
@@ -89,20 +92,9 @@ export function convertResponsesItems(
 ): Message[] {
   assertShape(input);
   const messages: Message[] = [];
-  const assistant = (): AssistantMessage => {
-    const last = messages.at(-1);
-    if (last?.role === 'assistant') return last;
-    const created: AssistantMessage = { role: 'assistant', content: [] };
-    messages.push(created);
-    return created;
-  };
-  const tool = (): ToolMessage => {
-    const last = messages.at(-1);
-    if (last?.role === 'tool') return last;
-    const created: ToolMessage = { role: 'tool', content: [] };
-    messages.push(created);
-    return created;
-  };
+  // Consecutive items of one role make one message: a call or an output joins the last message of its role.
+  const assistant = (): AssistantMessage => lastOfRole(messages, 'assistant');
+  const tool = (): ToolMessage => lastOfRole(messages, 'tool');
   /** The message each opened id landed in. */
   const openedIn = new Map<string, number>();
   /** Spans of messages that must stay one turn: from the one that opened an id to the one using it. */
@@ -118,17 +110,10 @@ export function convertResponsesItems(
     }
     for (const id of opens) if (!openedIn.has(id)) openedIn.set(id, landed);
   }
-  for (const { from, to } of spans) {
-    let end = to + 1;
-    // The answers to the referring message's calls go with it.
-    while (messages[end]?.role === 'tool') end++;
-    for (let index = from + 1; index < end; index++) {
-      if (!joinsPrevious(messages[index]!)) {
-        messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
-      }
-    }
-  }
-  return messages;
+  return joinSpans(
+    messages,
+    spans.map(({ from, to }) => ({ first: from + 1, end: to + 1 })),
+  );
 
   function addItem(item: OpenAIResponsesItem): void {
     const type = item.type ?? 'message';
@@ -346,6 +331,18 @@ function reasoningPart(item: OpenAIResponsesItem): ReasoningPart {
   return withOrder(part, item, reasoningItem(part));
 }
 
+/** The last message when it has `role`, else a new empty message of `role` appended to `messages`. */
+function lastOfRole<Role extends 'assistant' | 'tool'>(
+  messages: Message[],
+  role: Role,
+): Extract<Message, { role: Role }> {
+  const last = messages.at(-1);
+  if (last?.role === role) return last as Extract<Message, { role: Role }>;
+  const created = { role, content: [] } as Extract<Message, { role: Role }>;
+  messages.push(created);
+  return created;
+}
+
 function isPartList(content: unknown): content is OpenAIResponsesItem[] {
   return Array.isArray(content) && content.every((part) => isObject(part) && typeof part.type === 'string');
 }
@@ -355,24 +352,14 @@ function isName(value: unknown): value is string {
 }
 
 function assertShape(items: OpenAIResponsesItem[]): void {
-  if (!Array.isArray(items)) {
-    throw new InvalidMessagesError({
-      issues: [{ index: -1, path: '', message: 'input must be a string or an array of items' }],
-    });
-  }
-  const issues: MessageIssue[] = [];
-  items.forEach((item, index) => {
+  assertEntries(items, 'input must be a string or an array of items', (item, index, issues) => {
     if (!isObject(item)) issues.push({ index, path: '', message: 'expected an item object' });
     else if (item.type === undefined && !messageRoles.includes(item.role as string)) {
       issues.push({ index, path: 'role', message: `unsupported role ${JSON.stringify(item.role)}` });
     } else if (item.type !== undefined && typeof item.type !== 'string') {
       issues.push({ index, path: 'type', message: 'must be a string' });
     } else if (!isJSONValue(item)) {
-      issues.push({
-        index,
-        path: '',
-        message: 'must be plain JSON (no functions, NaN, cycles or class instances)',
-      });
+      issues.push(notPlainJsonIssue(index));
     } else if (
       (item.type ?? 'message') === 'message' &&
       ['user', 'system', 'developer'].includes(item.role as string) &&
@@ -382,5 +369,4 @@ function assertShape(items: OpenAIResponsesItem[]): void {
       issues.push({ index, path: 'content', message: 'must be a string or an array of content parts' });
     }
   });
-  if (issues.length > 0) throw new InvalidMessagesError({ issues });
 }

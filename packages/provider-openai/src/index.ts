@@ -1,3 +1,5 @@
+/** A row of the model table: the standard limits and, where the model has one, its long-context window. */
+export type { ModelTableEntry as OpenAIModelEntry } from '@compaction/provider-utils';
 export { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
 export { convertResponsesItems, fromOpenAIResponsesInput } from './from-openai-responses-input.js';
 export type { OpenAIChatPart } from './openai-chat-content-parts.js';
@@ -45,7 +47,6 @@ export {
   defaultOpenAIModelLimits,
   encodingForModel,
   findOpenAIModel,
-  type OpenAIModelEntry,
   type OpenAIModelId,
   openaiModelTable,
 } from './openai-model-limits.js';

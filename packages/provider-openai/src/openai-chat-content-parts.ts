@@ -1,12 +1,20 @@
-import { deepEqual, type FilePart, type ImagePart, type JSONObject, type TextPart } from '@compaction/core';
+import type { FilePart, ImagePart, TextPart } from '@compaction/core';
 import type { OpenAIChatContentPart } from './openai-chat-request.js';
+import {
+  fileDataUrlOf,
+  imageUrlOf,
+  inlineFilePart,
+  isInlineText,
+  losslessPart,
+  textPartOf,
+  verbatimTextPart,
+} from './openai-content-parts.js';
 import {
   fieldsExcept,
   isObject,
   isUrl,
   openaiMetadata,
   openaiMetadataOf,
-  parseDataUrl,
   storedFields,
 } from './openai-metadata.js';
 
@@ -23,14 +31,12 @@ export const refusalKey = 'refusal';
  * unknown type...) becomes a text part holding it verbatim in `metadata.openai.part`.
  */
 export function chatPartToCore(part: OpenAIChatContentPart): OpenAIChatPart {
-  const decoded = decode(part);
-  if (decoded !== undefined && isWellFormed(decoded) && deepEqual(coreToChatPart(decoded), part))
-    return decoded;
-  return {
-    type: 'text',
-    text: JSON.stringify(part),
-    metadata: { openai: { [verbatimPartKey]: part as JSONObject } },
-  };
+  return losslessPart(part, decode(part), coreToChatPart, verbatimPartKey);
+}
+
+/** A text part holding a content part verbatim, for a content part core has no exact part for. */
+export function verbatimChatPart(part: OpenAIChatContentPart): TextPart {
+  return verbatimTextPart(part, verbatimPartKey);
 }
 
 /** Converts a core part to a Chat Completions content part. */
@@ -46,9 +52,7 @@ export function coreToChatPart(part: OpenAIChatPart): OpenAIChatContentPart {
         : { type: 'text', text: part.text, ...fields };
     case 'image': {
       const { detail, ...rest } = fields;
-      const url = isUrl(part.image)
-        ? part.image
-        : `data:${part.mediaType ?? 'image/png'};base64,${part.image}`;
+      const url = imageUrlOf(part);
       return { type: 'image_url', image_url: { url, ...(detail === undefined ? {} : { detail }) }, ...rest };
     }
     case 'file': {
@@ -59,14 +63,13 @@ export function coreToChatPart(part: OpenAIChatPart): OpenAIChatContentPart {
           ...fields,
         };
       }
-      if (part.mediaType.startsWith('text/') && !isUrl(part.data))
-        return { type: 'text', text: part.data, ...fields };
-      const fileData = part.data.startsWith('data:')
-        ? part.data
-        : `data:${part.mediaType};base64,${part.data}`;
+      if (isInlineText(part)) return { type: 'text', text: part.data, ...fields };
       return {
         type: 'file',
-        file: { file_data: fileData, ...(part.filename === undefined ? {} : { filename: part.filename }) },
+        file: {
+          file_data: fileDataUrlOf(part),
+          ...(part.filename === undefined ? {} : { filename: part.filename }),
+        },
         ...fields,
       };
     }
@@ -76,15 +79,9 @@ export function coreToChatPart(part: OpenAIChatPart): OpenAIChatContentPart {
 function decode(part: OpenAIChatContentPart): OpenAIChatPart | undefined {
   switch (part.type) {
     case 'text':
-      if (typeof part.text !== 'string') return undefined;
-      return { type: 'text', text: part.text, ...openaiMetadata({}, fieldsExcept(part, ['type', 'text'])) };
+      return textPartOf(part, 'text');
     case 'refusal':
-      if (typeof part.refusal !== 'string') return undefined;
-      return {
-        type: 'text',
-        text: part.refusal,
-        ...openaiMetadata({ [refusalKey]: 'part' }, fieldsExcept(part, ['type', 'refusal'])),
-      };
+      return textPartOf(part, 'refusal', { [refusalKey]: 'part' });
     case 'image_url': {
       const image = part.image_url;
       if (!isObject(image) || typeof image.url !== 'string') return undefined;
@@ -108,24 +105,9 @@ function decode(part: OpenAIChatContentPart): OpenAIChatPart | undefined {
     case 'file': {
       const file = part.file;
       if (!isObject(file) || typeof file.file_data !== 'string') return undefined;
-      const parsed = parseDataUrl(file.file_data);
-      if (parsed === undefined) return undefined;
-      return {
-        type: 'file',
-        data: parsed.data,
-        mediaType: parsed.mediaType,
-        ...(typeof file.filename === 'string' ? { filename: file.filename } : {}),
-        ...openaiMetadata({}, fieldsExcept(part, ['type', 'file'])),
-      };
+      return inlineFilePart(file.file_data, file.filename, fieldsExcept(part, ['type', 'file']));
     }
     default:
       return undefined;
   }
-}
-
-/** Whether core accepts the part: an image needs its data or URL, a file its media type. */
-function isWellFormed(part: TextPart | ImagePart | FilePart): boolean {
-  if (part.type === 'image') return part.image !== '';
-  if (part.type === 'file') return part.mediaType !== '';
-  return true;
 }

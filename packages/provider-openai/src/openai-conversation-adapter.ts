@@ -2,12 +2,7 @@ import { ProviderError } from '@compaction/core';
 import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
-import {
-  addableMessageOf,
-  openaiConversationErrors,
-  requestBody,
-  toolErrorText,
-} from './openai-conversation-base.js';
+import { addableMessageOf, openaiAdapterCommon } from './openai-conversation-base.js';
 import type { OpenAIChatConversationTypes, OpenAIConversationSettings } from './openai-conversation-types.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 
@@ -17,13 +12,14 @@ type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 export function openaiConversationAdapter(
   settings: OpenAIConversationSettings,
 ): ConversationAdapter<OpenAIChatConversationTypes> {
-  const defaults = structuredClone(settings.request);
-  const converterOptions = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
-  const context = (messages: Parameters<typeof toOpenAIChatMessages>[0]) =>
-    toOpenAIChatMessages(messages, converterOptions) as ChatMessage[];
   return {
     vocabulary: { call: 'tool call', result: 'result', callsPath: 'tool_calls', answerPath: 'toolCallId' },
-    ...openaiConversationErrors,
+    ...openaiAdapterCommon<OpenAIChatConversationTypes>(settings, {
+      field: 'messages',
+      toContext: (messages, options) => toOpenAIChatMessages(messages, options) as ChatMessage[],
+      callId: (call) => call.id,
+      resultOf: (call, content) => ({ toolCallId: call.id, content }),
+    }),
     // A tool message converted alone has no tool name; the conversation names it after its call.
     toCore: (items) => fromOpenAIChatMessages(items as ChatMessage[]),
     userItems: (input) => [
@@ -37,11 +33,6 @@ export function openaiConversationAdapter(
       results.map((result) => ({ role: 'tool', tool_call_id: result.toolCallId, content: result.content })),
     answersOf: answersOfResults((message) => (message.role === 'tool' ? message.tool_call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
-    callId: (call) => call.id,
-    resultOf: (call, content) => ({ toolCallId: call.id, content }),
-    failureOf: (call, message) => ({ toolCallId: call.id, content: toolErrorText(message) }),
-    context,
-    body: (messages, request) => requestBody(defaults, request, 'messages', context(messages)),
     async send(body, signal) {
       const { completions } = settings.client.chat;
       const completion = await callSdkMethod<typeof body, OpenAI.Chat.ChatCompletion>(

@@ -1,4 +1,4 @@
-import { InvalidMessagesError } from '@compaction/core';
+import { InvalidMessagesError, type Message } from '@compaction/core';
 import {
   AgentConversation,
   type AgentConversationTypes,
@@ -85,15 +85,44 @@ export function addableMessageOf<Input extends object, Part>(
   });
 }
 
-/** The request body of a call: the defaults, the fields given for this call, and the conversation under `field`. */
-export function requestBody<Body>(
-  defaults: object,
-  request: object | undefined,
-  field: 'messages' | 'input',
-  conversation: unknown,
-): Body {
-  return { ...defaults, ...request, [field]: conversation } as Body;
+/** How one OpenAI API differs in the members {@link openaiAdapterCommon} builds. */
+export interface OpenAIAdapterApi<Types extends OpenAIConversationTypes> {
+  /** The body field that holds the conversation. */
+  field: 'messages' | 'input';
+  /** Converts core messages to the API's shape. */
+  toContext(messages: Message[], options: { systemRole?: 'system' | 'developer' }): Types['context'];
+  /** The id of a call, as its results name it. */
+  callId(call: Types['toolCall']): string;
+  /** The result of a call whose tool returned `output` (or failed: then `output` is the error text). */
+  resultOf(call: Types['toolCall'], output: Types['toolOutput'] | string): Types['toolResult'];
+}
+
+/**
+ * The adapter members both OpenAI conversations build alike: errors, the working context, the request body
+ * (the defaults, the fields given for one call, the conversation under its field), and the answers to calls,
+ * where a tool that threw answers with `Error: <message>`.
+ */
+export function openaiAdapterCommon<Types extends OpenAIConversationTypes>(
+  settings: { request: Types['request']; systemRole?: 'system' | 'developer' },
+  api: OpenAIAdapterApi<Types>,
+): Pick<
+  ConversationAdapter<Types>,
+  'parseContextOverflow' | 'toCompactionError' | 'callId' | 'resultOf' | 'failureOf' | 'context' | 'body'
+> {
+  // Copied once, so a caller's later changes to the defaults do not leak into requests.
+  const defaults = structuredClone(settings.request);
+  const options = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
+  const context = (messages: Message[]) => api.toContext(messages, options);
+  return {
+    ...openaiConversationErrors,
+    callId: api.callId,
+    resultOf: api.resultOf,
+    failureOf: (call, message) => api.resultOf(call, toolErrorText(message)),
+    context,
+    body: (messages, request) =>
+      ({ ...defaults, ...request, [api.field]: context(messages) }) as Types['body'],
+  };
 }
 
 /** What the model reads as the output of a tool that threw: `Error: <message>`. */
-export const toolErrorText = (message: string) => `Error: ${message}`;
+const toolErrorText = (message: string) => `Error: ${message}`;

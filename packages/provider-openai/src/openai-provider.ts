@@ -2,13 +2,12 @@ import {
   type CountTokensRequest,
   type GenerateRequest,
   type GenerateResult,
-  type ModelLimits,
   type Provider,
   ProviderError,
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
-import { createModelLimitsResolver, lazyClient, resolveGenerateRequest } from '@compaction/provider-utils';
+import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
 import {
   callMethod,
   createOpenAIClient,
@@ -17,38 +16,25 @@ import {
 } from './openai-client.js';
 import { toOpenAICompactionError } from './openai-error.js';
 import { countOpenAIInputTokens, type OpenAIInputTokensClient } from './openai-input-token-count.js';
-import { defaultOpenAIModelLimits, findOpenAIModel, type OpenAIModelId } from './openai-model-limits.js';
+import { type OpenAIModelId, openaiModels } from './openai-model-limits.js';
 import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
-const defaultModel = 'gpt-5.4';
-
 /** A {@link Provider} over the OpenAI API. */
-export interface OpenAIProvider extends Provider {
-  readonly name: 'openai';
-  countTokens(request: CountTokensRequest): Promise<TokenCount>;
-}
+export type OpenAIProvider = SdkProvider<'openai'>;
 
-/** Settings of {@link createOpenAIProvider}. */
-export interface OpenAIProviderSettings extends OpenAIClientSettings {
-  /** The default model. Default `gpt-5.4`. */
-  model?: OpenAIModelId;
-  /** A ready client (an `OpenAI` instance); when given, the client settings are ignored. */
-  client?: OpenAIClient;
+/** Settings of {@link createOpenAIProvider}. The default `model` is `gpt-5.4`. */
+export interface OpenAIProviderSettings
+  extends OpenAIClientSettings,
+    SdkProviderSettings<OpenAIModelId, OpenAIClient> {
   /** Which API `generate` calls: `chat` (Chat Completions, default) or `responses`. */
   api?: 'chat' | 'responses';
   /** Role of system messages: `system` (default) or `developer`. */
   systemRole?: 'system' | 'developer';
   /** Use a model's full window where it bills beyond a standard one (GPT-5.4: 1.05M instead of 272K). Default `false`. */
   longContext?: boolean;
-  /** Limits by model id that replace or complete the built-in table. */
-  modelLimits?: Record<string, Partial<ModelLimits>>;
-  /** Output limit of `generate` when the request sets none. Default 4,096 (capped at the model's limit). */
-  maxOutputTokens?: number;
-  /** Receives warnings (an unknown model). Default `console.warn`. */
-  warn?: (message: string) => void;
   /** The tokenizer `countTokens` uses; default: `@compaction/tokenizer-tiktoken` when installed. */
   estimator?: TokenEstimator;
   /** How to load a tokenizer for a model when none is given. Default {@link loadTiktokenEstimator}. */
@@ -68,9 +54,9 @@ export interface OpenAIProviderSettings extends OpenAIClientSettings {
  * client is injected or built from the settings on first use.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): OpenAIProvider {
-  const modelId = settings.model ?? defaultModel;
-  const createClient = () => createOpenAIClient(settings);
-  const getClient = lazyClient({ provider: 'openai', client: settings.client, create: createClient });
+  const base = sdkProviderBase('openai', settings, openaiModels, () => createOpenAIClient(settings));
+  const { modelId } = base.members;
+  const { getClient } = base;
   const estimators = new Map<string, Promise<TokenEstimator>>();
   const estimatorFor = (model: string): Promise<TokenEstimator> => {
     if (settings.estimator !== undefined) return Promise.resolve(settings.estimator);
@@ -86,26 +72,10 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
     return estimator;
   };
 
-  const modelLimits = createModelLimitsResolver({
-    source: '@compaction/provider-openai',
-    defaultModelId: modelId,
-    find: (id) => findOpenAIModel(id),
-    fallback: defaultOpenAIModelLimits,
-    longContext: settings.longContext,
-    overrides: settings.modelLimits,
-    warn: settings.warn,
-  });
-
   return {
-    specificationVersion: 'v1',
-    name: 'openai',
-    modelId,
+    ...base.members,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
-      const { modelId: model, maxOutputTokens: maxTokens } = resolveGenerateRequest(request, {
-        modelId,
-        maxOutputTokens: settings.maxOutputTokens,
-        modelLimits,
-      });
+      const { modelId: model, maxOutputTokens: maxTokens } = base.resolve(request);
       const temperature = request.temperature === undefined ? {} : { temperature: request.temperature };
       const options = request.abortSignal === undefined ? {} : { signal: request.abortSignal };
       const systemRole = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
@@ -151,7 +121,6 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
       return { tokens, accuracy: exact ? 'exact' : 'estimated', source: estimator.name };
     },
     parseContextOverflow: parseOpenAIContextOverflow,
-    modelLimits,
   };
 }
 

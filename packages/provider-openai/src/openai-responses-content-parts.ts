@@ -1,17 +1,19 @@
-import { deepEqual, type FilePart, type ImagePart, type JSONObject, type TextPart } from '@compaction/core';
+import type { JSONObject, TextPart } from '@compaction/core';
 import {
-  fieldsExcept,
-  isObject,
-  isUrl,
-  openaiMetadata,
-  openaiMetadataOf,
-  parseDataUrl,
-  storedFields,
-} from './openai-metadata.js';
+  fileDataUrlOf,
+  imageUrlOf,
+  inlineFilePart,
+  isInlineText,
+  losslessPart,
+  type OpenAIContentPart,
+  textPartOf,
+  verbatimTextPart as verbatimPart,
+} from './openai-content-parts.js';
+import { fieldsExcept, isObject, openaiMetadata, openaiMetadataOf, storedFields } from './openai-metadata.js';
 import type { OpenAIResponsesItem } from './openai-responses-request.js';
 
 /** Core parts a Responses content part maps to. */
-export type OpenAIResponsesPart = TextPart | ImagePart | FilePart;
+export type OpenAIResponsesPart = OpenAIContentPart;
 
 /** Part marker `type`: the part's type when it is not the default for its role. */
 export const partTypeMarker = 'type';
@@ -25,19 +27,12 @@ export function defaultTextType(role: string): string {
 
 /** Converts a message content part; shapes core cannot reproduce exactly are kept verbatim. */
 export function responsesPartToCore(part: OpenAIResponsesItem, role: string): OpenAIResponsesPart {
-  const decoded = decode(part, role);
-  if (decoded !== undefined && isWellFormed(decoded) && deepEqual(coreToResponsesPart(decoded, role), part))
-    return decoded;
-  return verbatimTextPart(part);
+  return losslessPart(part, decode(part, role), (decoded) => coreToResponsesPart(decoded, role), verbatimKey);
 }
 
 /** A text part holding a part or item verbatim; its text is the JSON, so counts and summaries see it. */
 export function verbatimTextPart(value: OpenAIResponsesItem): TextPart {
-  return {
-    type: 'text',
-    text: JSON.stringify(value),
-    metadata: { openai: { [verbatimKey]: value as JSONObject } },
-  };
+  return verbatimPart(value, verbatimKey);
 }
 
 /** The verbatim part or item a core part holds, if any. */
@@ -58,24 +53,16 @@ export function coreToResponsesPart(part: OpenAIResponsesPart, role: string): Op
       return { type: typeof type === 'string' ? type : defaultTextType(role), text: part.text, ...fields };
     }
     case 'image': {
-      const url = isUrl(part.image)
-        ? part.image
-        : `data:${part.mediaType ?? 'image/png'};base64,${part.image}`;
-      return { type: 'input_image', image_url: url, detail: 'auto', ...fields };
+      return { type: 'input_image', image_url: imageUrlOf(part), detail: 'auto', ...fields };
     }
     case 'file': {
-      if (part.mediaType.startsWith('text/') && !isUrl(part.data)) {
-        return { type: defaultTextType(role), text: part.data, ...fields };
-      }
+      if (isInlineText(part)) return { type: defaultTextType(role), text: part.data, ...fields };
       if (part.data.startsWith('http://') || part.data.startsWith('https://')) {
         return { type: 'input_file', file_url: part.data, ...fields };
       }
-      const fileData = part.data.startsWith('data:')
-        ? part.data
-        : `data:${part.mediaType};base64,${part.data}`;
       return {
         type: 'input_file',
-        file_data: fileData,
+        file_data: fileDataUrlOf(part),
         ...(part.filename === undefined ? {} : { filename: part.filename }),
         ...fields,
       };
@@ -87,22 +74,11 @@ function decode(part: OpenAIResponsesItem, role: string): OpenAIResponsesPart | 
   switch (part.type) {
     case 'input_text':
     case 'output_text':
-      if (typeof part.text !== 'string') return undefined;
-      return {
-        type: 'text',
-        text: part.text,
-        ...openaiMetadata(
-          { [partTypeMarker]: part.type === defaultTextType(role) ? undefined : part.type },
-          fieldsExcept(part, ['type', 'text']),
-        ),
-      };
+      return textPartOf(part, 'text', {
+        [partTypeMarker]: part.type === defaultTextType(role) ? undefined : part.type,
+      });
     case 'refusal':
-      if (typeof part.refusal !== 'string') return undefined;
-      return {
-        type: 'text',
-        text: part.refusal,
-        ...openaiMetadata({ [partTypeMarker]: 'refusal' }, fieldsExcept(part, ['type', 'refusal'])),
-      };
+      return textPartOf(part, 'refusal', { [partTypeMarker]: 'refusal' });
     case 'input_image': {
       if (typeof part.image_url !== 'string') return undefined;
       const fields = fieldsExcept(part, ['type', 'image_url', ...(part.detail === 'auto' ? ['detail'] : [])]);
@@ -118,24 +94,13 @@ function decode(part: OpenAIResponsesItem, role: string): OpenAIResponsesPart | 
         };
       }
       if (typeof part.file_data !== 'string') return undefined;
-      const parsed = parseDataUrl(part.file_data);
-      if (parsed === undefined) return undefined;
-      return {
-        type: 'file',
-        data: parsed.data,
-        mediaType: parsed.mediaType,
-        ...(typeof part.filename === 'string' ? { filename: part.filename } : {}),
-        ...openaiMetadata({}, fieldsExcept(part, ['type', 'file_data', 'filename'])),
-      };
+      return inlineFilePart(
+        part.file_data,
+        part.filename,
+        fieldsExcept(part, ['type', 'file_data', 'filename']),
+      );
     }
     default:
       return undefined;
   }
-}
-
-/** Whether core accepts the part: an image needs its data or URL, a file its media type. */
-function isWellFormed(part: TextPart | ImagePart | FilePart): boolean {
-  if (part.type === 'image') return part.image !== '';
-  if (part.type === 'file') return part.mediaType !== '';
-  return true;
 }

@@ -4,9 +4,8 @@ import type OpenAI from 'openai';
 import { convertResponsesItems } from './from-openai-responses-input.js';
 import {
   addableMessageOf,
+  openaiAdapterCommon,
   openaiConversationErrors,
-  requestBody,
-  toolErrorText,
 } from './openai-conversation-base.js';
 import type {
   OpenAIResponsesConversationSettings,
@@ -22,18 +21,20 @@ type InputItem = OpenAI.Responses.ResponseInputItem;
 export function openaiResponsesConversationAdapter(
   settings: OpenAIResponsesConversationSettings,
 ): ConversationAdapter<OpenAIResponsesConversationTypes> {
-  const defaults = structuredClone(settings.request);
-  const converterOptions = settings.systemRole === undefined ? {} : { systemRole: settings.systemRole };
   /** Every call appended so far, by id, with its tool's name. */
   const callNames = new Map<string, string>();
-  const context = (messages: Parameters<typeof toOpenAIResponsesInput>[0]): InputItem[] => {
-    const input = toOpenAIResponsesInput(messages, converterOptions);
-    // The conversation never starts from a string input, so the converter gives items back.
-    return typeof input === 'string' ? [{ role: 'user', content: input }] : (input as InputItem[]);
-  };
   return {
     vocabulary: { call: 'function call', result: 'output', callsPath: 'input', answerPath: 'callId' },
-    ...openaiConversationErrors,
+    ...openaiAdapterCommon<OpenAIResponsesConversationTypes>(settings, {
+      field: 'input',
+      toContext: (messages, options) => {
+        const input = toOpenAIResponsesInput(messages, options);
+        // The conversation never starts from a string input, so the converter gives items back.
+        return typeof input === 'string' ? [{ role: 'user', content: input }] : (input as InputItem[]);
+      },
+      callId: (call) => call.call_id,
+      resultOf: (call, output) => ({ callId: call.call_id, output }),
+    }),
     // Outputs are appended apart from their calls: the calls seen so far pair them.
     toCore: (items) => convertResponsesItems(items as unknown as OpenAIResponsesItem[], callNames),
     userItems: (input) => [
@@ -53,11 +54,6 @@ export function openaiResponsesConversationAdapter(
       ),
     answersOf: answersOfResults((item) => (item.type === 'function_call_output' ? item.call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
-    callId: (call) => call.call_id,
-    resultOf: (call, output) => ({ callId: call.call_id, output }),
-    failureOf: (call, message) => ({ callId: call.call_id, output: toolErrorText(message) }),
-    context,
-    body: (messages, request) => requestBody(defaults, request, 'input', context(messages)),
     async send(body, signal) {
       const { responses } = settings.client;
       const response = await callSdkMethod<typeof body, OpenAI.Responses.Response>(

@@ -302,4 +302,19 @@ describe('items a turn is made of', () => {
     expect(repairHistory(messages).messages).toEqual(messages);
     expect(JSON.stringify(toOpenAIResponsesInput(messages))).toBe(JSON.stringify(input));
   });
+
+  it('read an item whose type is the name of an object method as an unknown item, kept verbatim', () => {
+    const input: OpenAIResponsesItem[] = [
+      { role: 'user', content: 'Hi.' },
+      { type: 'valueOf', call_id: 'call_1' },
+      { type: 'constructor', call_id: 'call_1', output: 'x' },
+    ];
+    const messages = fromOpenAIResponsesInput(input);
+    expect(messages.flatMap((message) => message.content.map((part) => part.type))).toEqual([
+      'text',
+      'text',
+      'text',
+    ]);
+    expect(JSON.stringify(toOpenAIResponsesInput(messages))).toBe(JSON.stringify(input));
+  });
 });

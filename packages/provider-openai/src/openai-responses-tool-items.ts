@@ -52,6 +52,11 @@ interface OutputKind {
 const payload = (item: OpenAIResponsesItem): JSONValue =>
   fieldsExcept(item, ['type', 'id', 'call_id', 'status']);
 
+/** A call to a built-in tool: its name is fixed and its input is the call's own fields. */
+function builtInCall(toolName: string, freshOutput: CallKind['freshOutput']): CallKind {
+  return { idField: 'call_id', toolName: () => toolName, input: payload, freshOutput };
+}
+
 const callKinds: Record<string, CallKind> = {
   custom_tool_call: {
     idField: 'call_id',
@@ -64,40 +69,24 @@ const callKinds: Record<string, CallKind> = {
       output: text,
     }),
   },
-  computer_call: {
-    idField: 'call_id',
-    toolName: () => 'computer',
-    input: payload,
-    // A computer call is answered with a screenshot, which a placeholder cannot give.
-    freshOutput: () => undefined,
-  },
-  local_shell_call: {
-    idField: 'call_id',
-    toolName: () => 'local_shell',
-    input: payload,
-    freshOutput: (callId, _call, text) => ({ type: 'local_shell_call_output', id: callId, output: text }),
-  },
-  shell_call: {
-    idField: 'call_id',
-    toolName: () => 'shell',
-    input: payload,
-    freshOutput: (callId, _call, text, isError) => ({
-      type: 'shell_call_output',
-      call_id: callId,
-      output: [shellEntry(text, isError)],
-    }),
-  },
-  apply_patch_call: {
-    idField: 'call_id',
-    toolName: () => 'apply_patch',
-    input: payload,
-    freshOutput: (callId, _call, text, isError) => ({
-      type: 'apply_patch_call_output',
-      call_id: callId,
-      status: isError ? 'failed' : 'completed',
-      output: text,
-    }),
-  },
+  // A computer call is answered with a screenshot, which a placeholder cannot give.
+  computer_call: builtInCall('computer', () => undefined),
+  local_shell_call: builtInCall('local_shell', (callId, _call, text) => ({
+    type: 'local_shell_call_output',
+    id: callId,
+    output: text,
+  })),
+  shell_call: builtInCall('shell', (callId, _call, text, isError) => ({
+    type: 'shell_call_output',
+    call_id: callId,
+    output: [shellEntry(text, isError)],
+  })),
+  apply_patch_call: builtInCall('apply_patch', (callId, _call, text, isError) => ({
+    type: 'apply_patch_call_output',
+    call_id: callId,
+    status: isError ? 'failed' : 'completed',
+    output: text,
+  })),
   tool_search_call: {
     idField: 'call_id',
     toolName: () => 'tool_search',
@@ -117,6 +106,11 @@ const callKinds: Record<string, CallKind> = {
     freshOutput: (callId) => ({ type: 'mcp_approval_response', approval_request_id: callId, approve: false }),
   },
 };
+
+/** The kind an item's type names: an own entry only, so that a type such as `valueOf` names none. */
+function kindOf<Kind>(kinds: Record<string, Kind>, type: unknown): Kind | undefined {
+  return typeof type === 'string' && Object.hasOwn(kinds, type) ? kinds[type] : undefined;
+}
 
 const byCallId = {
   callId: (item: OpenAIResponsesItem) => item.call_id,
@@ -186,7 +180,7 @@ const outputKinds: Record<string, OutputKind> = {
 
 /** The tool call a call item stands for, or `undefined` for any other item (or one without id or name). */
 export function toolCallOfItem(item: OpenAIResponsesItem): ToolCallPart | undefined {
-  const kind = callKinds[item.type ?? ''];
+  const kind = kindOf(callKinds, item.type);
   if (kind === undefined) return undefined;
   const toolCallId = item[kind.idField];
   const toolName = kind.toolName(item);
@@ -205,7 +199,7 @@ export function toolResultOfItem(
   item: OpenAIResponsesItem,
   toolNames: ReadonlyMap<string, string>,
 ): ToolResultPart | undefined {
-  const kind = outputKinds[item.type ?? ''];
+  const kind = kindOf(outputKinds, item.type);
   if (kind === undefined) return undefined;
   const toolCallId = kind.callId(item);
   if (!isName(toolCallId)) return undefined;
@@ -224,7 +218,7 @@ export function toolResultOfItem(
  * API checks, so they are sent as they came.
  */
 export function callItemOf(part: ToolCallPart, item: OpenAIResponsesItem): OpenAIResponsesItem {
-  const kind = callKinds[item.type ?? ''];
+  const kind = kindOf(callKinds, item.type);
   if (kind === undefined) return item;
   let written = item[kind.idField] === part.toolCallId ? item : { ...item, [kind.idField]: part.toolCallId };
   if (kind.inputField !== undefined && !deepEqual(part.input, kind.input(item))) {
@@ -240,7 +234,7 @@ export function callItemOf(part: ToolCallPart, item: OpenAIResponsesItem): OpenA
  * text: they are sent as they came.
  */
 export function outputItemOf(part: ToolResultPart, item: OpenAIResponsesItem): OpenAIResponsesItem {
-  const kind = outputKinds[item.type ?? ''];
+  const kind = kindOf(outputKinds, item.type);
   if (kind === undefined) return item;
   let written = kind.callId(item) === part.toolCallId ? item : kind.withCallId(item, part.toolCallId);
   if (kind.withOutput !== undefined && !deepEqual(part.output, kind.shown(item))) {
@@ -258,7 +252,7 @@ export function freshOutputItem(
   callItem: OpenAIResponsesItem,
   part: ToolResultPart,
 ): OpenAIResponsesItem | undefined {
-  const kind = callKinds[callItem.type ?? ''];
+  const kind = kindOf(callKinds, callItem.type);
   return kind?.freshOutput(part.toolCallId, callItem, textOf(part.output), part.isError === true) as
     | OpenAIResponsesItem
     | undefined;

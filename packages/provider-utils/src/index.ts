@@ -5,6 +5,7 @@ export {
   type ConversationSendOptions,
 } from './agent-conversation.js';
 export { answersOfResults } from './answers-of-results.js';
+export { assertEntries, notPlainJsonIssue } from './assert-entries.js';
 export { callSdkMethod, type SdkMethod } from './call-sdk-method.js';
 export { checkAnswers } from './check-answers.js';
 export { contextOverflowOfError } from './context-overflow-of-error.js';
@@ -29,6 +30,7 @@ export {
 export { defineSdkProvider, type SdkProviderOptions } from './define-sdk-provider.js';
 export { findModelEntry, type ModelTableEntry } from './find-model-entry.js';
 export { frozenCopy } from './frozen-copy.js';
+export { joinSpans, type MessageSpan } from './join-spans.js';
 export {
   isKeyOrder,
   type KeyOrder,
@@ -37,6 +39,7 @@ export {
   withKeyOrder,
 } from './key-order.js';
 export { type LazyClientSettings, lazyClient } from './lazy-client.js';
+export { type ModelTableRow, modelTable } from './model-table.js';
 export {
   type ProviderSettingsSchemaOptions,
   providerSettingsSchema,
@@ -55,6 +58,13 @@ export {
   type SdkClientSettings,
   type SdkClientSource,
 } from './sdk-client.js';
+export {
+  type ModelCatalog,
+  type SdkProvider,
+  type SdkProviderBase,
+  type SdkProviderSettings,
+  sdkProviderBase,
+} from './sdk-provider-settings.js';
 export {
   type ProviderErrorMapping,
   toProviderCompactionError,

@@ -2,7 +2,8 @@ import type { JSONValue, Message, Part, ToolResultPart } from '@compaction/core'
 import { isJSONValue } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
 import { dataToString } from './data-content.js';
-import { isRecord, type JSONRecord, joinMetadata, readProviderOptions } from './metadata-slot.js';
+import { elementReader } from './element-reader.js';
+import { isRecord, type JSONRecord, readProviderOptions } from './metadata-slot.js';
 import { type OptionsReader, outputFromAiSdk } from './tool-result-output.js';
 
 /** A part kept outside the core content, with its position in the AI SDK content. */
@@ -35,10 +36,7 @@ export function decodeMessage(input: unknown, useSlots: boolean): Decoded {
       throw new ConversionProblem(path, (error as Error).message);
     }
   };
-  const options = readOptions(input.providerOptions, 'providerOptions');
-  const extras: JSONRecord = {};
-  if (options.rest !== undefined) extras.providerOptions = options.rest;
-  const slot = options.slot;
+  const { slot, extras, done } = elementReader(input, '', readOptions);
   let content: Part[];
 
   switch (input.role) {
@@ -80,13 +78,11 @@ export function decodeMessage(input: unknown, useSlots: boolean): Decoded {
       throw new ConversionProblem('role', `unknown role ${JSON.stringify(input.role)}`);
   }
 
-  const metadata = joinMetadata(slot, extras);
-  const message = {
+  const message = done({
     role: input.role,
     content,
     ...(typeof slot?.id === 'string' ? { id: slot.id } : {}),
-    ...(metadata === undefined ? {} : { metadata }),
-  } as Message;
+  }) as Message;
   return { message, usedSlot };
 }
 
@@ -126,15 +122,8 @@ function decodePart(
       `a ${role} message cannot carry a ${JSON.stringify(part.type)} part`,
     );
   }
-  const options = readOptions(part.providerOptions, `${path}.providerOptions`);
-  const slot = options.slot;
-  const extras: JSONRecord = {};
-  if (options.rest !== undefined) extras.providerOptions = options.rest;
-  const string = (field: string) => {
-    const value = part[field];
-    if (typeof value !== 'string') throw new ConversionProblem(`${path}.${field}`, 'must be a string');
-    return value;
-  };
+  const reader = elementReader(part, path, readOptions);
+  const { slot, extras, string, optionalString } = reader;
   const data = (field: string) => {
     const converted = dataToString(part[field]);
     if (converted === undefined) {
@@ -143,36 +132,28 @@ function decodePart(
     if (converted.kind !== undefined) extras.data = converted.kind;
     return converted.data;
   };
-  const done = (core: Record<string, unknown>): Part => {
-    const metadata = joinMetadata(slot, extras);
-    return (metadata === undefined ? core : { ...core, metadata }) as unknown as Part;
-  };
+  const done = (core: Record<string, unknown>): Part => reader.done(core) as unknown as Part;
+  /** An image part, with the element's media type when it gives one. */
+  const image = (content: string, withMediaType: boolean) =>
+    done({ type: 'image', image: content, ...(withMediaType ? { mediaType: string('mediaType') } : {}) });
 
   switch (part.type) {
     case 'text':
       return done({ type: 'text', text: string('text') });
     case 'image':
-      return done({
-        type: 'image',
-        image: data('image'),
-        ...(part.mediaType === undefined ? {} : { mediaType: string('mediaType') }),
-      });
+      return image(data('image'), part.mediaType !== undefined);
     case 'file': {
       const converted = data('data');
       if (part.originalUrl !== undefined) extras.originalUrl = string('originalUrl');
       if (slot?.image === true) {
         // A core image sent at the provider level, where images are files.
-        return done({
-          type: 'image',
-          image: converted,
-          ...(slot.mediaType === false ? {} : { mediaType: string('mediaType') }),
-        });
+        return image(converted, slot.mediaType !== false);
       }
       return done({
         type: 'file',
         data: converted,
         mediaType: string('mediaType'),
-        ...(part.filename === undefined ? {} : { filename: string('filename') }),
+        ...optionalString('filename'),
       });
     }
     case 'reasoning':

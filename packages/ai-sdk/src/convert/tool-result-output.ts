@@ -1,10 +1,10 @@
 import type { JSONValue, ToolResultContentPart, ToolResultPart } from '@compaction/core';
 import { isJSONValue } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
+import { elementReader } from './element-reader.js';
 import {
   isRecord,
   type JSONRecord,
-  joinMetadata,
   type ReadOptions,
   splitMetadata,
   writeProviderOptions,
@@ -116,18 +116,8 @@ function contentItemFromAiSdk(
 ): ToolResultContentPart {
   const path = `output.value[${index}]`;
   if (!isRecord(item)) throw new ConversionProblem(path, 'must be a content part');
-  const extras: JSONRecord = {};
-  const read = readOptions(item.providerOptions, `${path}.providerOptions`);
-  if (read.rest !== undefined) extras.providerOptions = read.rest;
-  const done = <P extends ToolResultContentPart>(part: P): P => {
-    const metadata = joinMetadata(read.slot, extras);
-    return metadata === undefined ? part : { ...part, metadata };
-  };
-  const string = (field: string) => {
-    const value = item[field];
-    if (typeof value !== 'string') throw new ConversionProblem(`${path}.${field}`, 'must be a string');
-    return value;
-  };
+  const read = elementReader(item, path, readOptions);
+  const { extras, string, optionalString, done } = read;
   const slotMediaType = read.slot?.mediaType;
   // The kind is recorded only when the core shape would not lead back to it (see `inferredType`).
   const recordType = (part: ToolResultContentPart) => {
@@ -155,7 +145,7 @@ function contentItemFromAiSdk(
         type: 'file',
         data: string('data'),
         mediaType: string('mediaType'),
-        ...(item.filename === undefined ? {} : { filename: string('filename') }),
+        ...optionalString('filename'),
       });
     case 'file-url': {
       if (item.mediaType === undefined) extras.mediaType = false;
