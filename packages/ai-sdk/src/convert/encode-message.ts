@@ -1,5 +1,6 @@
 import type { Message, Metadata, Part, TextPart } from '@compaction/core';
 import { stringToData } from './data-content.js';
+import { metadataBeforeJoinMark } from './join-referenced-turns.js';
 import {
   isRecord,
   type JSONRecord,
@@ -19,7 +20,7 @@ type Element = Record<string, unknown>;
 
 /** Encodes one core message as an AI SDK message; the inverse of `decodeMessage`. */
 export function encodeMessage(message: Message, flavor: Flavor): Element {
-  const { extras, own } = splitMetadata(message.metadata);
+  const { extras, own } = splitMetadata(metadataBeforeJoinMark(message));
   const slot: Element = {};
   setDefined(slot, 'id', message.id);
   setDefined(slot, 'metadata', withoutJoinMark(own));

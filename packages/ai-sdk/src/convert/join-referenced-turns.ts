@@ -38,11 +38,23 @@ export function joinReferencedTurns(
       if (marked === undefined) {
         marked = withCompactionMetadata(message, { joinsPrevious: true });
         cache.set(message, marked);
+        unmarked.set(marked, message);
       }
       joined[index] = marked;
     }
   }
   return joined;
+}
+
+/** The message each marked copy was made from. */
+const unmarked = new WeakMap<Message, Message>();
+
+/**
+ * The metadata a message came in with, before {@link joinReferencedTurns} marked it: the mark alone cannot
+ * tell whether the message had no metadata or an empty object, and encoding must give back what came in.
+ */
+export function metadataBeforeJoinMark(message: Message): Message['metadata'] {
+  return (unmarked.get(message) ?? message).metadata;
 }
 
 interface References {
