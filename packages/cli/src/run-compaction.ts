@@ -3,12 +3,12 @@ import {
   BudgetUnreachableError,
   type CompactionEvent,
   createCompactor,
+  createTokenCounter,
   type Message,
   type Provider,
   resolveBudget,
   resolveCompactionConfig,
   type StrategyRegistry,
-  TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
 import { type StageReport, stagesOf } from './compaction-stages.js';
@@ -94,7 +94,7 @@ export async function compactMessages(
 ): Promise<CompactionReport> {
   const { settings, registry } = options;
   const provider = options.provider ?? (await providerOf(settings, options.environment));
-  const counter = new TokenCounter(options.estimator ?? fastEstimator());
+  const counter = createTokenCounter(options.estimator ?? fastEstimator());
   const inputTokens = counter.count(messages);
   const contextWindow = contextWindowOf(settings, provider);
   // The budget without the given target first: its limit decides what a given target may be.

@@ -1,9 +1,9 @@
 import {
   type AssistantMessage,
+  compactionMetadataOf,
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  joinsPrevious,
   type Message,
   type Metadata,
   type SystemMessage,
@@ -75,7 +75,7 @@ export function fromAnthropicRequest(input: AnthropicRequestInput): Message[] {
     // The tool results answering the referring message go with it.
     while (messages[end]?.role === 'tool') end++;
     for (let index = starts[from + 1]!; index < end; index++) {
-      if (!joinsPrevious(messages[index]!)) {
+      if (compactionMetadataOf(messages[index]!)?.joinsPrevious !== true) {
         messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
       }
     }

@@ -1,9 +1,9 @@
 import {
   type AssistantMessage,
+  compactionMetadataOf,
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
-  joinsPrevious,
   type Message,
   type MessageIssue,
   type ReasoningPart,
@@ -123,7 +123,7 @@ export function convertResponsesItems(
     // The answers to the referring message's calls go with it.
     while (messages[end]?.role === 'tool') end++;
     for (let index = from + 1; index < end; index++) {
-      if (!joinsPrevious(messages[index]!)) {
+      if (compactionMetadataOf(messages[index]!)?.joinsPrevious !== true) {
         messages[index] = withCompactionMetadata(messages[index]!, { joinsPrevious: true });
       }
     }

@@ -3,12 +3,12 @@ import {
   type CompactionStore,
   type Compactor,
   createCompactor,
+  createTokenCounter,
   type JSONValue,
   type Message,
   type Provider,
   resolveCompactionConfig,
   type StrategyRegistry,
-  TokenCounter,
 } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
@@ -125,7 +125,7 @@ export class CompactionSession {
     const compactor = createCompactor({
       ...resolved,
       budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
-      counter: new TokenCounter(fastEstimator()),
+      counter: createTokenCounter(fastEstimator()),
       ...(provider === undefined ? {} : { provider }),
       ...(options.store === undefined ? {} : { store: options.store }),
     });

@@ -1,15 +1,10 @@
 import { compactionMetadataOf } from './compaction-metadata.js';
-import type { Message, ToolCallPart, ToolResultPart } from './message.js';
+import type { Message, ToolCallPart } from './message.js';
 
 /** The tool calls of a message (empty unless it is an assistant message that calls tools). */
 export function toolCallsOf(message: Message): ToolCallPart[] {
   if (message.role !== 'assistant') return [];
   return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
-}
-
-/** The tool results of a message (empty unless it is a tool message). */
-export function toolResultsOf(message: Message): ToolResultPart[] {
-  return message.role === 'tool' ? message.content : [];
 }
 
 /** The plain text of a message's text parts, joined by newlines. */

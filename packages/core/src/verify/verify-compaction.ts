@@ -1,6 +1,6 @@
 import { compactionMetadataOf, isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { latestUserMessageIndex, toolResultsOf } from '../messages/message-content.js';
+import { latestUserMessageIndex } from '../messages/message-content.js';
 import { pairingIssues } from '../messages/tool-pairing.js';
 import { findMessageIssues } from '../messages/validate-messages.js';
 import type { TokenCounter } from '../specs/token-counter-v1.js';
@@ -139,7 +139,9 @@ function checkToolPairing(
       });
     } else if (issue.kind === 'unanswered-call') {
       answeredBefore ??= new Set(
-        before.flatMap((message) => toolResultsOf(message).map((part) => part.toolCallId)),
+        before.flatMap((message) =>
+          message.role === 'tool' ? message.content.map((part) => part.toolCallId) : [],
+        ),
       );
       if (!answeredBefore.has(issue.toolCallId)) continue;
       violations.push({
