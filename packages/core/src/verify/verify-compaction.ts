@@ -38,18 +38,13 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
   if (violations.length > 0) return violations;
 
   checkToolPairing(before, after, violations);
-  checkKeptVerbatim(
-    before.filter((message) => message.role === 'system'),
-    after,
-    'system-kept',
-    'system message',
-    violations,
-  );
-  checkKeptVerbatim(before.filter(isPinned), after, 'pinned-kept', 'pinned message', violations);
   const latestUser = before[latestUserMessageIndex(before)];
-  if (latestUser !== undefined) {
-    checkKeptVerbatim([latestUser], after, 'latest-user-kept', 'newest user request', violations);
-  }
+  const kept = [
+    ['system-kept', 'system message', before.filter((message) => message.role === 'system')],
+    ['pinned-kept', 'pinned message', before.filter(isPinned)],
+    ['latest-user-kept', 'newest user request', latestUser === undefined ? [] : [latestUser]],
+  ] as const;
+  for (const [rule, label, required] of kept) checkKeptVerbatim(required, after, rule, label, violations);
   if (firstConversational(before)?.role === 'user' && firstConversational(after)?.role !== 'user') {
     violations.push({
       rule: 'starts-with-user',
