@@ -114,7 +114,7 @@ export class Compactor {
   readonly budget: Budget;
   private readonly settings: CompactorSettings;
   private readonly listeners = new Map<keyof CompactorEvents, Set<(payload: never) => void>>();
-  private readonly sessions: CompactorSessions;
+  private readonly sessions: CompactorSessions<CompactionResult>;
 
   constructor(settings: CompactorSettings) {
     this.settings = settings;
@@ -295,7 +295,7 @@ export class Compactor {
     input: readonly Message[],
     options: CompactOptions,
     sessionId: string,
-    session: SessionState,
+    session: SessionState<CompactionResult>,
     failures: CompactionFailure[],
   ): Promise<CompactionResult> {
     const trigger = options.trigger ?? 'manual';
