@@ -1,5 +1,11 @@
 import { type PriceModel, type SimulationResult, type SimulationTotals, simulate } from '@compaction/cli';
-import { type Budget, type BudgetOptions, type Message, resolveBudget, TokenCounter } from '@compaction/core';
+import {
+  type Budget,
+  type BudgetOptions,
+  createTokenCounter,
+  type Message,
+  resolveBudget,
+} from '@compaction/core';
 import { finalContext, recordOutputs } from './final-context.js';
 import { type LostProbe, lossReasons } from './loss-reasons.js';
 import type { Policy } from './policies.js';
@@ -86,7 +92,7 @@ export interface PolicyCase {
  */
 export async function evaluatePolicy(evaluation: PolicyCase): Promise<EvaluationRow> {
   const { transcript, policy, window } = evaluation;
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const run = policy.create(counter);
   const recording = recordOutputs(run.strategy);
   const budgetOptions = policy.budget(window.contextWindow);

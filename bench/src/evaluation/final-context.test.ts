@@ -1,5 +1,5 @@
 import { simulate } from '@compaction/cli';
-import { createCompactor, type Message, TokenCounter } from '@compaction/core';
+import { createCompactor, createTokenCounter, type Message } from '@compaction/core';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describe('finalContext', () => {
     it(`rebuilds the context a replay with ${name} ends with`, async () => {
       const messages = codingSession(30, 1200);
       const recording = recordOutputs(create());
-      const counter = new TokenCounter();
+      const counter = createTokenCounter();
       const result = await simulate(messages, {
         strategy: recording.strategy,
         budget: { contextWindow: 8000 },
@@ -50,6 +50,6 @@ describe('finalContext', () => {
       strategy: recording.strategy,
       budget: { contextWindow: 200_000 },
     });
-    expect(finalContext(messages, result, recording.outputs, new TokenCounter())).toEqual(messages);
+    expect(finalContext(messages, result, recording.outputs, createTokenCounter())).toEqual(messages);
   });
 });

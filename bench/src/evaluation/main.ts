@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultPriceModel, plotSimulation } from '@compaction/cli';
-import { resolveBudget, TokenCounter } from '@compaction/core';
+import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { aggregate, compressionOf, retentionOf } from './aggregate.js';
@@ -43,7 +43,7 @@ const rows: EvaluationRow[] = [];
 const summaries: TranscriptSummary[] = [];
 for (const transcript of transcripts) {
   const coding = codingSources.includes(transcript.source);
-  const tokens = new TokenCounter().count(transcript.messages);
+  const tokens = createTokenCounter().count(transcript.messages);
   const { applicable, absent } = applicableProbes(extractProbes(transcript), transcript.messages);
   const needs = fixedWindows.filter((window) => tokens > defaultTrigger(window.contextWindow));
   const windows = needs.some((window) => window.label === '32k') ? needs : [...needs, scaledWindow(tokens)];
@@ -86,7 +86,7 @@ for (const policy of timedPolicies) {
 }
 log('timed the generated history');
 for (const transcript of transcripts) {
-  const window = scaledWindow(new TokenCounter().count(transcript.messages));
+  const window = scaledWindow(createTokenCounter().count(transcript.messages));
   for (const policy of timedPolicies)
     speed.push(await timePolicy(policy, transcript, window, speedRuns.transcripts));
 }

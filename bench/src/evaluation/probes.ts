@@ -6,7 +6,6 @@ import {
   type Message,
   textOf,
   toolCallsOf,
-  toolResultsOf,
 } from '@compaction/core';
 import { collectScalars, contextText } from './context-text.js';
 import { errorLinesOf } from './error-lines.js';
@@ -62,7 +61,7 @@ export function extractProbes(source: ProbeSource): Probe[] {
       const command = commandOf(call);
       if (command !== undefined) add('command', firstLine(command));
     }
-    for (const result of toolResultsOf(message)) {
+    for (const result of message.role === 'tool' ? message.content : []) {
       for (const line of errorLinesOf(outputText(result.output))) add('error', line);
     }
   }

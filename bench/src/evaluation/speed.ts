@@ -1,4 +1,4 @@
-import { type Message, resolveBudget, TokenCounter } from '@compaction/core';
+import { createTokenCounter, type Message, resolveBudget } from '@compaction/core';
 import type { Policy } from './policies.js';
 import { medianMilliseconds } from './timing.js';
 import type { EvaluationWindow } from './windows.js';
@@ -25,7 +25,7 @@ export async function timePolicy(
   window: EvaluationWindow,
   runs: number,
 ): Promise<SpeedResult> {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const tokens = counter.count(history.messages);
   const { limit, target } = resolveBudget(policy.budget(window.contextWindow));
   let failed = false;

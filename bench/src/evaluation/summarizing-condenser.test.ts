@@ -1,10 +1,16 @@
-import { isSummary, type Message, TokenCounter, textOf, verifyCompaction } from '@compaction/core';
+import {
+  compactionMetadataOf,
+  createTokenCounter,
+  type Message,
+  textOf,
+  verifyCompaction,
+} from '@compaction/core';
 import { createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { assistant, codingSession, toolTurn, user } from './__fixtures__/messages.js';
 import { createSummarizingCondenser } from './summarizing-condenser.js';
 
-const counter = new TokenCounter();
+const counter = createTokenCounter();
 const compact = (strategy: ReturnType<typeof createSummarizingCondenser>, messages: readonly Message[]) =>
   strategy.compact({ messages, counter, budget: { limit: 1e9, target: 1 }, trigger: 'auto', round: 1 });
 
@@ -26,7 +32,7 @@ describe('createSummarizingCondenser', () => {
     // Head: system, task and the first tool turn (4 messages); tail: 20 / 2 - 4 - 1 = 5 events, moved to
     // the next turn start so no call loses its result.
     expect(result.slice(0, 4)).toEqual(messages.slice(0, 4));
-    expect(isSummary(result[4]!)).toBe(true);
+    expect(compactionMetadataOf(result[4]!)?.kind === 'summary').toBe(true);
     expect(textOf(result[4]!)).toBe('SUMMARY TEXT');
     expect(result.slice(5)).toEqual(messages.slice(-4));
     expect(verifyCompaction({ before: messages, after: result, counter })).toEqual([]);
@@ -41,7 +47,9 @@ describe('createSummarizingCondenser', () => {
     for (let index = 0; index < 6; index++)
       messages.push(...toolTurn(`${index}`, 'bash', { command: 'ls' }, 'ok'));
     const { messages: result } = await compact(strategy, messages);
-    expect(result.map((message) => (isSummary(message) ? 'summary' : message))).toContain(messages[2]);
+    expect(
+      result.map((message) => (compactionMetadataOf(message)?.kind === 'summary' ? 'summary' : message)),
+    ).toContain(messages[2]);
     expect(verifyCompaction({ before: messages, after: result, counter })).toEqual([]);
   });
 

@@ -1,14 +1,15 @@
-import { type Message, TokenCounter, toolResultsOf, verifyCompaction } from '@compaction/core';
+import { createTokenCounter, type Message, verifyCompaction } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { codingSession } from './__fixtures__/messages.js';
 import { createToolResultClearing } from './tool-result-clearing.js';
 
 const placeholder = '[cleared]';
 const clearing = createToolResultClearing({ name: 'clearing', keepRecent: 3, placeholder });
-const counter = new TokenCounter();
+const counter = createTokenCounter();
 const run = (messages: readonly Message[], round = 1) =>
   clearing.compact({ messages, counter, budget: { limit: 1e9, target: 1 }, trigger: 'auto', round });
-const outputs = (messages: readonly Message[]) => messages.flatMap(toolResultsOf).map((part) => part.output);
+const outputs = (messages: readonly Message[]) =>
+  messages.flatMap((message) => (message.role === 'tool' ? message.content : [])).map((part) => part.output);
 
 describe('createToolResultClearing', () => {
   it('clears every tool result but the newest ones and keeps the calls', async () => {

@@ -9,8 +9,8 @@ import {
   type CompactionStrategy,
   createCompactor,
   createFastEstimator,
+  createTokenCounter,
   type Message,
-  TokenCounter,
 } from '@compaction/core';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ModelMessage } from 'ai';
@@ -43,8 +43,8 @@ export interface Job {
 
 /** Makes the counter of each run in the given state: the warm one, shared, has counted the history already. */
 function counterFor(state: CounterState, messages: readonly Message[]): () => AnchoredTokenCounter {
-  if (state === 'cold') return () => new TokenCounter();
-  const warmCounter = new TokenCounter();
+  if (state === 'cold') return () => createTokenCounter();
+  const warmCounter = createTokenCounter();
   warmCounter.count(messages);
   return () => warmCounter;
 }

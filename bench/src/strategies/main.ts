@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { type CompactionStrategy, type Message, TokenCounter } from '@compaction/core';
+import { type CompactionStrategy, createTokenCounter, type Message } from '@compaction/core';
 import { createPruning } from '@compaction/strategy-pruning';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
@@ -108,7 +108,7 @@ async function measureHistory(
   runs: number,
   withCompactor: boolean,
 ): Promise<HistoryResult> {
-  const tokens = new TokenCounter().count(messages);
+  const tokens = createTokenCounter().count(messages);
   const half: Job = { messages, limit: tokens, target: Math.floor(tokens / 2) };
   const halfContenders: Record<string, TimedWork> = {};
   const outOfReach: Record<string, string> = {};
@@ -132,12 +132,12 @@ async function measureHistory(
   // The job of `pruneMessages` has no token count, so its target is what masking every old result leaves.
   const masked = await strategies[maskName].compact({
     messages,
-    counter: new TokenCounter(),
+    counter: createTokenCounter(),
     budget: { limit: tokens, target: 1 },
     trigger: 'auto',
     round: 1,
   });
-  const allOld: Job = { messages, limit: tokens, target: new TokenCounter().count(masked.messages) };
+  const allOld: Job = { messages, limit: tokens, target: createTokenCounter().count(masked.messages) };
   const allOldContenders = {
     [maskName]: strategyAlone(strategies[maskName], allOld),
     [pruneMessagesName]: pruneMessagesPeer(allOld, 2 * keepRecent),

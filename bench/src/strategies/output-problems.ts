@@ -1,4 +1,4 @@
-import { type Message, TokenCounter, verifyCompaction } from '@compaction/core';
+import { createTokenCounter, type Message, verifyCompaction } from '@compaction/core';
 
 /**
  * What is wrong with one contender's compacted history, empty when it did the job: every rule a compaction
@@ -12,7 +12,7 @@ export function outputProblems(
   target: number,
 ): string[] {
   // A counter of its own, so that checking never warms the counter a contender is timed with.
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   return verifyCompaction({ before, after, counter, limit: target }).map(
     (violation) => `${violation.rule}: ${violation.message}`,
   );

@@ -1,4 +1,4 @@
-import { TokenCounter } from '@compaction/core';
+import { createTokenCounter } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { fromModelMessages, pruneWithAiSdk, toModelMessages } from './ai-sdk-peer.js';
@@ -7,21 +7,21 @@ import { outputProblems } from './output-problems.js';
 import { smallestTrim } from './reach.js';
 
 const history = generateCodingHistory({ messages: 400 });
-const tokens = new TokenCounter().count(history);
+const tokens = createTokenCounter().count(history);
 
 describe('the trimMessages peer', () => {
   it('counts the copies trimMessages makes, so it trims to the target', async () => {
     const converted = toLangChain(history);
     const target = Math.floor(tokens / 2);
-    const kept = fromLangChain(converted, await trimWithLangChain(converted, new TokenCounter(), target));
+    const kept = fromLangChain(converted, await trimWithLangChain(converted, createTokenCounter(), target));
     expect(kept.length).toBeLessThan(history.length);
     expect(outputProblems(history, kept, target)).toEqual([]);
-    expect(new TokenCounter().count(kept)).toBeGreaterThan(smallestTrim(history) - 1);
+    expect(createTokenCounter().count(kept)).toBeGreaterThan(smallestTrim(history) - 1);
   });
 
   it('gives back the original message objects it kept whole', async () => {
     const converted = toLangChain(history);
-    const kept = fromLangChain(converted, await trimWithLangChain(converted, new TokenCounter(), tokens));
+    const kept = fromLangChain(converted, await trimWithLangChain(converted, createTokenCounter(), tokens));
     expect(kept).toEqual(history);
     for (const [index, message] of kept.entries()) expect(message).toBe(history[index]);
   });

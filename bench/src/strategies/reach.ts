@@ -5,9 +5,9 @@
 import {
   BudgetUnreachableError,
   type CompactionStrategy,
+  createTokenCounter,
   latestUserMessageIndex,
   type Message,
-  TokenCounter,
 } from '@compaction/core';
 
 /**
@@ -19,7 +19,7 @@ export async function smallestResult(
   strategy: CompactionStrategy,
   messages: readonly Message[],
 ): Promise<number> {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const limit = counter.count(messages);
   try {
     const output = await strategy.compact({
@@ -42,7 +42,7 @@ export async function smallestResult(
  * start without everything after it, so this is also its best on a history whose only request is the first.
  */
 export function smallestTrim(messages: readonly Message[]): number {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const newestUser = latestUserMessageIndex(messages);
   const system = messages.filter((message, index) => message.role === 'system' && index < newestUser);
   return counter.count(system) + counter.count(messages.slice(Math.max(0, newestUser)));

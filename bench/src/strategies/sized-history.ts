@@ -1,4 +1,4 @@
-import { type Message, TokenCounter } from '@compaction/core';
+import { createTokenCounter, type Message } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 
 /** Messages of the probe history that sets how many messages make a given number of tokens. */
@@ -10,6 +10,6 @@ const probeMessages = 2000;
  */
 export function sizedCodingHistory(tokens: number): Message[] {
   const probe = generateCodingHistory({ messages: probeMessages });
-  const tokensPerMessage = new TokenCounter().count(probe) / probe.length;
+  const tokensPerMessage = createTokenCounter().count(probe) / probe.length;
   return generateCodingHistory({ messages: Math.max(4, Math.round(tokens / tokensPerMessage)) });
 }

@@ -1,4 +1,4 @@
-import { type Message, TokenCounter } from '@compaction/core';
+import { createTokenCounter, type Message, type TokenCounter } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { secondsPerCall } from './measure.js';
 
@@ -17,8 +17,8 @@ export interface IncrementalCheckResult {
 /** Counts `generateCodingHistory()` (2,000 messages, about 1M tokens) from scratch and again after one appended message. */
 export function measureIncrementalCheck(): IncrementalCheckResult {
   const history = generateCodingHistory();
-  const estimatedTokens = new TokenCounter().count(history);
-  const scratchSeconds = secondsPerCall(() => new TokenCounter().count(history), 7, 0.2);
+  const estimatedTokens = createTokenCounter().count(history);
+  const scratchSeconds = secondsPerCall(() => createTokenCounter().count(history), 7, 0.2);
 
   // Each timed call appends a new message object, so its estimate is never a cache hit. The list is the
   // benchmark's own array; only its last slot changes.
@@ -31,11 +31,11 @@ export function measureIncrementalCheck(): IncrementalCheckResult {
     };
     return counter.count(extended);
   };
-  const memoized = new TokenCounter();
+  const memoized = createTokenCounter();
   memoized.count(history);
   const memoizedSeconds = secondsPerCall(() => appendOne(memoized), 7, 0.05);
 
-  const anchored = new TokenCounter();
+  const anchored = createTokenCounter();
   anchored.recordUsage({ messages: history, inputTokens: estimatedTokens });
   const anchoredSeconds = secondsPerCall(() => appendOne(anchored), 7, 0.05);
   return { messages: history.length, estimatedTokens, scratchSeconds, memoizedSeconds, anchoredSeconds };

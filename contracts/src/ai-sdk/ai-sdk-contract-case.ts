@@ -1,5 +1,5 @@
 import { fromAiSdk } from '@compaction/ai-sdk';
-import { BudgetUnreachableError, TokenCounter } from '@compaction/core';
+import { BudgetUnreachableError, createTokenCounter } from '@compaction/core';
 import {
   anthropicMessagesViolations,
   type ContractViolation,
@@ -55,7 +55,7 @@ export async function runBaseline(
   conversation: AiSdkConversation,
 ): Promise<Baseline> {
   const call = await generateTextCall(provider, conversation);
-  const tokens = new TokenCounter().count(fromAiSdk(conversation.messages));
+  const tokens = createTokenCounter().count(fromAiSdk(conversation.messages));
   if (call.failed) {
     return { conversation, call, tokens, violations: [violation(aiSdkRules.baselineFailed, '', call.error)] };
   }

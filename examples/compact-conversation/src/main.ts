@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createCompactor, type Message, validateMessages } from '@compaction/core';
+import { assertValidHistory, createCompactor, type Message } from '@compaction/core';
 import { keepRecentTurns } from './keep-recent-turns.js';
 import { formatReport } from './report.js';
 
 // The bundled conversation: a coding agent's session in core's message format.
 const messages: unknown = JSON.parse(readFileSync(new URL('../conversation.json', import.meta.url), 'utf8'));
-validateMessages(messages);
+assertValidHistory(messages);
 
 const compactor = createCompactor({
   strategy: keepRecentTurns(),

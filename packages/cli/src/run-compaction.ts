@@ -2,11 +2,11 @@ import {
   type BudgetOptions,
   BudgetUnreachableError,
   type CompactionEvent,
+  createTokenCounter,
   type Message,
   type Provider,
   resolveBudget,
   type StrategyRegistry,
-  TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
 import { type StageReport, stagesOf } from './compaction-stages.js';
@@ -93,7 +93,7 @@ export async function compactMessages(
 ): Promise<CompactionReport> {
   const { settings, registry } = options;
   const provider = options.provider ?? (await providerOf(settings, options.environment));
-  const counter = new TokenCounter(options.estimator ?? fastEstimator());
+  const counter = createTokenCounter(options.estimator ?? fastEstimator());
   const inputTokens = counter.count(messages);
   const contextWindow = contextWindowOf(settings, provider);
   // The budget without the given target first: its limit decides what a given target may be.

@@ -32,3 +32,23 @@ export function isJSONValue(value: unknown, seen: Set<object> = new Set()): valu
       return false;
   }
 }
+
+/**
+ * `values` without its `undefined` entries: optional properties stay absent rather than set to `undefined`,
+ * so records compare and serialize the same whichever way they were built.
+ */
+export function present<Values extends object>(values: Values): Partial<Values> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, value]) => value !== undefined),
+  ) as Partial<Values>;
+}
+
+/** Whether `value` is an object that is neither null nor an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The type of a value as messages name it: `null`, `an array`, or its `typeof`. */
+export function describeType(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}

@@ -1,4 +1,4 @@
-import { groupTurns, joinsPrevious, type Message, turnMessages } from '@compaction/core';
+import { compactionMetadataOf, groupTurns, type Message } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import type { AnthropicRequest } from './anthropic-request.js';
 import { fromAnthropicRequest } from './from-anthropic-request.js';
@@ -75,7 +75,7 @@ describe('turns the provider accepts only whole', () => {
       'assistant',
       'user',
     ]);
-    expect(messages.map((message) => joinsPrevious(message))).toEqual([
+    expect(messages.map((message) => compactionMetadataOf(message)?.joinsPrevious === true)).toEqual([
       false,
       false,
       true,
@@ -103,7 +103,7 @@ describe('turns the provider accepts only whole', () => {
 
   it('drops the span whole, leaving a valid request', () => {
     const [, span, last] = groupTurns(messages);
-    const kept: Message[] = [...turnMessages(messages, last!)];
+    const kept: Message[] = [...messages.slice(last!.start, last!.end)];
     expect(toAnthropicRequest(kept).messages).toEqual([{ role: 'user', content: 'And the quarter before?' }]);
     expect(span).toEqual({ start: 1, end: 6 });
   });
@@ -128,7 +128,7 @@ describe('turns the provider accepts only whole', () => {
       ],
     };
     const converted = fromAnthropicRequest(paused);
-    expect(joinsPrevious(converted[2]!)).toBe(true);
+    expect(compactionMetadataOf(converted[2]!)?.joinsPrevious).toBe(true);
     expect(groupTurns(converted).map((turn) => [turn.start, turn.end])).toEqual([
       [0, 1],
       [1, 3],

@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  compactionMetadataOf,
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,

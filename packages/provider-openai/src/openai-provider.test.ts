@@ -1,6 +1,6 @@
 import {
   ContextOverflowError,
-  createApproximateEstimator,
+  createMessageEstimator,
   InvalidMessagesError,
   InvalidOptionsError,
   type Message,
@@ -297,7 +297,15 @@ describe('countTokens', () => {
     expect(count.accuracy).toBe('estimated');
     expect(count.source).toBe('approximate:3.5');
     expect(count.tokens).toBe(
-      conversation.reduce((sum, message) => sum + createApproximateEstimator().countMessage(message), 0),
+      conversation.reduce(
+        (sum, message) =>
+          sum +
+          createMessageEstimator({
+            name: 'approximate:3.5',
+            countText: (text) => Math.ceil(text.length / 3.5),
+          }).countMessage(message),
+        0,
+      ),
     );
   });
 
@@ -313,7 +321,7 @@ describe('countTokens', () => {
   it('uses a loaded tokenizer, once per model, as exact', async () => {
     const loads: string[] = [];
     const tokenizer = {
-      ...createApproximateEstimator({ charactersPerToken: 1 }),
+      ...createMessageEstimator({ name: 'approximate:1', countText: (text) => Math.ceil(text.length / 1) }),
       name: 'tiktoken:o200k_base',
     };
     const provider = createOpenAIProvider({

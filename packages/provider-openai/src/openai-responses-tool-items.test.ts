@@ -1,10 +1,10 @@
 import {
+  compactionMetadataOf,
+  createTokenCounter,
   groupTurns,
-  joinsPrevious,
   latestUserMessageIndex,
   type Message,
   repairHistory,
-  TokenCounter,
   type ToolCallPart,
 } from '@compaction/core';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
@@ -105,7 +105,7 @@ describe('tool items other than functions', () => {
   });
 
   it('keep the MCP call made under an approval with the approval', () => {
-    expect(joinsPrevious(messages[3]!)).toBe(true);
+    expect(compactionMetadataOf(messages[3]!)?.joinsPrevious).toBe(true);
     expect(groupTurns(messages).map((turn) => [turn.start, turn.end])).toEqual([
       [0, 1],
       [1, 4],
@@ -118,7 +118,7 @@ describe('tool items other than functions', () => {
   });
 
   it('go back shortened in their own shape after truncation; screenshots and approvals go back as they came', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const total = counter.estimate(messages);
     const { messages: truncated } = await createToolResultTruncation({ mode: 'mask', keepRecent: 0 }).compact(
       {
@@ -274,7 +274,9 @@ describe('items a turn is made of', () => {
       { role: 'user', content: 'Thanks.' },
     ];
     const messages = fromOpenAIResponsesInput(input);
-    expect(messages.map((message) => [message.role, joinsPrevious(message)])).toEqual([
+    expect(
+      messages.map((message) => [message.role, compactionMetadataOf(message)?.joinsPrevious === true]),
+    ).toEqual([
       ['user', false],
       ['assistant', false],
       ['tool', true],

@@ -1,4 +1,4 @@
-import { createApproximateEstimator, type TokenEstimator } from '@compaction/core';
+import { createMessageEstimator, type TokenEstimator } from '@compaction/core';
 import { encodingForModel } from './openai-model-limits.js';
 
 /** Loads a tokenizer for a model; `undefined` when none is available. */
@@ -21,5 +21,8 @@ export const loadTiktokenEstimator: EstimatorLoader = async (modelId) => {
   return (await create({ encoding: encodingForModel(modelId), model: modelId })) as TokenEstimator;
 };
 
-/** The estimator used when no tokenizer is available: core's length-based estimate. */
-export const fallbackEstimator: TokenEstimator = createApproximateEstimator();
+/** The estimator used when no tokenizer is available: a length-based estimate (3.5 characters a token) with core's message overhead. */
+export const fallbackEstimator: TokenEstimator = createMessageEstimator({
+  name: 'approximate:3.5',
+  countText: (text) => Math.ceil(text.length / 3.5),
+});

@@ -1,4 +1,4 @@
-import { createCompactor, InvalidMessagesError, type Message, TokenCounter } from '@compaction/core';
+import { createCompactor, createTokenCounter, InvalidMessagesError, type Message } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { keepEnds } from './__fixtures__/keep-ends.js';
 import { AgentConversation } from './agent-conversation.js';
@@ -73,7 +73,7 @@ function toyConversation(script: Array<string[]>) {
   };
   const compactor = createCompactor({
     strategy: keepEnds(),
-    counter: new TokenCounter(),
+    counter: createTokenCounter(),
     budget: { contextWindow: 100_000, reservedOutputTokens: 0 },
   });
   return { conversation: new AgentConversation({ compactor, adapter }), bodies };

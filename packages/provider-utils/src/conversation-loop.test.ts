@@ -1,8 +1,8 @@
 import {
   ContextOverflowError,
   createCompactor,
+  createTokenCounter,
   type Message,
-  TokenCounter,
   type ToolMessage,
 } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
@@ -35,12 +35,12 @@ const toCompactionError = (error: unknown) => {
 };
 
 const history = conversation(30, 400);
-const historyTokens = new TokenCounter().estimate(history);
+const historyTokens = createTokenCounter().estimate(history);
 
 function loop(budget: { trigger?: number | false } = {}) {
   const compactor = createCompactor({
     strategy: keepEnds(),
-    counter: new TokenCounter(),
+    counter: createTokenCounter(),
     budget: {
       contextWindow: Math.ceil(historyTokens * 2),
       reservedOutputTokens: 0,
@@ -146,7 +146,7 @@ describe('ConversationLoop.exchange', () => {
     expect(target.compactions.map((event) => event.trigger)).toEqual(['overflow']);
     // A refusal without numbers is taken as one token over the window (or the count, when larger).
     expect(overflows[0]!.requestTokens).toBe(
-      Math.max(target.compactor.budget.contextWindow, new TokenCounter().estimate(history)) + 1,
+      Math.max(target.compactor.budget.contextWindow, createTokenCounter().estimate(history)) + 1,
     );
   });
 

@@ -4,10 +4,10 @@ import {
   type Compactor,
   type ContextOverflow,
   ContextOverflowError,
-  EventEmitter,
   type Message,
 } from '@compaction/core';
 import type { ConversationLoopEvents } from './conversation-loop-events.js';
+import { EventEmitter } from './event-emitter.js';
 
 /** Settings of a {@link ConversationLoop}. */
 export interface ConversationLoopSettings {

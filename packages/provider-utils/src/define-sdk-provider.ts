@@ -1,4 +1,4 @@
-import { defineProvider, type Provider, type ProviderDefinition } from '@compaction/core';
+import type { Provider, ProviderDefinition } from '@compaction/core';
 import { type ProviderSettingsSchemaOptions, providerSettingsSchema } from './provider-settings-schema.js';
 
 /** What {@link defineSdkProvider} needs: the definition's name, description and factory, and its settings. */
@@ -20,11 +20,11 @@ export interface SdkProviderOptions<Settings> {
 export function defineSdkProvider<Settings>(
   options: SdkProviderOptions<Settings>,
 ): ProviderDefinition<Settings> {
-  return defineProvider<Settings>({
+  return {
     specificationVersion: 'v1',
     name: options.name,
     description: options.description,
     settingsSchema: providerSettingsSchema(options.settings),
     create: options.create,
-  });
+  };
 }

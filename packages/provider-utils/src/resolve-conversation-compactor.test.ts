@@ -1,4 +1,4 @@
-import { createApproximateEstimator, createCompactor, InvalidOptionsError } from '@compaction/core';
+import { createCompactor, createMessageEstimator, InvalidOptionsError } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { keepEnds } from './__fixtures__/keep-ends.js';
 import { resolveConversationCompactor } from './resolve-conversation-compactor.js';
@@ -40,7 +40,10 @@ describe('resolveConversationCompactor', () => {
   });
 
   it('uses the default estimator only when the settings give neither counter nor estimator', () => {
-    const tuned = createApproximateEstimator({ charactersPerToken: 1 });
+    const tuned = createMessageEstimator({
+      name: 'approximate:1',
+      countText: (text) => Math.ceil(text.length / 1),
+    });
     let calls = 0;
     const defaultEstimator = () => {
       calls++;
@@ -54,7 +57,10 @@ describe('resolveConversationCompactor', () => {
       defaultEstimator,
     });
     expect(withDefault.counter.count(text)).toBe(tuned.countMessage(text[0]!));
-    const own = createApproximateEstimator({ charactersPerToken: 8 });
+    const own = createMessageEstimator({
+      name: 'approximate:8',
+      countText: (text) => Math.ceil(text.length / 8),
+    });
     const withOwn = resolveConversationCompactor({
       subject: 'Test conversation',
       compaction: { strategy, estimator: own },

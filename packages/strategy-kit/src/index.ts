@@ -6,6 +6,7 @@ export {
   protectedOverLimit,
 } from './assemble-within-limit.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';
+export { isSummary } from './is-summary.js';
 export {
   type AssembledHistory,
   assembleKeptTurns,

@@ -1,10 +1,9 @@
 import {
   type AssistantMessage,
   compactionMetadataOf,
-  isUserRequest,
+  createTokenCounter,
   latestUserMessageIndex,
   type Message,
-  TokenCounter,
   textOf,
 } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +29,7 @@ const thinking = (text: string): AssistantMessage => ({
 const texts = (messages: readonly Message[]) => messages.map(textOf);
 
 function assemble(messages: Message[], kept: number[], settings = markerSettings) {
-  const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: true });
+  const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: true });
   return assembleKeptTurns(messages, plan, Uint8Array.from(kept), settings);
 }
 
@@ -39,7 +38,7 @@ describe('removalMarker', () => {
     const marker = removalMarker(3, markerSettings);
     expect(marker).toMatchObject({ role: 'user', content: [{ type: 'text', text: '[3 removed]' }] });
     expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 1, strategy: 'test' });
-    expect(isUserRequest(marker)).toBe(false);
+    expect(latestUserMessageIndex([marker])).toBe(-1);
     expect(latestUserMessageIndex([user('request'), marker])).toBe(0);
   });
 });
@@ -55,7 +54,7 @@ describe('assembleKeptTurns', () => {
   ];
 
   it('puts one marker in each gap a kept turn follows, and uses replacements for kept turns', () => {
-    const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: true });
+    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: true });
     const kept = Uint8Array.from([1, 1, 0, 0, 1, 1]);
     const replacement = assistant('three, shortened');
     const assembled = assembleKeptTurns(messages, plan, kept, markerSettings, new Map([[4, [replacement]]]));

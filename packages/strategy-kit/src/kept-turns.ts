@@ -20,7 +20,7 @@ export interface RemovalMarkerSettings {
 /**
  * The marker message for `count` removed messages: a user message marked `kind: 'marker'`. In the user role
  * it never merges into a model turn (where it would stand ahead of a thinking block the provider requires
- * first); after tool results it joins their user turn, and `isUserRequest` ignores it, so it never becomes
+ * first); after tool results it joins their user turn, and `latestUserMessageIndex` skips it, so it never becomes
  * the newest user request.
  */
 export function removalMarker(count: number, settings: RemovalMarkerSettings): UserMessage {

@@ -1,4 +1,4 @@
-import { BudgetUnreachableError, TokenCounter, type ToolResultPart } from '@compaction/core';
+import { BudgetUnreachableError, createTokenCounter, type ToolResultPart } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deepFreeze, historyArbitrary } from './__fixtures__/history-arbitrary.js';
@@ -26,7 +26,7 @@ describe('the kit helpers', () => {
         (history, keepTurn, room, keepOriginalTask) => {
           const original = structuredClone(history);
           const messages = deepFreeze(history);
-          const counter = new TokenCounter();
+          const counter = createTokenCounter();
           const plan = planTurns(messages, counter, { keepOriginalTask });
           const planBefore = structuredClone(plan);
           const kept = Uint8Array.from(plan.turns, () => (keepTurn.next().value ? 1 : 0));

@@ -1,11 +1,11 @@
 import {
   type AssistantMessage,
   compactionMetadataOf,
+  createTokenCounter,
   groupTurns,
   type Message,
-  pinMessage,
-  TokenCounter,
   type ToolMessage,
+  withCompactionMetadata,
 } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ function toolTurn(sizes: readonly number[]): [AssistantMessage, ToolMessage] {
 
 function shorten(sizes: number[], room: number) {
   const messages: Message[] = [user('task'), ...toolTurn(sizes)];
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const turn = groupTurns(messages)[1]!;
   const shortened = shortenTurn(messages, turn, counter, room, marks);
   return { messages, counter, shortened, tokens: shortened && counter.estimate(shortened) };
@@ -70,13 +70,13 @@ describe('shortenTurn', () => {
     expect(shorten([100], 10_000).shortened).toBeUndefined();
     expect(shorten([40_000], 5).shortened).toBeUndefined();
     const plain: Message[] = [user('task'), user('x'.repeat(10_000))];
-    expect(shortenTurn(plain, groupTurns(plain)[1]!, new TokenCounter(), 50, marks)).toBeUndefined();
+    expect(shortenTurn(plain, groupTurns(plain)[1]!, createTokenCounter(), 50, marks)).toBeUndefined();
   });
 
   it('leaves pinned tool messages alone', () => {
     const [call, tool] = toolTurn([40_000]);
-    const messages: Message[] = [user('task'), call, pinMessage(tool)];
-    expect(shortenTurn(messages, groupTurns(messages)[1]!, new TokenCounter(), 500, marks)).toBeUndefined();
+    const messages: Message[] = [user('task'), call, withCompactionMetadata(tool, { pinned: true })];
+    expect(shortenTurn(messages, groupTurns(messages)[1]!, createTokenCounter(), 500, marks)).toBeUndefined();
   });
 
   it('fits any room its calls leave, and fills it to within a few percent', () => {
@@ -114,7 +114,7 @@ describe('fillRoomWithTurn', () => {
   it('drops the turn whole when that leaves no more than the slack unused, and fills larger rooms', () => {
     const messages: Message[] = [system('s'), user('task'), ...toolTurn([400_000])];
     const turn = groupTurns(messages)[2]!;
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const target = 100_000;
     expect(wholeTurnSlack(target)).toBe(5_000);
     expect(wholeTurnSlack(1_000)).toBe(256);

@@ -1,4 +1,4 @@
-import { pinMessage, TokenCounter, withCompactionMetadata } from '@compaction/core';
+import { createTokenCounter, withCompactionMetadata } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { assistant, calls, results, system, user } from './__fixtures__/messages.js';
 import { keepUserTurnFirst, planTurns } from './turn-plan.js';
@@ -9,13 +9,13 @@ describe('planTurns', () => {
     user('the task'),
     calls('a'),
     results('a'),
-    pinMessage(assistant('pinned')),
+    withCompactionMetadata(assistant('pinned'), { pinned: true }),
     assistant('old answer'),
     user('newest request'),
   ];
 
   it('protects system, pinned, original-task and newest-user turns, and counts only those', () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const plan = planTurns(messages, counter, { keepOriginalTask: true });
     expect(Array.from(plan.protectedTurns)).toEqual([1, 1, 0, 1, 0, 1]);
     expect(plan.taskTurn).toBe(1);
@@ -30,15 +30,15 @@ describe('planTurns', () => {
 
   it('protects a last turn whose calls still wait for their results, and only that one', () => {
     const waiting = [user('the task'), calls('a'), results('a'), calls('b', 'c'), results('b')];
-    const plan = planTurns(waiting, new TokenCounter(), { keepOriginalTask: true });
+    const plan = planTurns(waiting, createTokenCounter(), { keepOriginalTask: true });
     expect(Array.from(plan.protectedTurns)).toEqual([1, 0, 1]);
-    const answered = planTurns([...waiting, results('c')], new TokenCounter(), { keepOriginalTask: true });
+    const answered = planTurns([...waiting, results('c')], createTokenCounter(), { keepOriginalTask: true });
     expect(Array.from(answered.protectedTurns)).toEqual([1, 0, 0]);
   });
 
   it('takes the first user request as the original task, never a marker or summary before it', () => {
     const marker = withCompactionMetadata(user('[3 removed]'), { kind: 'marker' });
-    const plan = planTurns([system('s'), marker, user('the task'), user('newest')], new TokenCounter(), {
+    const plan = planTurns([system('s'), marker, user('the task'), user('newest')], createTokenCounter(), {
       keepOriginalTask: true,
     });
     expect(plan.taskTurn).toBe(2);
@@ -46,7 +46,7 @@ describe('planTurns', () => {
   });
 
   it('leaves the original task unprotected unless asked', () => {
-    const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
+    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: false });
     expect(plan.protectedTurns[1]).toBe(0);
     expect(plan.taskTurn).toBe(1);
   });
@@ -63,21 +63,26 @@ describe('keepUserTurnFirst', () => {
   ];
 
   it('drops kept turns that would open the conversation with the model', () => {
-    const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
+    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: false });
     // Keep everything but the task: the result would open with "one", an assistant turn.
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
     expect(Array.from(keepUserTurnFirst(messages, plan, kept))).toEqual([1, 0, 0, 1, 1, 1]);
   });
 
   it('keeps the original task when a protected model turn would otherwise stand first', () => {
-    const pinned = [system('s'), user('the task'), pinMessage(assistant('pinned')), user('newest')];
-    const plan = planTurns(pinned, new TokenCounter(), { keepOriginalTask: false });
+    const pinned = [
+      system('s'),
+      user('the task'),
+      withCompactionMetadata(assistant('pinned'), { pinned: true }),
+      user('newest'),
+    ];
+    const plan = planTurns(pinned, createTokenCounter(), { keepOriginalTask: false });
     const kept = Uint8Array.from([1, 0, 1, 1]);
     expect(Array.from(keepUserTurnFirst(pinned, plan, kept))).toEqual([1, 1, 1, 1]);
   });
 
   it('drops nothing at or after dropBefore', () => {
-    const plan = planTurns(messages, new TokenCounter(), { keepOriginalTask: false });
+    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: false });
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
     expect(keepUserTurnFirst(messages, plan, kept, 2)[2]).toBe(1);
   });

@@ -7,7 +7,6 @@ import {
   type TokenCounter,
   type Turn,
   toolCallsOf,
-  toolResultsOf,
 } from '@compaction/core';
 
 /**
@@ -79,7 +78,8 @@ export function planTurns(
 function awaitsResults(messages: readonly Message[], turn: Turn): boolean {
   const answered = new Set<string>();
   for (let index = turn.start; index < turn.end; index++) {
-    for (const part of toolResultsOf(messages[index]!)) answered.add(part.toolCallId);
+    const message = messages[index]!;
+    if (message.role === 'tool') for (const part of message.content) answered.add(part.toolCallId);
   }
   for (let index = turn.start; index < turn.end; index++) {
     for (const call of toolCallsOf(messages[index]!)) if (!answered.has(call.toolCallId)) return true;

@@ -2,15 +2,15 @@ import {
   BudgetUnreachableError,
   compactionMetadataOf,
   createStrategyRegistry,
+  createTokenCounter,
   InvalidMessagesError,
   InvalidOptionsError,
-  isUserRequest,
+  latestUserMessageIndex,
   type Message,
-  pinMessage,
   type StrategyOptionsByName,
-  TokenCounter,
   textOf,
   verifyCompaction,
+  withCompactionMetadata,
 } from '@compaction/core';
 import {
   assistantMessage,
@@ -24,7 +24,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import pruningDefinition, { createPruning, markerText, type PruningOptions } from './index.js';
 
 async function run(messages: Message[], budget: { limit: number; target: number }, options = {}) {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const output = await createPruning(options).compact({
     messages,
     counter,
@@ -43,7 +43,7 @@ async function run(messages: Message[], budget: { limit: number; target: number 
 
 describe('createPruning', () => {
   const messages = codingConversation(20);
-  const total = new TokenCounter().estimate(messages);
+  const total = createTokenCounter().estimate(messages);
 
   it('drops the oldest turns until the target is met and keeps the head and the newest request', async () => {
     const target = Math.floor(total / 2);
@@ -71,7 +71,7 @@ describe('createPruning', () => {
     expect(textOf(marker)).toBe(markerText(removed));
     // A user message, so it never merges into a model turn ahead of its reasoning; never a user request.
     expect(marker.role).toBe('user');
-    expect(isUserRequest(marker)).toBe(false);
+    expect(latestUserMessageIndex([marker])).toBe(-1);
     expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 2, strategy: 'pruning' });
   });
 
@@ -93,7 +93,7 @@ describe('createPruning', () => {
   });
 
   it('keeps the newest turns over the target, and gives them up only for the limit', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const lastFive = counter.estimate(messages.slice(-6, -1));
     const head = counter.estimate([messages[0]!, messages[1]!, messages.at(-1)!]);
     const target = head + 10;
@@ -107,7 +107,9 @@ describe('createPruning', () => {
   });
 
   it('keeps pinned messages wherever they stand', async () => {
-    const pinned = pinMessage(assistantMessage('Decision: keep the LRU cache size at 128.'));
+    const pinned = withCompactionMetadata(assistantMessage('Decision: keep the LRU cache size at 128.'), {
+      pinned: true,
+    });
     const withPin = [...messages.slice(0, 6), pinned, ...messages.slice(6)];
     const { output, violations } = await run(withPin, { limit: total, target: Math.floor(total / 3) });
     expect(violations).toEqual([]);
@@ -124,7 +126,7 @@ describe('createPruning', () => {
       ...toolTurn('c', 800),
       userMessage('latest request'),
     ];
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const { output, violations } = await run(
       history,
       { limit: size, target: Math.floor(size * 0.8) },
@@ -137,7 +139,7 @@ describe('createPruning', () => {
   });
 
   it('throws BudgetUnreachableError with the target and the best when the protected messages are over it', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const history = [
       systemMessage('x'.repeat(4000)),
       userMessage('task'),
@@ -171,7 +173,7 @@ describe('createPruning', () => {
       ...toolTurn('d', 2_000),
       userMessage('What did you find?'),
     ];
-    const giantTotal = new TokenCounter().estimate(giant);
+    const giantTotal = createTokenCounter().estimate(giant);
 
     it('keeps an old huge turn shortened to fill the target instead of dropping it', async () => {
       const target = Math.floor(giantTotal * 0.25);
@@ -207,9 +209,9 @@ describe('createPruning', () => {
     });
 
     it('drops a huge turn whole when the room it would leave is within the slack', async () => {
-      const withoutHuge = giantTotal - new TokenCounter().estimate(giant.slice(6, 8));
+      const withoutHuge = giantTotal - createTokenCounter().estimate(giant.slice(6, 8));
       // Dropping the huge turn (and the two before it) lands just under the target.
-      const target = withoutHuge - new TokenCounter().estimate(giant.slice(2, 6)) + 100;
+      const target = withoutHuge - createTokenCounter().estimate(giant.slice(2, 6)) + 100;
       const { output, tokens } = await run(giant, { limit: giantTotal, target }, { minRecentTurns: 2 });
       expect(output.messages).not.toContain(giant[6]);
       expect(tokens).toBeLessThanOrEqual(target);
@@ -220,7 +222,7 @@ describe('createPruning', () => {
   it('keeps a last turn whose tool calls still wait for their results', async () => {
     const [call] = toolTurn('running', 10);
     const waiting = [...messages.slice(0, -1), call!];
-    const size = new TokenCounter().estimate(waiting);
+    const size = createTokenCounter().estimate(waiting);
     const { output, violations } = await run(
       waiting,
       { limit: size, target: Math.floor(size / 4) },

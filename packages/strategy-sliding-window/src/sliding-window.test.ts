@@ -2,12 +2,12 @@ import {
   BudgetUnreachableError,
   compactionMetadataOf,
   createStrategyRegistry,
+  createTokenCounter,
   InvalidMessagesError,
   InvalidOptionsError,
-  isUserRequest,
+  latestUserMessageIndex,
   type Message,
   type StrategyOptionsByName,
-  TokenCounter,
   textOf,
   verifyCompaction,
 } from '@compaction/core';
@@ -21,7 +21,7 @@ import slidingWindowDefinition, {
 } from './index.js';
 
 async function run(messages: Message[], budget: { limit: number; target: number }, options = {}) {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const output = await createSlidingWindow(options).compact({
     messages,
     counter,
@@ -40,7 +40,7 @@ async function run(messages: Message[], budget: { limit: number; target: number 
 
 describe('createSlidingWindow', () => {
   const messages = codingConversation(20);
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const total = counter.estimate(messages);
   const turnTokens = counter.estimate(messages.slice(2, 4));
 
@@ -53,7 +53,7 @@ describe('createSlidingWindow', () => {
     const marker = output.messages[2]!;
     expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 3, strategy: 'sliding-window' });
     expect(marker.role).toBe('user');
-    expect(isUserRequest(marker)).toBe(false);
+    expect(latestUserMessageIndex([marker])).toBe(-1);
     expect(textOf(marker)).toBe(markerText(output.details?.removedMessages as number));
     const window = output.messages.slice(3);
     expect(window).toEqual(messages.slice(messages.length - window.length));
@@ -79,7 +79,7 @@ describe('createSlidingWindow', () => {
       ...toolTurn('a', 800),
       ...toolTurn('big', 40_000),
     ];
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const target = Math.floor(size / 4);
     const { output, violations, tokens } = await run(history, { limit: target, target });
     expect(violations).toEqual([]);
@@ -103,7 +103,7 @@ describe('createSlidingWindow', () => {
       ...toolTurn('c', 800),
       userMessage('latest request'),
     ];
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const { output, violations } = await run(
       history,
       { limit: size, target: Math.floor(size * 0.8) },
@@ -128,7 +128,7 @@ describe('createSlidingWindow', () => {
       ...toolTurn('a', 100),
       userMessage('now'),
     ];
-    const head = new TokenCounter().estimate([history[0]!, history[1]!, history[4]!]);
+    const head = createTokenCounter().estimate([history[0]!, history[1]!, history[4]!]);
     const error = await run(history, { limit: 100, target: 50 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BudgetUnreachableError);
     expect(error).toMatchObject({ target: 50, limit: 100, best: head });
@@ -144,7 +144,7 @@ describe('createSlidingWindow', () => {
       ...toolTurn('b', 2_000),
       userMessage('What did you find?'),
     ];
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const target = Math.floor(size * 0.1);
     const { output, violations, tokens } = await run(history, { limit: target, target });
     expect(violations).toEqual([]);

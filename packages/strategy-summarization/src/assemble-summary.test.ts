@@ -1,4 +1,4 @@
-import { compactionMetadataOf, type Message, TokenCounter, textOf } from '@compaction/core';
+import { compactionMetadataOf, createTokenCounter, type Message, textOf } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { emptyArtifactTrail } from './artifact-trail.js';
 import { assembleSummary, fitTrail } from './assemble-summary.js';
@@ -34,7 +34,7 @@ function planOf(kept: readonly Message[], indexes: readonly number[]): SummaryPl
 
 describe('assembleSummary', () => {
   const plan = planOf([system, task, recent, request], [0, 1, 5, 6]);
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const body = {
     text: 'The work so far.',
     trail: fitTrail(plan, 10, (value) => counter.estimator.countText(value)),

@@ -2,10 +2,10 @@ import {
   type CompactionStrategy,
   compactionMetadataOf,
   createCompactor,
-  isSummary,
   type Message,
   textOf,
 } from '@compaction/core';
+import { isSummary } from '@compaction/strategy-kit';
 import { createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { visibleText } from './__fixtures__/artifacts-of-span.js';

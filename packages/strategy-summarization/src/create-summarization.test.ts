@@ -4,14 +4,14 @@ import {
   type CompactionInput,
   compactionMetadataOf,
   createStrategyRegistry,
+  createTokenCounter,
   InvalidOptionsError,
-  isSummary,
   type Message,
-  TokenCounter,
   textOf,
   verifyCompaction,
   withCompactionMetadata,
 } from '@compaction/core';
+import { isSummary } from '@compaction/strategy-kit';
 import { createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { codingHistory, promptOf, summarizingProvider, wellFormedSummary } from './__fixtures__/summaries.js';
@@ -20,7 +20,7 @@ import { SummarizationFailedError } from './errors/summarization-failed-error.js
 import summarizationDefinition from './index.js';
 
 function inputFor(messages: Message[], share: number, extra: Partial<CompactionInput> = {}): CompactionInput {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const target = Math.floor(counter.estimate(messages) * share);
   return { messages, counter, budget: { limit: target, target }, trigger: 'auto', round: 1, ...extra };
 }
@@ -395,7 +395,7 @@ describe('failures and the fallback', () => {
   it('uses the digest without calling the LLM when the budget leaves no room for a summary', async () => {
     const provider = summarizingProvider();
     const messages = codingHistory(30);
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const head = counter.estimate([messages[0]!, messages[1]!, messages.at(-1)!]);
     const input: CompactionInput = {
       messages,
@@ -427,7 +427,7 @@ describe('the summarizer window', () => {
     expect(output.details).not.toHaveProperty('fallback');
     expect(provider.requests.length).toBeGreaterThan(5);
     expect((output.details as { chunks: number }).chunks).toBe(provider.requests.length);
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     for (const request of provider.requests) {
       expect(counter.estimate(request.messages) + request.maxOutputTokens!).toBeLessThanOrEqual(window);
     }

@@ -1,12 +1,11 @@
 import {
   firstUserMessageIndex,
-  isSummary,
   latestUserMessageIndex,
   type Message,
   type TokenCounter,
   type Turn,
 } from '@compaction/core';
-import { fillRoomWithTurn, shortenTurn, type TurnPlan } from '@compaction/strategy-kit';
+import { fillRoomWithTurn, isSummary, shortenTurn, type TurnPlan } from '@compaction/strategy-kit';
 import { strategyName } from './summary-message.js';
 
 /** How a history splits before summarizing. */

@@ -1,11 +1,11 @@
 import {
   BudgetUnreachableError,
   type CompactionInput,
+  createTokenCounter,
   firstUserMessageIndex,
   isPinned,
   latestUserMessageIndex,
   type Message,
-  TokenCounter,
 } from '@compaction/core';
 import { conversationArbitrary, deepFreeze } from '@compaction/testing';
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ import { resolveSummarizationOptions } from './summarization-options.js';
 const options = resolveSummarizationOptions({});
 
 function inputAt(messages: readonly Message[], share: number): CompactionInput {
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const target = Math.floor(counter.estimate(messages) * share);
   return { messages, counter, budget: { limit: target, target }, trigger: 'auto', round: 1 };
 }

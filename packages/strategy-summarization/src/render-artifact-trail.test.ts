@@ -1,4 +1,4 @@
-import { createApproximateEstimator } from '@compaction/core';
+import { createMessageEstimator } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,7 +12,10 @@ import {
 } from './artifact-trail.js';
 import { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
 
-const countText = createApproximateEstimator().countText;
+const countText = createMessageEstimator({
+  name: 'approximate:3.5',
+  countText: (text) => Math.ceil(text.length / 3.5),
+}).countText;
 
 const trailArbitrary: fc.Arbitrary<ArtifactTrail> = fc
   .record({

@@ -1,4 +1,5 @@
-import { isSummary, type Message, TokenCounter, textOf, verifyCompaction } from '@compaction/core';
+import { createTokenCounter, type Message, textOf, verifyCompaction } from '@compaction/core';
+import { isSummary } from '@compaction/strategy-kit';
 import { deepFreeze, generateCodingHistory } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ beforeEach(() => server.reset());
 
 // One history for both SDKs; the counter memoizes per message, so it is counted once.
 const history: Message[] = deepFreeze(generateCodingHistory());
-const counter = new TokenCounter();
+const counter = createTokenCounter();
 const summarizerWindow = 32_000;
 const summarizerOutput = 4096;
 
@@ -48,7 +49,7 @@ describe.each(sdkHarnesses)('a history of about a million tokens, through the re
     expect(output.details).toMatchObject({ summarizerCalls: requests.length, chunks: requests.length });
 
     // What the server received, read back as messages and counted independently of the strategy.
-    const requestCounter = new TokenCounter();
+    const requestCounter = createTokenCounter();
     for (const [index, request] of requests.entries()) {
       expect(harness.requestIssues(request.body)).toEqual([]);
       const view = harness.view(request.body);

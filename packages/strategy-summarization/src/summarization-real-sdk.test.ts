@@ -2,12 +2,12 @@ import {
   type CompactionOutput,
   compactionMetadataOf,
   createCompactor,
-  isSummary,
+  createTokenCounter,
   type Message,
-  TokenCounter,
   textOf,
   verifyCompaction,
 } from '@compaction/core';
+import { isSummary } from '@compaction/strategy-kit';
 import { deepFreeze } from '@compaction/testing';
 import { type Reply, startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ beforeEach(() => server.reset());
 
 /** Retries and timeouts small enough for a fast suite, large enough that a healthy local call never trips them. */
 const quick: HarnessProviderSettings = { maxRetries: 2, timeout: 2000 };
-const counter = new TokenCounter();
+const counter = createTokenCounter();
 /** The target the histories below are compacted to: room for several recent turns, a summary and the trail. */
 const target = 3200;
 

@@ -1,11 +1,12 @@
 import {
   compactionMetadataOf,
+  createTokenCounter,
   type GenerateRequest,
-  isSummary,
   type Message,
-  TokenCounter,
+  type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
+import { isSummary } from '@compaction/strategy-kit';
 import { createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { artifactsOfSpan, visibleText } from './__fixtures__/artifacts-of-span.js';
@@ -47,7 +48,7 @@ function expectEveryArtifactKept(before: Message[], after: Message[]): void {
 
 describe('when the room after the verbatim parts is small', () => {
   it('keeps the whole trail: recent turns, the minimum ones included, yield to it', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const messages = longTaskHistory(24);
     const { target } = tightTarget(messages, counter, 10);
     const provider = createMockProvider({ responses: [wellFormedSummary()] });
@@ -75,7 +76,7 @@ describe('when the room after the verbatim parts is small', () => {
   });
 
   it('asks the summarizer for the room the trail leaves and shortens a text that overshoots it', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const messages = longTaskHistory(24);
     const { target, afterTrail } = tightTarget(messages, counter, 150);
     // An answer a tenth over the limit it was given, as a summarizer with another tokenizer may write.
@@ -114,7 +115,7 @@ describe('when the room after the verbatim parts is small', () => {
   });
 
   it('carries the earlier summary in the metadata when there is no room to show it', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const provider = createMockProvider({ responses: [wellFormedSummary('first round')] });
     const strategy = createSummarization({ provider });
     const messages = longTaskHistory(24);

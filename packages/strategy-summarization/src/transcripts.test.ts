@@ -1,9 +1,10 @@
 import {
   BudgetUnreachableError,
+  createTokenCounter,
   firstUserMessageIndex,
   latestUserMessageIndex,
   type Message,
-  TokenCounter,
+  type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
 import { createMockProvider } from '@compaction/testing';
@@ -43,7 +44,7 @@ describe.skipIf(directory === undefined)('on the real coding transcripts', () =>
   it.each(cases)(
     `$name: file paths and commands (first line, up to ${checkedCommandCharacters} characters) of the evicted span survive, within the target`,
     async ({ transcript, share }) => {
-      const counter = new TokenCounter();
+      const counter = createTokenCounter();
       const messages = transcript.messages;
       const target = Math.floor(counter.estimate(messages) * share);
       const provider = createMockProvider({
@@ -104,7 +105,7 @@ describe.skipIf(directory === undefined)('on the real coding transcripts', () =>
 
   it.skipIf(transcripts.length === 0)('keeps everything on the largest transcript at 10%', async () => {
     const largest = [...transcripts].sort((left, right) => right.messages.length - left.messages.length)[0]!;
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const target = Math.floor(counter.estimate(largest.messages) * 0.1);
     const provider = createMockProvider({ responses: [wellFormedSummary()] });
     const output = await createSummarization({ provider }).compact({

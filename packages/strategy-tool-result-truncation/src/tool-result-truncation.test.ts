@@ -3,14 +3,14 @@ import {
   BudgetUnreachableError,
   compactionMetadataOf,
   createStrategyRegistry,
+  createTokenCounter,
   InvalidMessagesError,
   InvalidOptionsError,
   type Message,
-  pinMessage,
   type StrategyOptionsByName,
-  TokenCounter,
   type ToolMessage,
   verifyCompaction,
+  withCompactionMetadata,
 } from '@compaction/core';
 import { codingConversation, testRunnerLog, toolTurn, userMessage } from '@compaction/testing';
 
@@ -24,7 +24,7 @@ async function run(
   messages: Message[],
   budget: { limit: number; target: number },
   options: ToolResultTruncationOptions = {},
-  counter = new TokenCounter(),
+  counter = createTokenCounter(),
 ) {
   const output = await createToolResultTruncation(options).compact({
     messages,
@@ -46,7 +46,7 @@ const outputOf = (message: Message | undefined) => (message as ToolMessage).cont
 
 describe('createToolResultTruncation', () => {
   const messages = codingConversation(10, 4000);
-  const total = new TokenCounter().estimate(messages);
+  const total = createTokenCounter().estimate(messages);
 
   it('shortens old results oldest first, stops at the target and keeps the calls and the newest results', async () => {
     const target = Math.floor(total * 0.7);
@@ -85,7 +85,7 @@ describe('createToolResultTruncation', () => {
   it('masks results with a placeholder naming the tool and the size removed', async () => {
     const { output } = await run(messages, { limit: total, target: 1 }, { mode: 'mask' });
     expect(outputOf(output.messages[3])).toMatch(/^\[bash output removed: 4000 characters\]$/);
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     expect(counter.countMessage(output.messages[3]!)).toBeLessThan(30);
   });
 
@@ -100,7 +100,7 @@ describe('createToolResultTruncation', () => {
       ],
     };
     const history: Message[] = [...messages.slice(0, -1), twoResults, first, second, userMessage('next')];
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const { output, violations } = await run(history, { limit: size, target: 1 }, { keepRecent: 1 });
     expect(violations).toEqual([]);
     const last = history.length - 2;
@@ -124,7 +124,7 @@ describe('createToolResultTruncation', () => {
       readCall,
       readResult,
       pinnedCall,
-      pinMessage(pinnedResult),
+      withCompactionMetadata(pinnedResult, { pinned: true }),
       ...messages.slice(2),
     ];
     const { output, violations } = await run(
@@ -161,7 +161,7 @@ describe('createToolResultTruncation', () => {
         },
       );
     }
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const { output, violations } = await run(history, { limit: size, target: 1 }, { clearToolInputs: true });
     expect(violations).toEqual([]);
     const firstCall = (output.messages[1] as AssistantMessage).content[0]!;
@@ -182,7 +182,7 @@ describe('createToolResultTruncation', () => {
   });
 
   it('leaves results it already shortened alone in a later round', async () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const first = await run(messages, { limit: total, target: 1 }, {}, counter);
     const second = await run(first.output.messages, { limit: total, target: 1 }, {}, counter);
     expect(second.output.details?.shortenedResults).toBe(0);
@@ -197,14 +197,14 @@ describe('createToolResultTruncation', () => {
     const { best } = error as BudgetUnreachableError;
     expect(error).toMatchObject({ target: 50, limit: 60 });
     // The best is the history with every old result shortened: the newest three stay whole.
-    expect(best).toBeGreaterThan(new TokenCounter().estimate(messages.slice(-7)));
+    expect(best).toBeGreaterThan(createTokenCounter().estimate(messages.slice(-7)));
     expect(best).toBeLessThan(total / 2);
   });
 
   describe('one huge old result', () => {
     const [hugeCall, hugeResult] = toolTurn('huge', 1_000_000);
     const history: Message[] = [...messages.slice(0, 2), hugeCall, hugeResult, ...messages.slice(2)];
-    const size = new TokenCounter().estimate(history);
+    const size = createTokenCounter().estimate(history);
     const target = Math.floor(size / 2);
 
     for (const mode of ['truncate', 'mask'] as const) {
@@ -226,7 +226,7 @@ describe('createToolResultTruncation', () => {
     }
 
     it('shortens it further in a later round with a lower target', async () => {
-      const counter = new TokenCounter();
+      const counter = createTokenCounter();
       const first = await run(history, { limit: size, target }, {}, counter);
       const lower = Math.floor(target / 4);
       const second = await run(first.output.messages, { limit: size, target: lower }, {}, counter);

@@ -1,4 +1,4 @@
-import { TokenCounter, verifyCompaction } from '@compaction/core';
+import { createTokenCounter, verifyCompaction } from '@compaction/core';
 import { loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { describe, expect, it } from 'vitest';
 import { createToolResultTruncation } from './tool-result-truncation.js';
@@ -17,7 +17,7 @@ describe.skipIf(transcripts.length === 0)('tool-result-truncation on the real tr
       `${mode}: %s at 50%, 25% and 10% of its size`,
       async (_, transcript) => {
         const strategy = createToolResultTruncation({ mode });
-        const counter = new TokenCounter();
+        const counter = createTokenCounter();
         const total = counter.estimate(transcript.messages);
         for (const share of [0.5, 0.25, 0.1]) {
           const budget = { limit: total, target: Math.floor(total * share) };

@@ -1,4 +1,4 @@
-import { createApproximateEstimator, repairHistory, TokenCounter } from '@compaction/core';
+import { createMessageEstimator, createTokenCounter, repairHistory } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { generateCodingHistory } from './coding-history.js';
 
@@ -7,7 +7,9 @@ describe('generateCodingHistory', () => {
     const history = generateCodingHistory();
     expect(history).toHaveLength(2000);
     expect(repairHistory(history).repairs).toEqual([]);
-    const tokens = new TokenCounter(createApproximateEstimator({ charactersPerToken: 4 })).estimate(history);
+    const tokens = createTokenCounter(
+      createMessageEstimator({ name: 'approximate:4', countText: (text) => Math.ceil(text.length / 4) }),
+    ).estimate(history);
     expect(tokens).toBeGreaterThan(800_000);
     expect(tokens).toBeLessThan(1_300_000);
     expect(generateCodingHistory({ messages: 50, seed: 3 })).toEqual(

@@ -1,4 +1,4 @@
-import { type CompactionStrategy, TokenCounter, type TokenEstimator } from '@compaction/core';
+import { type CompactionStrategy, createTokenCounter, type TokenEstimator } from '@compaction/core';
 import fc from 'fast-check';
 import { type ConformanceCase, ConformanceRunner } from './conformance-runner.js';
 import { type ConformanceTally, tallyShortfall } from './conformance-tally.js';
@@ -100,7 +100,7 @@ export async function checkConformanceProperty(
   const skipped = settings.skip?.[property];
   if (skipped !== undefined) return { property, passed: true, numRuns: 0, skipped };
   const strategy = typeof settings.strategy === 'function' ? await settings.strategy() : settings.strategy;
-  const newCounter = () => new TokenCounter(settings.estimator);
+  const newCounter = () => createTokenCounter(settings.estimator);
   const runner = new ConformanceRunner(strategy, newCounter, settings.floor ?? reachableFloor);
   const parameters = { numRuns, ...(settings.seed === undefined ? {} : { seed: settings.seed }) };
   const counterexample =

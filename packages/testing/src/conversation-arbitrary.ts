@@ -8,7 +8,7 @@ import type {
   ToolResultPart,
   UserMessage,
 } from '@compaction/core';
-import { pinMessage } from '@compaction/core';
+import { withCompactionMetadata } from '@compaction/core';
 import fc from 'fast-check';
 
 const vocabulary = [
@@ -192,7 +192,7 @@ function buildConversation(plan: {
     switch (step.kind) {
       case 'user': {
         const message = userText(step.text);
-        messages.push(step.pinned ? pinMessage(message) : message);
+        messages.push(step.pinned ? withCompactionMetadata(message, { pinned: true }) : message);
         return;
       }
       case 'assistant': {
@@ -205,7 +205,7 @@ function buildConversation(plan: {
             { type: 'text', text: step.text },
           ],
         };
-        messages.push(step.pinned ? pinMessage(message) : message);
+        messages.push(step.pinned ? withCompactionMetadata(message, { pinned: true }) : message);
         return;
       }
       case 'tools': {

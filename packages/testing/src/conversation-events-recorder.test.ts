@@ -1,11 +1,21 @@
-import { type CompactionEvent, ContextOverflowError, EventEmitter } from '@compaction/core';
+import { type CompactionEvent, ContextOverflowError } from '@compaction/core';
 import type { ConversationLoopEvents } from '@compaction/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { recordConversationEvents } from './conversation-events-recorder.js';
 
 describe('recordConversationEvents', () => {
   it('collects every event by kind, in order', () => {
-    const emitter = new EventEmitter<ConversationLoopEvents<{ body: number }, string>>();
+    type Events = ConversationLoopEvents<{ body: number }, string>;
+    const listeners = new Map<keyof Events, (payload: never) => void>();
+    const emitter = {
+      on<Name extends keyof Events>(name: Name, listener: (payload: Events[Name]) => void) {
+        listeners.set(name, listener as (payload: never) => void);
+        return () => listeners.delete(name);
+      },
+      emit<Name extends keyof Events>(name: Name, payload: Events[Name]) {
+        (listeners.get(name) as ((payload: Events[Name]) => void) | undefined)?.(payload);
+      },
+    };
     const recorded = recordConversationEvents(emitter);
     const event = { trigger: 'auto' } as CompactionEvent;
     const error = new ContextOverflowError({ provider: 'test' });

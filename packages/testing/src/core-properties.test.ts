@@ -1,4 +1,10 @@
-import { groupTurns, repairHistory, TokenCounter, toolCallsOf, verifyCompaction } from '@compaction/core';
+import {
+  createTokenCounter,
+  groupTurns,
+  repairHistory,
+  toolCallsOf,
+  verifyCompaction,
+} from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConformanceRuns } from './conformance.js';
@@ -56,7 +62,7 @@ describe('core invariants', () => {
         const violations = verifyCompaction({
           before: repaired,
           after: repaired,
-          counter: new TokenCounter(),
+          counter: createTokenCounter(),
         });
         expect(violations).toEqual([]);
         const resultIds = (list: typeof messages) =>

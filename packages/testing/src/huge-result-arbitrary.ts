@@ -1,4 +1,4 @@
-import { groupTurns, type Message, toolCallsOf, toolResultsOf } from '@compaction/core';
+import { groupTurns, type Message, toolCallsOf } from '@compaction/core';
 import fc from 'fast-check';
 import { conversationArbitrary } from './conversation-arbitrary.js';
 
@@ -47,7 +47,9 @@ function withHugeTurn(
   const pending =
     last !== undefined &&
     toolCallsOf(messages[last.start]!).length >
-      messages.slice(last.start, last.end).reduce((sum, message) => sum + toolResultsOf(message).length, 0);
+      messages
+        .slice(last.start, last.end)
+        .reduce((sum, message) => sum + (message.role === 'tool' ? message.content.length : 0), 0);
   const boundaries = [...turns.map((turn) => turn.start), messages.length].slice(
     0,
     pending ? turns.length : turns.length + 1,

@@ -1,4 +1,4 @@
-import { ContextOverflowError, createApproximateEstimator, ProviderError } from '@compaction/core';
+import { ContextOverflowError, createMessageEstimator, ProviderError } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createMockProvider } from './mock-provider.js';
 
@@ -29,7 +29,12 @@ describe('createMockProvider', () => {
   });
 
   it('recognises overflow errors and counts when asked', async () => {
-    const provider = createMockProvider({ countWith: createApproximateEstimator() });
+    const provider = createMockProvider({
+      countWith: createMessageEstimator({
+        name: 'approximate:3.5',
+        countText: (text) => Math.ceil(text.length / 3.5),
+      }),
+    });
     const overflow = new ContextOverflowError({ provider: 'mock', requestTokens: 10, maximumTokens: 5 });
     expect(provider.parseContextOverflow?.(overflow)).toMatchObject({ requestTokens: 10, maximumTokens: 5 });
     expect(provider.parseContextOverflow?.(new Error('other'))).toBeUndefined();

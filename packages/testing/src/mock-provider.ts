@@ -1,11 +1,11 @@
 import {
   ContextOverflowError,
+  createTokenCounter,
   type GenerateRequest,
   type GenerateResult,
   type ModelLimits,
   type Provider,
   ProviderError,
-  TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
 
@@ -45,7 +45,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
   const responses = [...(settings.responses ?? [])];
   const requests: GenerateRequest[] = [];
   const limits = settings.limits ?? { contextWindow: 200_000, maxOutputTokens: 8192 };
-  const counter = settings.countWith === undefined ? undefined : new TokenCounter(settings.countWith);
+  const counter = settings.countWith === undefined ? undefined : createTokenCounter(settings.countWith);
 
   const provider: MockProvider = {
     specificationVersion: 'v1',

@@ -2,8 +2,8 @@ import {
   BudgetUnreachableError,
   type CompactionStrategy,
   createCompactor,
+  createTokenCounter,
   type Message,
-  TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
 import fc from 'fast-check';
@@ -177,7 +177,7 @@ export async function checkProviderContractCase(
   } catch (error) {
     return { ...verdict, problem: `the converter refused a valid request: ${(error as Error).message}` };
   }
-  const counter = new TokenCounter(settings.estimator);
+  const counter = createTokenCounter(settings.estimator);
   const tokens = counter.count(messages);
   const target = Math.max(2, Math.floor(tokens * targetShare));
   const strategy = typeof settings.strategy === 'function' ? await settings.strategy() : settings.strategy;

@@ -1,9 +1,9 @@
-import { defineProvider, InvalidOptionsError } from '@compaction/core';
+import { InvalidOptionsError, type ProviderDefinition } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createMockProvider } from './mock-provider.js';
 import { resolveProviderConfig } from './resolve-provider-config.js';
 
-const definition = defineProvider<{ model?: string }>({
+const definition: ProviderDefinition<{ model?: string }> = {
   specificationVersion: 'v1',
   name: 'scripted',
   description: 'A scripted provider.',
@@ -13,7 +13,7 @@ const definition = defineProvider<{ model?: string }>({
     additionalProperties: false,
   },
   create: () => createMockProvider(),
-});
+};
 
 describe('resolveProviderConfig', () => {
   it('loads the adapter by package name and gives its provider to the strategy', async () => {

@@ -1,4 +1,4 @@
-import { createApproximateEstimator, type Message } from '@compaction/core';
+import { createMessageEstimator, type Message } from '@compaction/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './loopback-server.js';
 import {
@@ -8,7 +8,10 @@ import {
   scriptAgentAnswers,
 } from './scripted-agent.js';
 
-const estimator = createApproximateEstimator({ charactersPerToken: 1 });
+const estimator = createMessageEstimator({
+  name: 'approximate:1',
+  countText: (text) => Math.ceil(text.length / 1),
+});
 
 /** A tiny wire format: the body is `{ text }`, counted as one user message. */
 const wire: ScriptedAgentWire = {

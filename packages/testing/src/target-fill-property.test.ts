@@ -74,7 +74,7 @@ describe('checkTargetFill', () => {
       specificationVersion: 'v1',
       name: 'names-the-limit',
       async compact({ budget }) {
-        throw new BudgetUnreachableError({ tokens: budget.limit + 1, limit: budget.limit, reason: 'x' });
+        throw new BudgetUnreachableError({ target: budget.limit, best: budget.limit + 1, reason: 'x' });
       },
     };
     const failure = await checkTargetFill({

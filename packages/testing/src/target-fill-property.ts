@@ -2,9 +2,10 @@ import {
   BudgetUnreachableError,
   CompactionError,
   type CompactionStrategy,
+  createTokenCounter,
   type Message,
   mergesAheadOfReasoning,
-  TokenCounter,
+  type TokenCounter,
   type TokenEstimator,
   verifyCompaction,
 } from '@compaction/core';
@@ -99,7 +100,7 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
   });
   const details = await fc.check(
     fc.asyncProperty(caseArbitrary, async ({ messages, targetShare, strictLimit, limitShare }) => {
-      const counter = new TokenCounter(settings.estimator);
+      const counter = createTokenCounter(settings.estimator);
       const total = counter.estimate(messages);
       const target = Math.floor(total * targetShare);
       if (total <= target || target < 1) return true;

@@ -1,11 +1,12 @@
 import {
   CompactionError,
   type CompactionStrategy,
+  createTokenCounter,
   firstUserMessageIndex,
   isPinned,
   latestUserMessageIndex,
   type Message,
-  TokenCounter,
+  type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ export function describeTranscriptTargets(name: string, strategy: CompactionStra
     it.each(transcripts.map((transcript) => [transcript.name, transcript] as const))(
       '%s at 50%, 25% and 10% of its size',
       async (_, transcript) => {
-        const counter = new TokenCounter();
+        const counter = createTokenCounter();
         const total = counter.estimate(transcript.messages);
         const required = requiredTokens(transcript.messages, counter);
         for (const share of targetShares) {

@@ -1,9 +1,8 @@
-import { InvalidMessagesError, type Message, validateMessages } from '@compaction/core';
+import { deepEqual, findMessageIssues, InvalidMessagesError, type Message } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
 import { decodeMessage } from './decode-message.js';
 import { encodeMessage, type Flavor } from './encode-message.js';
 import { joinReferencedTurns } from './join-referenced-turns.js';
-import { sameValue } from './same-value.js';
 
 /**
  * Decodes AI SDK messages of either flavor into core messages. A message carrying a compaction slot is
@@ -26,7 +25,7 @@ export function decodeOne(message: unknown, index: number, flavor: Flavor): Mess
   try {
     const attempt = decodeMessage(message, true);
     decoded =
-      attempt.usedSlot && !sameValue(encodeMessage(attempt.message, flavor), message)
+      attempt.usedSlot && !deepEqual(encodeMessage(attempt.message, flavor), message)
         ? decodeMessage(message, false).message
         : attempt.message;
   } catch (error) {
@@ -38,22 +37,15 @@ export function decodeOne(message: unknown, index: number, flavor: Flavor): Mess
     }
     throw error;
   }
-  try {
-    validateMessages([decoded]);
-  } catch (error) {
-    if (InvalidMessagesError.isInstance(error)) {
-      throw new InvalidMessagesError({
-        issues: error.issues.map((issue) => ({ ...issue, index })),
-        cause: error,
-      });
-    }
-    throw error;
-  }
+  const issues = findMessageIssues([decoded]);
+  if (issues.length > 0)
+    throw new InvalidMessagesError({ issues: issues.map((issue) => ({ ...issue, index })) });
   return decoded;
 }
 
 /** Encodes core messages in the given AI SDK flavor. Throws `InvalidMessagesError` for malformed input. */
 export function encodeMessages(messages: readonly Message[], flavor: Flavor): unknown[] {
-  validateMessages(messages);
+  const issues = findMessageIssues(messages);
+  if (issues.length > 0) throw new InvalidMessagesError({ issues });
   return messages.map((message) => encodeMessage(message, flavor));
 }

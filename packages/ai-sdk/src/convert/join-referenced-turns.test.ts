@@ -1,5 +1,10 @@
 import { anthropic, createAnthropic } from '@ai-sdk/anthropic';
-import { type CompactionStrategy, groupTurns, joinsPrevious, latestUserMessageIndex } from '@compaction/core';
+import {
+  type CompactionStrategy,
+  compactionMetadataOf,
+  groupTurns,
+  latestUserMessageIndex,
+} from '@compaction/core';
 import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -125,7 +130,9 @@ describe('a programmatic tool call spread over AI SDK steps', () => {
   it('is one turn once converted: the later steps join the step that started the code execution', async () => {
     const messages = await history();
     const core = fromAiSdk(messages);
-    expect(core.map((message) => [message.role, joinsPrevious(message)])).toEqual([
+    expect(
+      core.map((message) => [message.role, compactionMetadataOf(message)?.joinsPrevious === true]),
+    ).toEqual([
       ['user', false],
       ['assistant', false],
       ['tool', true],

@@ -1,4 +1,4 @@
-import { joinsPrevious, type Message, type Part, withCompactionMetadata } from '@compaction/core';
+import { compactionMetadataOf, type Message, type Part, withCompactionMetadata } from '@compaction/core';
 import { isRecord, splitMetadata } from './metadata-slot.js';
 
 /**
@@ -33,7 +33,7 @@ export function joinReferencedTurns(
     while (joined[end]?.role === 'tool') end++;
     for (let index = from + 1; index < end; index++) {
       const message = joined[index]!;
-      if (joinsPrevious(message)) continue;
+      if (compactionMetadataOf(message)?.joinsPrevious === true) continue;
       let marked = cache.get(message);
       if (marked === undefined) {
         marked = withCompactionMetadata(message, { joinsPrevious: true });

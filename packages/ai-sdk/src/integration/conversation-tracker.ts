@@ -1,6 +1,6 @@
 import type { Message } from '@compaction/core';
+import { deepEqual } from '@compaction/core';
 import { joinReferencedTurns } from '../convert/join-referenced-turns.js';
-import { sameValue } from '../convert/same-value.js';
 
 /** What is remembered about one conversation between calls. */
 export interface Conversation {
@@ -62,7 +62,7 @@ export class ConversationTracker<Item extends object> {
     // Equal to the previous call's messages up to here: their conversions are reused.
     let same = 0;
     const shared = Math.min(previous.length, items.length);
-    while (same < shared && (items[same] === previous[same] || sameValue(items[same], previous[same])))
+    while (same < shared && (items[same] === previous[same] || deepEqual(items[same], previous[same])))
       same++;
 
     const decoded = items.map((item, index) => {
@@ -125,7 +125,7 @@ export class ConversationTracker<Item extends object> {
       return (
         key.startsWith('unnamed:') &&
         previous.length <= items.length &&
-        previous.every((item, index) => item === items[index] || sameValue(item, items[index]))
+        previous.every((item, index) => item === items[index] || deepEqual(item, items[index]))
       );
     });
     return extended ?? `unnamed:${++this.unnamed}`;

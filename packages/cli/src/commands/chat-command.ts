@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { createCompactor, resolveCompactionConfig, TokenCounter } from '@compaction/core';
+import { createCompactor, createTokenCounter, resolveCompactionConfig } from '@compaction/core';
 import { ChatSession } from '../chat/chat-session.js';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
@@ -48,7 +48,7 @@ export async function chatCommand(args: string[], io: CliIO): Promise<number> {
   const compactor = createCompactor({
     ...resolved,
     budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
-    counter: new TokenCounter(fastEstimator()),
+    counter: createTokenCounter(fastEstimator()),
     provider,
   });
   const chat = new ChatSession({

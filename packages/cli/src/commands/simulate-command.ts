@@ -1,4 +1,4 @@
-import { resolveCompactionConfig, TokenCounter } from '@compaction/core';
+import { createTokenCounter, resolveCompactionConfig } from '@compaction/core';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
@@ -62,7 +62,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   const estimator = fastEstimator();
   const provider = await providerOf(settings, io.env);
   const metered =
-    provider === undefined ? undefined : createMeteredProvider(provider, new TokenCounter(estimator));
+    provider === undefined ? undefined : createMeteredProvider(provider, createTokenCounter(estimator));
   const resolved = await resolveCompactionConfig(
     settings.config,
     registry,

@@ -1,9 +1,4 @@
-import {
-  createStrategyRegistry,
-  type StrategyDefinition,
-  type StrategyRegistry,
-  strategyPackageName,
-} from '@compaction/core';
+import { createStrategyRegistry, type StrategyDefinition, type StrategyRegistry } from '@compaction/core';
 
 /** The strategy packages the CLI ships with, registered up front so the schema and help list them. */
 export const bundledStrategyNames = [
@@ -36,7 +31,7 @@ export async function createCliRegistry(): Promise<StrategyRegistry> {
   const loaded = await Promise.all(
     bundledStrategyNames.map(async (name) => {
       try {
-        const module = (await importPackage(strategyPackageName(name))) as { default?: unknown };
+        const module = (await importPackage(`@compaction/strategy-${name}`)) as { default?: unknown };
         return module.default as StrategyDefinition<never> | undefined;
       } catch {
         return undefined;

@@ -56,7 +56,7 @@ function bestOf(error: unknown): number | undefined {
   const own = (error as { best?: unknown } | undefined)?.best;
   if (typeof own === 'number') return own;
   const inner = innermostUnreachable(error);
-  return inner === error ? undefined : inner?.tokens;
+  return inner === error ? undefined : inner?.best;
 }
 
 /** Why it was unreachable, in the innermost strategy's words, when it says. */

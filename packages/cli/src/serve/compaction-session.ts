@@ -2,11 +2,11 @@ import {
   type CompactionEvent,
   type CompactionStore,
   type Compactor,
+  createTokenCounter,
   type JSONValue,
   type Message,
   type Provider,
   type StrategyRegistry,
-  TokenCounter,
 } from '@compaction/core';
 import { createConfiguredCompactor } from '../config/configured-compactor.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
@@ -118,7 +118,7 @@ export class CompactionSession {
   ): Promise<CompactionSession> {
     const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
       budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
-      counter: new TokenCounter(fastEstimator()),
+      counter: createTokenCounter(fastEstimator()),
       ...(options.store === undefined ? {} : { store: options.store }),
     });
     return new CompactionSession(id, compactor, options);

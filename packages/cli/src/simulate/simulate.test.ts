@@ -1,4 +1,4 @@
-import { createPipeline, type Message, type Provider, TokenCounter } from '@compaction/core';
+import { createPipeline, createTokenCounter, type Message, type Provider } from '@compaction/core';
 import { createMockProvider, generateCodingHistory } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { createCliRegistry } from '../config/installed-strategies.js';
@@ -74,7 +74,7 @@ describe('simulate', () => {
     const mock = createMockProvider({
       responses: Array.from({ length: 100 }, () => 'Summary of the earlier work.'),
     });
-    const metered = createMeteredProvider(mock as Provider, new TokenCounter());
+    const metered = createMeteredProvider(mock as Provider, createTokenCounter());
     const summarizing = {
       specificationVersion: 'v1' as const,
       name: 'summarize-head',
@@ -109,7 +109,7 @@ describe('simulate', () => {
       result.steps.reduce((total, step) => total + (step.compaction?.inputTokens ?? 0), 0),
     );
     expect(result.totals.compactionInputTokens).toBe(
-      mock.requests.reduce((total, request) => total + new TokenCounter().estimate(request.messages), 0),
+      mock.requests.reduce((total, request) => total + createTokenCounter().estimate(request.messages), 0),
     );
     expect(result.totals.cost).toBeCloseTo(
       result.steps.reduce((total, step) => total + step.cost + (step.compaction?.cost ?? 0), 0),

@@ -3,8 +3,9 @@ import {
   type CompactionStrategy,
   createCompactor,
   createFastEstimator,
+  createTokenCounter,
   type Message,
-  TokenCounter,
+  type TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
 import { stagesOf } from '../compaction-stages.js';
@@ -102,7 +103,7 @@ export async function simulate(
   options: SimulateOptions,
 ): Promise<SimulationResult> {
   const prices: PriceModel = { ...defaultPriceModel, ...options.prices };
-  const counter = new TokenCounter(options.estimator ?? createFastEstimator());
+  const counter = createTokenCounter(options.estimator ?? createFastEstimator());
   const compactor = createCompactor({
     strategy: options.strategy,
     ...(options.fallback === undefined ? {} : { fallback: options.fallback }),

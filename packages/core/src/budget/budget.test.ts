@@ -43,6 +43,6 @@ describe('resolveBudget', () => {
 
   it('rejects a window that leaves no room', () => {
     expect(() => resolveBudget({ contextWindow: 100, reservedOutputTokens: 100 })).toThrow(/leaves no room/);
-    expect(() => resolveBudget({ contextWindow: -5 })).toThrow(/positive integer/);
+    expect(() => resolveBudget({ contextWindow: -5 })).toThrow(/contextWindow: must be greater than 0/);
   });
 });

@@ -1,4 +1,5 @@
 import { InvalidOptionsError, type OptionsIssue } from '../errors/invalid-options-error.js';
+import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 
 /**
  * How much of the context window a conversation may use, and when to compact.
@@ -38,99 +39,85 @@ export interface Budget {
   minimumMessages: number;
 }
 
-/** Defaults of {@link BudgetOptions}. */
-export const budgetDefaults = {
-  reservedOutputTokensShare: 0.25,
-  reservedOutputTokensMaximum: 8192,
-  safetyMargin: 0.05,
-  trigger: 0.85,
-  target: 0.6,
-  minimumMessages: 4,
-} as const;
+/** The JSON Schema of {@link BudgetOptions}, each field on its own; configs publish it too. */
+export const budgetSchema: OptionsSchema = {
+  type: 'object',
+  description: 'Token budget. Numbers in (0, 1] are fractions, numbers above 1 are tokens.',
+  properties: {
+    contextWindow: {
+      type: 'integer',
+      exclusiveMinimum: 0,
+      description: "The model's context window in tokens.",
+    },
+    reservedOutputTokens: {
+      type: 'number',
+      minimum: 0,
+      description: "Tokens kept free for the model's answer.",
+    },
+    safetyMargin: {
+      type: 'number',
+      minimum: 0,
+      description: 'Head-room for estimation error (default 0.05).',
+    },
+    trigger: {
+      anyOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'boolean', const: false },
+      ],
+      description: 'When automatic compaction fires (default 0.85 of the limit); 0 or false disables it.',
+    },
+    target: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'What to compact down to (default 0.6 of the limit).',
+    },
+    minimumMessages: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Below this many messages nothing is compacted.',
+    },
+  },
+};
 
 /** Validates budget options and resolves them to token counts. Throws {@link InvalidOptionsError}. */
 export function resolveBudget(options: BudgetOptions): Budget {
-  const issues: OptionsIssue[] = [];
-  const { contextWindow } = options;
-  if (!isPositiveInteger(contextWindow)) {
-    throw new InvalidOptionsError({
-      subject: 'budget',
-      issues: [
-        { path: 'contextWindow', message: `must be a positive integer, got ${String(contextWindow)}` },
-      ],
-    });
-  }
-
-  const reservedOutputTokens =
-    options.reservedOutputTokens ??
-    Math.min(
-      budgetDefaults.reservedOutputTokensMaximum,
-      Math.floor(contextWindow * budgetDefaults.reservedOutputTokensShare),
-    );
-  if (!isNonNegativeNumber(reservedOutputTokens)) {
-    issues.push({ path: 'reservedOutputTokens', message: 'must be a non-negative number' });
-  }
-  const safetyMarginOption = options.safetyMargin ?? budgetDefaults.safetyMargin;
-  if (!isNonNegativeNumber(safetyMarginOption)) {
-    issues.push({ path: 'safetyMargin', message: 'must be a non-negative number' });
-  }
-  const safetyMargin = Math.ceil(toTokens(safetyMarginOption, contextWindow));
+  validateOptions({ ...budgetSchema, required: ['contextWindow'] }, options, 'budget');
+  const {
+    contextWindow,
+    safetyMargin: margin = 0.05,
+    trigger: triggerOption = 0.85,
+    target: targetOption = 0.6,
+  } = options;
+  const reservedOutputTokens = options.reservedOutputTokens ?? Math.min(8192, Math.floor(contextWindow / 4));
+  const safetyMargin = Math.ceil(toTokens(margin, contextWindow));
   const limit = contextWindow - reservedOutputTokens - safetyMargin;
-  if (issues.length === 0 && limit <= 0) {
+  const issues: OptionsIssue[] = [];
+  if (limit <= 0) {
     issues.push({
       path: 'contextWindow',
       message: `leaves no room: ${contextWindow} - ${reservedOutputTokens} reserved - ${safetyMargin} margin <= 0`,
     });
   }
-
-  const triggerOption = options.trigger ?? budgetDefaults.trigger;
-  let trigger: number | null = null;
-  if (triggerOption !== false && triggerOption !== 0) {
-    if (!isPositiveNumber(triggerOption)) {
-      issues.push({ path: 'trigger', message: 'must be a positive number, 0 or false' });
-    } else {
-      trigger = Math.floor(toTokens(triggerOption, limit));
-      if (trigger > limit)
-        issues.push({ path: 'trigger', message: `${trigger} tokens is above the limit ${limit}` });
-    }
+  const trigger =
+    triggerOption === false || triggerOption === 0 ? null : Math.floor(toTokens(triggerOption, limit));
+  if (trigger !== null && trigger > limit) {
+    issues.push({ path: 'trigger', message: `${trigger} tokens is above the limit ${limit}` });
   }
-
-  const targetOption = options.target ?? budgetDefaults.target;
-  let target = 0;
-  if (!isPositiveNumber(targetOption)) {
-    issues.push({ path: 'target', message: 'must be a positive number' });
-  } else {
-    target = Math.floor(toTokens(targetOption, limit));
-    if (trigger !== null && target >= trigger) {
-      issues.push({
-        path: 'target',
-        message: `${target} tokens must be below the trigger (${trigger}) so compaction does not fire again at once`,
-      });
-    } else if (target > limit) {
-      issues.push({ path: 'target', message: `${target} tokens is above the limit ${limit}` });
-    }
+  const target = Math.floor(toTokens(targetOption, limit));
+  if (trigger !== null && target >= trigger) {
+    issues.push({
+      path: 'target',
+      message: `${target} tokens must be below the trigger (${trigger}) so compaction does not fire again at once`,
+    });
+  } else if (target > limit) {
+    issues.push({ path: 'target', message: `${target} tokens is above the limit ${limit}` });
   }
-
-  const minimumMessages = options.minimumMessages ?? budgetDefaults.minimumMessages;
-  if (!Number.isInteger(minimumMessages) || minimumMessages < 0) {
-    issues.push({ path: 'minimumMessages', message: 'must be a non-negative integer' });
-  }
-
   if (issues.length > 0) throw new InvalidOptionsError({ subject: 'budget', issues });
+  const minimumMessages = options.minimumMessages ?? 4;
   return { contextWindow, reservedOutputTokens, safetyMargin, limit, trigger, target, minimumMessages };
 }
 
 /** A fraction in `(0, 1]` of `whole`, or a token count above 1, as tokens. */
 export function toTokens(value: number, whole: number): number {
   return value > 0 && value <= 1 ? value * whole : value;
-}
-
-function isPositiveInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0;
-}
-function isPositiveNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0;
-}
-function isNonNegativeNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

@@ -9,10 +9,10 @@ import { StrategyFailedError } from '../errors/strategy-failed-error.js';
 import type { Message } from '../messages/message.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import { InMemoryCompactionStore } from '../store/in-memory-compaction-store.js';
-import { TokenCounter } from '../tokens/token-counter.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
 import { createCompactor } from './compactor.js';
 
-const counter = new TokenCounter();
+const counter = createTokenCounter();
 const history = conversation(40, 400);
 const historyTokens = counter.estimate(history);
 // A window the history overflows: the limit is 80% of the history.

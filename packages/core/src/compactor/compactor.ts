@@ -1,13 +1,18 @@
 import { type Budget, type BudgetOptions, resolveBudget } from '../budget/budget.js';
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
-import { CompactionError } from '../errors/compaction-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { RuleViolationError } from '../errors/rule-violation-error.js';
-import { StrategyFailedError } from '../errors/strategy-failed-error.js';
+import { present } from '../json.js';
 import type { Message } from '../messages/message.js';
-import type { CompactionStrategy, CompactionTrigger } from '../specs/compaction-strategy-v1.js';
+import type {
+  CompactionBudget,
+  CompactionInput,
+  CompactionOutput,
+  CompactionStrategy,
+  CompactionTrigger,
+} from '../specs/compaction-strategy-v1.js';
 import type { ContextOverflow, Provider } from '../specs/provider-v1.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 import type { CompactionStore } from '../store/compaction-store.js';
@@ -16,12 +21,14 @@ import {
   createTokenCounter,
   type ReportedUsage,
 } from '../tokens/token-counter.js';
-import { type RepairOptions, repairHistory } from '../turns/repair-history.js';
+import type { RepairOptions } from '../turns/repair.js';
+import { repairHistory } from '../turns/repair-history.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
+import { describeFailure, finalError, isAbort } from './compaction-failures.js';
 import type { CompactionHooks } from './compaction-hooks.js';
-import { EventEmitter } from './event-emitter.js';
+import { CompactorSessions, type SessionState } from './compactor-sessions.js';
 
 /** Settings of {@link createCompactor}. */
 export interface CompactorSettings {
@@ -98,23 +105,6 @@ export interface CompactionResult {
   failures: CompactionFailure[];
 }
 
-interface SessionState {
-  rounds: number;
-  /** Compactions queued or running; a session with any is never evicted. */
-  underWay: number;
-  /** The automatic compaction under way, which concurrent `prepare` calls on the same history share. */
-  automatic?: { input: readonly Message[]; result: Promise<CompactionResult> };
-  last?: { output: readonly Message[]; tokensAfter: number; trigger: CompactionTrigger };
-  running: Promise<unknown>;
-}
-
-interface Attempt {
-  messages: Message[];
-  tokens: number;
-  summary?: string;
-  details?: CompactionEvent['details'];
-}
-
 /**
  * Decides when to compact, runs the strategy, verifies the result and records it. Never mutates the
  * histories it is given: the caller's original history is always intact, whatever happens.
@@ -123,31 +113,20 @@ export class Compactor {
   readonly counter: AnchoredTokenCounter;
   readonly budget: Budget;
   private readonly settings: CompactorSettings;
-  private readonly emitter = new EventEmitter<CompactorEvents>((error, name, payload) => {
-    // A failing `error` listener has no event left to report it: it is thrown on its own, outside the emit.
-    if (name === 'error') {
-      queueMicrotask(() => {
-        throw error;
-      });
-      return;
-    }
-    const { sessionId, trigger } = payload as CompactorEvents['start'];
-    this.emitter.emit('error', { sessionId, trigger, error, failures: [], source: 'listener' });
-  });
-  /** Session state in order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
-  private readonly sessions = new Map<string, SessionState>();
-  private readonly maximumSessions: number;
+  private readonly listeners = new Map<keyof CompactorEvents, Set<(payload: never) => void>>();
+  private readonly sessions: CompactorSessions<CompactionResult>;
 
   constructor(settings: CompactorSettings) {
     this.settings = settings;
     this.budget = resolveBudget(settings.budget);
-    this.maximumSessions = settings.maximumSessions ?? defaultMaximumSessions;
-    if (!Number.isInteger(this.maximumSessions) || this.maximumSessions < 1) {
+    const maximumSessions = settings.maximumSessions ?? defaultMaximumSessions;
+    if (!Number.isInteger(maximumSessions) || maximumSessions < 1) {
       throw new InvalidOptionsError({
         subject: 'Compactor',
         issues: [{ path: 'maximumSessions', message: 'must be a positive integer' }],
       });
     }
+    this.sessions = new CompactorSessions(maximumSessions);
     this.counter = settings.counter ?? createTokenCounter(settings.estimator);
   }
 
@@ -156,7 +135,9 @@ export class Compactor {
     name: Name,
     listener: (payload: CompactorEvents[Name]) => void,
   ): () => void {
-    return this.emitter.on(name, listener);
+    const set = this.listeners.get(name) ?? new Set();
+    this.listeners.set(name, set.add(listener as (payload: never) => void));
+    return () => set.delete(listener as (payload: never) => void);
   }
 
   /**
@@ -165,7 +146,7 @@ export class Compactor {
    * the session already under way still completes.
    */
   forget(sessionId: string): void {
-    this.sessions.delete(sessionId);
+    this.sessions.forget(sessionId);
   }
 
   /** Records the input tokens a provider reported for the messages sent, anchoring later counts. */
@@ -190,7 +171,7 @@ export class Compactor {
     if (tokens <= trigger) return decide(false, 'under-trigger');
     if (messages.length < this.budget.minimumMessages) return decide(false, 'too-few-messages');
     if (tokens > limit) return decide(true, 'over-limit');
-    const last = this.existingSession(options.sessionId ?? 'default')?.last;
+    const last = this.sessions.find(options.sessionId ?? 'default')?.last;
     if (last !== undefined) {
       const added = messagesAddedSince(last.output, messages);
       if (added === 0) return decide(false, 'no-new-messages');
@@ -212,7 +193,7 @@ export class Compactor {
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
     // Single flight, looked up before anything is awaited so that calls made together see each other.
-    const underWay = this.existingSession(sessionId)?.automatic;
+    const underWay = this.sessions.find(sessionId)?.automatic;
     if (underWay !== undefined && startsWith(messages, underWay.input)) {
       const shared = await underWay.result.catch(() => undefined);
       if (shared?.compacted) {
@@ -224,23 +205,14 @@ export class Compactor {
     }
     const check = this.check(messages, { sessionId });
     if (!check.shouldCompact) {
-      if (check.reason !== 'under-trigger') {
-        this.emitter.emit('skipped', {
-          sessionId,
-          trigger: 'auto',
-          reason: check.reason as SkipReason,
-          tokens: check.tokens,
-        });
+      const skipped = check.reason as SkipReason;
+      if (skipped !== 'under-trigger') {
+        this.emit('skipped', { sessionId, trigger: 'auto', reason: skipped, tokens: check.tokens });
       }
-      return {
-        messages: [...messages],
-        compacted: false,
-        skipped: check.reason as SkipReason,
-        failures: [],
-      };
+      return { messages: [...messages], compacted: false, skipped, failures: [] };
     }
     const failures: CompactionFailure[] = [];
-    const session = this.session(sessionId);
+    const session = this.sessions.get(sessionId);
     const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
     const automatic = { input: messages, result };
     session.automatic = automatic;
@@ -264,7 +236,12 @@ export class Compactor {
     error: unknown,
     options: Omit<CompactOptions, 'trigger' | 'overflow'> = {},
   ): Promise<CompactionResult> {
-    const overflow = this.parseOverflow(error);
+    const overflow = ContextOverflowError.isInstance(error)
+      ? {
+          message: error.message,
+          ...present({ requestTokens: error.requestTokens, maximumTokens: error.maximumTokens }),
+        }
+      : this.settings.provider?.parseContextOverflow?.(error);
     if (overflow === undefined) throw error;
     return this.compact(messages, { ...options, trigger: 'overflow', overflow });
   }
@@ -278,6 +255,28 @@ export class Compactor {
     return this.enqueue(messages, options, []);
   }
 
+  /**
+   * Calls every listener of `name`. Listeners are observers: one that throws changes nothing, and its failure
+   * is emitted as an `error` event with the source `listener`.
+   */
+  private emit<Name extends keyof CompactorEvents>(name: Name, payload: CompactorEvents[Name]): void {
+    for (const listener of this.listeners.get(name) ?? []) {
+      try {
+        (listener as (payload: CompactorEvents[Name]) => void)(payload);
+      } catch (error) {
+        // A failing `error` listener has no event left to report it: it is thrown on its own, outside the emit.
+        if (name === 'error') {
+          queueMicrotask(() => {
+            throw error;
+          });
+        } else {
+          const { sessionId, trigger } = payload as CompactorEvents['start'];
+          this.emit('error', { sessionId, trigger, error, failures: [], source: 'listener' });
+        }
+      }
+    }
+  }
+
   /** Runs a compaction after the session's earlier ones; the failures of its strategies go to `failures`. */
   private enqueue(
     messages: readonly Message[],
@@ -285,7 +284,7 @@ export class Compactor {
     failures: CompactionFailure[],
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
-    const session = this.session(sessionId);
+    const session = this.sessions.get(sessionId);
     session.underWay++;
     const run = session.running.then(() => this.run(messages, options, sessionId, session, failures));
     session.running = run.catch(() => undefined).finally(() => session.underWay--);
@@ -296,14 +295,14 @@ export class Compactor {
     input: readonly Message[],
     options: CompactOptions,
     sessionId: string,
-    session: SessionState,
+    session: SessionState<CompactionResult>,
     failures: CompactionFailure[],
   ): Promise<CompactionResult> {
     const trigger = options.trigger ?? 'manual';
     const { messages, repairs } = repairHistory(input, this.settings.repair);
     const tokensBefore = this.counter.count(messages);
     const skip = (reason: SkipReason): CompactionResult => {
-      this.emitter.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
+      this.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
       return { messages, compacted: false, skipped: reason, failures };
     };
 
@@ -314,7 +313,7 @@ export class Compactor {
         trigger,
         messages,
         tokens: tokensBefore,
-        ...(instructions === undefined ? {} : { instructions }),
+        ...present({ instructions }),
       }),
     );
     if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
@@ -323,37 +322,36 @@ export class Compactor {
     const budget = this.budgetFor(trigger, tokensBefore, options.overflow);
     if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
 
-    this.emitter.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
+    this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
     const startedAt = new Date().toISOString();
     const started = performance.now();
     const round = session.rounds + 1;
-    const unreachable: BudgetUnreachableError[] = [];
+    const context = {
+      trigger,
+      round,
+      sessionId,
+      ...present({ instructions, abortSignal: options.abortSignal }),
+    };
     const strategies = [this.settings.strategy, ...(this.settings.fallback ? [this.settings.fallback] : [])];
-    let lastError: unknown;
+    const errors: unknown[] = [];
 
     for (const [index, strategy] of strategies.entries()) {
-      let attempt: Attempt;
+      let attempt: { output: CompactionOutput; tokens: number };
       try {
-        attempt = await this.attempt(strategy, messages, tokensBefore, budget, {
-          trigger,
-          round,
-          sessionId,
-          ...(instructions === undefined ? {} : { instructions }),
-          ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-        });
+        attempt = await this.attempt(strategy, messages, tokensBefore, budget, context);
       } catch (error) {
         if (isAbort(error, options.abortSignal)) {
           const aborted = CompactionAbortedError.isInstance(error)
             ? error
             : new CompactionAbortedError({ cause: error });
-          this.emitter.emit('error', { sessionId, trigger, error: aborted, failures, source: 'compaction' });
+          this.emit('error', { sessionId, trigger, error: aborted, failures, source: 'compaction' });
           throw aborted;
         }
-        lastError = error;
+        errors.push(error);
         failures.push(describeFailure(strategy.name, error));
-        if (BudgetUnreachableError.isInstance(error)) unreachable.push(error);
         continue;
       }
+      const { output, tokens } = attempt;
       const event: CompactionEvent = {
         id: this.settings.generateId?.() ?? globalThis.crypto.randomUUID(),
         sessionId,
@@ -362,20 +360,18 @@ export class Compactor {
         strategy: strategy.name,
         usedFallback: index > 0,
         tokensBefore,
-        tokensAfter: attempt.tokens,
+        tokensAfter: tokens,
         messagesBefore: messages.length,
-        messagesAfter: attempt.messages.length,
+        messagesAfter: output.messages.length,
         durationMs: performance.now() - started,
         startedAt,
         failures: [...failures],
         repairs,
-        ...(attempt.summary === undefined ? {} : { summary: attempt.summary }),
-        ...(instructions === undefined ? {} : { instructions }),
-        ...(attempt.details === undefined ? {} : { details: attempt.details }),
+        ...present({ summary: output.summary, instructions, details: output.details }),
       };
       const { store } = this.settings;
       if (store !== undefined) {
-        const kept = new Set(attempt.messages);
+        const kept = new Set(output.messages);
         const removedMessages = messages.filter((message) => !kept.has(message));
         // Unrecorded, the removed messages could not be recalled: the compaction fails, the caller keeps the
         // history it has, and the session stays where it was.
@@ -384,19 +380,19 @@ export class Compactor {
         );
       }
       session.rounds = round;
-      session.last = { output: attempt.messages, tokensAfter: attempt.tokens, trigger };
+      session.last = { output: output.messages, tokensAfter: tokens, trigger };
       try {
         await this.settings.hooks?.afterCompaction?.(event);
       } catch (error) {
         // The compaction is recorded and stands; the hook's failure is reported, not thrown.
-        this.emitter.emit('error', { sessionId, trigger, error, failures, source: 'hook' });
+        this.emit('error', { sessionId, trigger, error, failures, source: 'hook' });
       }
-      this.emitter.emit('end', event);
-      return { messages: attempt.messages, compacted: true, event, failures };
+      this.emit('end', event);
+      return { messages: output.messages, compacted: true, event, failures };
     }
 
-    const error = finalError(lastError, unreachable, this.settings.strategy.name);
-    this.emitter.emit('error', { sessionId, trigger, error, failures, source: 'compaction' });
+    const error = finalError(errors, this.settings.strategy.name);
+    this.emit('error', { sessionId, trigger, error, failures, source: 'compaction' });
     throw error;
   }
 
@@ -408,60 +404,41 @@ export class Compactor {
     try {
       return await effect();
     } catch (error) {
-      this.emitter.emit('error', { ...context, error });
+      this.emit('error', { ...context, error });
       throw error;
     }
   }
 
+  /** Runs one strategy and verifies its result, which must keep every rule and make progress. */
   private async attempt(
     strategy: CompactionStrategy,
     messages: Message[],
     tokensBefore: number,
-    budget: { limit: number; target: number },
-    context: {
-      trigger: CompactionTrigger;
-      round: number;
-      sessionId: string;
-      instructions?: string;
-      abortSignal?: AbortSignal;
-    },
-  ): Promise<Attempt> {
+    budget: CompactionBudget,
+    context: Omit<CompactionInput, 'messages' | 'counter' | 'budget'>,
+  ): Promise<{ output: CompactionOutput; tokens: number }> {
     context.abortSignal?.throwIfAborted();
     const output = await strategy.compact({ messages, counter: this.counter, budget, ...context });
     context.abortSignal?.throwIfAborted();
+    const { counter } = this;
     const violations = verifyCompaction({
       before: messages,
       after: output.messages,
-      counter: this.counter,
+      counter,
       limit: budget.limit,
     });
-    const tokens = this.counter.count(output.messages);
+    const tokens = counter.count(output.messages);
+    const unreachable = (best: number, reason: string) =>
+      new BudgetUnreachableError({ target: budget.target, best, limit: budget.limit, reason });
     if (violations.length > 0) {
+      // A result over the limit is the strategy's way of saying how far it got.
       if (violations.every((violation) => violation.rule === 'within-limit')) {
-        // A result over the limit is the strategy's way of saying how far it got.
-        throw new BudgetUnreachableError({
-          target: budget.target,
-          best: tokens,
-          limit: budget.limit,
-          reason: `"${strategy.name}" returned a history over the limit`,
-        });
+        throw unreachable(tokens, `"${strategy.name}" returned a history over the limit`);
       }
       throw new RuleViolationError({ strategy: strategy.name, violations });
     }
-    if (tokens >= tokensBefore) {
-      throw new BudgetUnreachableError({
-        target: budget.target,
-        best: tokensBefore,
-        limit: budget.limit,
-        reason: `"${strategy.name}" made no progress`,
-      });
-    }
-    return {
-      messages: output.messages,
-      tokens,
-      ...(output.summary === undefined ? {} : { summary: output.summary }),
-      ...(output.details === undefined ? {} : { details: output.details }),
-    };
+    if (tokens >= tokensBefore) throw unreachable(tokensBefore, `"${strategy.name}" made no progress`);
+    return { output, tokens };
   }
 
   /**
@@ -483,40 +460,6 @@ export class Compactor {
       limit = cap;
     }
     return { limit, target };
-  }
-
-  private parseOverflow(error: unknown): ContextOverflow | undefined {
-    if (ContextOverflowError.isInstance(error)) {
-      return {
-        message: error.message,
-        ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
-        ...(error.maximumTokens === undefined ? {} : { maximumTokens: error.maximumTokens }),
-      };
-    }
-    return this.settings.provider?.parseContextOverflow?.(error);
-  }
-
-  /** The state of a session, created when it has none; marks it the most recently used. */
-  private session(sessionId: string): SessionState {
-    const existing = this.existingSession(sessionId);
-    if (existing !== undefined) return existing;
-    const session: SessionState = { rounds: 0, underWay: 0, running: Promise.resolve() };
-    this.sessions.set(sessionId, session);
-    for (const [id, candidate] of this.sessions) {
-      if (this.sessions.size <= this.maximumSessions) break;
-      if (candidate.underWay === 0 && id !== sessionId) this.sessions.delete(id);
-    }
-    return session;
-  }
-
-  /** The state of a session, if it has any; marks it the most recently used. */
-  private existingSession(sessionId: string): SessionState | undefined {
-    const session = this.sessions.get(sessionId);
-    if (session !== undefined) {
-      this.sessions.delete(sessionId);
-      this.sessions.set(sessionId, session);
-    }
-    return session;
   }
 }
 
@@ -547,39 +490,4 @@ function messagesAddedSince(output: readonly Message[], messages: readonly Messa
     if (output[index] !== messages[index]) return Number.POSITIVE_INFINITY;
   }
   return messages.length - output.length;
-}
-
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return CompactionAbortedError.isInstance(error) || (signal?.aborted === true && error === signal.reason);
-}
-
-function describeFailure(strategy: string, error: unknown): CompactionFailure {
-  const message = error instanceof Error ? error.message : String(error);
-  if (RuleViolationError.isInstance(error)) {
-    return { strategy, code: error.code, error: message, violations: error.violations };
-  }
-  if (BudgetUnreachableError.isInstance(error)) {
-    return { strategy, code: error.code, error: message, target: error.target, best: error.best };
-  }
-  return {
-    strategy,
-    code: CompactionError.isInstance(error) ? error.code : 'core/strategy-failed',
-    error: message,
-  };
-}
-
-/**
- * The error a compaction ends with when every strategy failed: an unreachable budget first (it is what the
- * user can act on), from the strategy that came closest, passed on unchanged; otherwise the last error.
- */
-function finalError(
-  lastError: unknown,
-  unreachable: readonly BudgetUnreachableError[],
-  strategy: string,
-): CompactionError {
-  let closest: BudgetUnreachableError | undefined;
-  for (const error of unreachable) if (closest === undefined || error.best < closest.best) closest = error;
-  if (closest !== undefined) return closest;
-  if (CompactionError.isInstance(lastError)) return lastError;
-  return new StrategyFailedError({ strategy, cause: lastError });
 }

@@ -15,21 +15,6 @@ export interface BudgetUnreachableSettings {
 }
 
 /**
- * @deprecated The settings before the error named the target: `tokens` is the best reached and `limit` is
- * taken as the target too. Pass {@link BudgetUnreachableSettings} instead.
- */
-export interface LegacyBudgetUnreachableSettings {
-  /** Tokens of the best result reached. */
-  tokens: number;
-  /** The limit, also taken as the target. */
-  limit: number;
-  /** Why the strategy could not go lower. */
-  reason: string;
-  /** The error that led to this one, if any. */
-  cause?: unknown;
-}
-
-/**
  * A strategy (or every strategy the Compactor tried) could not shrink the conversation to its target
  * without breaking a rule: the messages it may not remove or shorten are too large. The message names the
  * user's numbers, as in `Cannot reach the target of 507 tokens: the best is 2,028 (...)`.
@@ -46,8 +31,7 @@ export class BudgetUnreachableError extends CompactionError {
   /** Why the strategy could not go lower, when it said. */
   readonly reason: string | undefined;
 
-  constructor(settings: BudgetUnreachableSettings | LegacyBudgetUnreachableSettings) {
-    const { target, best, limit, reason, cause } = normalize(settings);
+  constructor({ target, best, limit = target, reason, cause }: BudgetUnreachableSettings) {
     const overLimit = limit > target ? `, over the limit of ${formatTokens(limit)}` : '';
     super({
       code: 'core/budget-unreachable',
@@ -58,24 +42,9 @@ export class BudgetUnreachableError extends CompactionError {
     });
     this.target = target;
     this.best = best;
-    this.limit = limit;
+    this.limit = Math.max(limit, target);
     this.reason = reason;
   }
-
-  /** @deprecated The same as {@link BudgetUnreachableError.best}. */
-  get tokens(): number {
-    return this.best;
-  }
-}
-
-function normalize(
-  settings: BudgetUnreachableSettings | LegacyBudgetUnreachableSettings,
-): Required<Omit<BudgetUnreachableSettings, 'reason' | 'cause'>> & { reason?: string; cause?: unknown } {
-  if ('best' in settings) {
-    return { ...settings, limit: Math.max(settings.limit ?? settings.target, settings.target) };
-  }
-  const { tokens, limit, reason, cause } = settings;
-  return { target: limit, best: tokens, limit, reason, cause };
 }
 
 /** A token count as users read it: rounded, with thousands separators. */

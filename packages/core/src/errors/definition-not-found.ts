@@ -1,3 +1,5 @@
+import { CompactionError, type CompactionErrorCode } from './compaction-error.js';
+
 /** What a name that is neither registered nor installed is reported with. */
 export interface DefinitionNotFoundSettings {
   /** The names that are registered. */
@@ -7,8 +9,22 @@ export interface DefinitionNotFoundSettings {
   cause?: unknown;
 }
 
-/** The message of a strategy or provider that is neither registered nor installed. */
-export function definitionNotFoundMessage(label: string, name: string, settings: DefinitionNotFoundSettings) {
-  const registered = settings.registeredNames.length > 0 ? settings.registeredNames.join(', ') : 'none';
-  return `No ${label} named "${name}". Registered: ${registered}. Install ${settings.packageName} to use it.`;
+/**
+ * What {@link StrategyNotFoundError} and {@link ProviderNotFoundError} share: a name that is neither
+ * registered nor installed, reported with the registered names and the package to install.
+ */
+export abstract class DefinitionNotFoundError extends CompactionError {
+  /** The names that are registered. */
+  readonly registeredNames: string[];
+  /** The package that would provide the name. */
+  readonly packageName: string;
+
+  constructor(code: CompactionErrorCode, label: string, name: string, settings: DefinitionNotFoundSettings) {
+    const { registeredNames, packageName, cause } = settings;
+    const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
+    const message = `No ${label} named "${name}". Registered: ${registered}. Install ${packageName} to use it.`;
+    super({ code, message, cause });
+    this.registeredNames = registeredNames;
+    this.packageName = packageName;
+  }
 }

@@ -87,9 +87,10 @@ describe('errors', () => {
     expect(overLimit.reason).toBeUndefined();
   });
 
-  it('still accept the settings that named only the limit, taking it as the target', () => {
-    const error = new BudgetUnreachableError({ tokens: 900, limit: 600, reason: 'too large' });
-    expect(error).toMatchObject({ target: 600, best: 900, limit: 600, tokens: 900, reason: 'too large' });
-    expect(error.message).toBe('Cannot reach the target of 600 tokens: the best is 900 (too large)');
+  it('take the target as the limit when none is given, or when the one given is below it', () => {
+    const withoutLimit = new BudgetUnreachableError({ target: 600, best: 900, reason: 'too large' });
+    expect(withoutLimit).toMatchObject({ target: 600, best: 900, limit: 600, reason: 'too large' });
+    expect(withoutLimit.message).toBe('Cannot reach the target of 600 tokens: the best is 900 (too large)');
+    expect(new BudgetUnreachableError({ target: 600, best: 900, limit: 500 }).limit).toBe(600);
   });
 });

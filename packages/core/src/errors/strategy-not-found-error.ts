@@ -1,22 +1,14 @@
-import { CompactionError } from './compaction-error.js';
-import { type DefinitionNotFoundSettings, definitionNotFoundMessage } from './definition-not-found.js';
+import { DefinitionNotFoundError, type DefinitionNotFoundSettings } from './definition-not-found.js';
 
 /** No strategy is registered under a name, and its package is not installed. */
-export class StrategyNotFoundError extends CompactionError {
+export class StrategyNotFoundError extends DefinitionNotFoundError {
   static override readonly marker: string = 'compaction.error.strategy-not-found';
   override readonly name: string = 'StrategyNotFoundError';
   /** The name that was asked for. */
   readonly strategyName: string;
-  /** The names that are registered. */
-  readonly registeredNames: string[];
-  /** The package that would provide the strategy. */
-  readonly packageName: string;
 
   constructor({ strategyName, ...settings }: { strategyName: string } & DefinitionNotFoundSettings) {
-    const message = definitionNotFoundMessage('strategy', strategyName, settings);
-    super({ code: 'core/strategy-not-found', message, cause: settings.cause });
+    super('core/strategy-not-found', 'strategy', strategyName, settings);
     this.strategyName = strategyName;
-    this.registeredNames = settings.registeredNames;
-    this.packageName = settings.packageName;
   }
 }

@@ -40,16 +40,6 @@ export function isPinned(message: Message): boolean {
   return compactionMetadataOf(message)?.pinned === true;
 }
 
-/** Whether a converter marked the message as belonging to the turn before it (see {@link CompactionMetadata.joinsPrevious}). */
-export function joinsPrevious(message: Message): boolean {
-  return compactionMetadataOf(message)?.joinsPrevious === true;
-}
-
-/** Whether a message is a summary produced by an earlier compaction. */
-export function isSummary(message: Message): boolean {
-  return compactionMetadataOf(message)?.kind === 'summary';
-}
-
 /** Whether a strategy created or changed this message (summary, marker or modified original). */
 export function isCompactionProduct(message: Message): boolean {
   return compactionMetadataOf(message)?.kind !== undefined;
@@ -58,7 +48,7 @@ export function isCompactionProduct(message: Message): boolean {
 /**
  * Returns a copy of `message` with its compaction marks merged with `marks` and, when `content` is given,
  * that content in place of its own: a changed message is built and marked in one copy. The input is not
- * changed.
+ * changed. To pin a message: `withCompactionMetadata(message, { pinned: true })`.
  */
 export function withCompactionMetadata<M extends Message>(
   message: M,
@@ -76,9 +66,4 @@ export function withCompactionMetadata<M extends Message>(
   copy.content = content;
   copy.metadata = metadata;
   return copy;
-}
-
-/** Returns a pinned copy of `message`. */
-export function pinMessage<M extends Message>(message: M): M {
-  return withCompactionMetadata(message, { pinned: true });
 }

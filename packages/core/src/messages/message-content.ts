@@ -1,15 +1,10 @@
 import { compactionMetadataOf } from './compaction-metadata.js';
-import type { Message, ToolCallPart, ToolResultPart } from './message.js';
+import type { Message, ToolCallPart } from './message.js';
 
 /** The tool calls of a message (empty unless it is an assistant message that calls tools). */
 export function toolCallsOf(message: Message): ToolCallPart[] {
   if (message.role !== 'assistant') return [];
   return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
-}
-
-/** The tool results of a message (empty unless it is a tool message). */
-export function toolResultsOf(message: Message): ToolResultPart[] {
-  return message.role === 'tool' ? message.content : [];
 }
 
 /** The plain text of a message's text parts, joined by newlines. */
@@ -20,18 +15,18 @@ export function textOf(message: Message): string {
 }
 
 /**
- * Whether a message is something the user said: a `user` message that compaction did not write. A summary
- * or marker in the user role is not a request, so it never becomes "the newest user request".
+ * Whether a message is something the user said (a user request): a `user` message that compaction did not
+ * write. A summary or marker in the user role is not a request, so it never becomes "the newest user request".
  */
-export function isUserRequest(message: Message): boolean {
+function isUserRequest(message: Message): boolean {
   if (message.role !== 'user') return false;
   const kind = compactionMetadataOf(message)?.kind;
   return kind !== 'summary' && kind !== 'marker';
 }
 
 /**
- * Index of the newest user request: the last {@link isUserRequest} message. Every strategy keeps it verbatim.
- * Returns -1 when there is none.
+ * Index of the newest user request: the last `user` message that compaction did not write (summaries and
+ * markers in the user role are not requests). Every strategy keeps it verbatim. Returns -1 when there is none.
  */
 export function latestUserMessageIndex(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
@@ -40,7 +35,7 @@ export function latestUserMessageIndex(messages: readonly Message[]): number {
   return -1;
 }
 
-/** Index of the original task: the first {@link isUserRequest} message, or -1. */
+/** Index of the original task: the first user request (as {@link latestUserMessageIndex} reads them), or -1. */
 export function firstUserMessageIndex(messages: readonly Message[]): number {
   return messages.findIndex(isUserRequest);
 }

@@ -114,6 +114,3 @@ export type Role = Message['role'];
 
 /** Any part of any message. */
 export type Part = Message['content'][number];
-
-/** The roles a message may have, in a stable order. */
-export const roles: readonly Role[] = ['system', 'user', 'assistant', 'tool'];

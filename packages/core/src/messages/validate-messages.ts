@@ -1,5 +1,5 @@
 import { InvalidMessagesError, type MessageIssue } from '../errors/invalid-messages-error.js';
-import { isJSONValue } from '../json.js';
+import { describeType, isJSONValue, isRecord } from '../json.js';
 import type { Message, Role } from './message.js';
 
 const partTypesByRole: Record<Role, readonly string[]> = {
@@ -28,7 +28,7 @@ const wellFormed = new WeakSet<object>();
  */
 export function findMessageIssues(messages: unknown): MessageIssue[] {
   if (!Array.isArray(messages)) {
-    return [{ index: -1, path: '', message: `expected an array of messages, got ${describe(messages)}` }];
+    return [{ index: -1, path: '', message: `expected an array of messages, got ${describeType(messages)}` }];
   }
   const issues: MessageIssue[] = [];
   for (let index = 0; index < messages.length; index++) {
@@ -51,7 +51,7 @@ export function validateMessages(messages: unknown): asserts messages is Message
 
 function checkMessage(message: unknown, report: Report): void {
   if (!isRecord(message)) {
-    report('', `expected a message object, got ${describe(message)}`);
+    report('', `expected a message object, got ${describeType(message)}`);
     return;
   }
   const role = message.role;
@@ -63,13 +63,13 @@ function checkMessage(message: unknown, report: Report): void {
     report('metadata', 'must be a JSON object');
   if (message.id !== undefined && typeof message.id !== 'string') report('id', 'must be a string');
   if (!Array.isArray(message.content)) {
-    report('content', `must be an array of parts, got ${describe(message.content)}`);
+    report('content', `must be an array of parts, got ${describeType(message.content)}`);
     return;
   }
   const allowed = partTypesByRole[role as Role];
   for (const [partIndex, part] of (message.content as unknown[]).entries()) {
     const path = `content[${partIndex}]`;
-    if (!isRecord(part)) report(path, `expected a part object, got ${describe(part)}`);
+    if (!isRecord(part)) report(path, `expected a part object, got ${describeType(part)}`);
     else if (typeof part.type !== 'string' || !allowed.includes(part.type)) {
       report(`${path}.type`, `a ${role} message cannot carry a ${JSON.stringify(part.type)} part`);
     } else checkPart(part, path, report);
@@ -139,14 +139,6 @@ function checkResultOutput(output: unknown, path: string, report: Report): void 
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 function isPlainObject(value: unknown): boolean {
   return isRecord(value) && isJSONValue(value);
-}
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

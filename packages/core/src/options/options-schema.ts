@@ -1,5 +1,5 @@
 import { InvalidOptionsError, type OptionsIssue } from '../errors/invalid-options-error.js';
-import type { JSONValue } from '../json.js';
+import { describeType, isRecord, type JSONValue } from '../json.js';
 
 /**
  * The subset of JSON Schema that option schemas use. Being plain JSON Schema, a strategy's options schema
@@ -21,13 +21,9 @@ export interface OptionsSchema {
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
   anyOf?: readonly OptionsSchema[];
-  $ref?: string;
-  $defs?: Readonly<Record<string, OptionsSchema>>;
   title?: string;
   $schema?: string;
-  $id?: string;
 }
 
 /**
@@ -64,10 +60,10 @@ function check(schema: OptionsSchema, value: unknown, path: string, issues: Opti
       if (value !== null) add('must be null');
       return value;
     case 'boolean':
-      if (typeof value !== 'boolean') add(`must be a boolean, got ${typeOf(value)}`);
+      if (typeof value !== 'boolean') add(`must be a boolean, got ${describeType(value)}`);
       return value;
     case 'string':
-      if (typeof value !== 'string') add(`must be a string, got ${typeOf(value)}`);
+      if (typeof value !== 'string') add(`must be a string, got ${describeType(value)}`);
       else if (schema.minLength !== undefined && value.length < schema.minLength) {
         add(`must have at least ${schema.minLength} characters`);
       }
@@ -78,7 +74,7 @@ function check(schema: OptionsSchema, value: unknown, path: string, issues: Opti
       return value;
     case 'array': {
       if (!Array.isArray(value)) {
-        add(`must be an array, got ${typeOf(value)}`);
+        add(`must be an array, got ${describeType(value)}`);
         return value;
       }
       if (schema.minItems !== undefined && value.length < schema.minItems) {
@@ -96,36 +92,32 @@ function check(schema: OptionsSchema, value: unknown, path: string, issues: Opti
 
 function checkNumber(schema: OptionsSchema, value: unknown, add: (message: string) => void) {
   if (typeof value !== 'number' || !Number.isFinite(value))
-    return add(`must be a number, got ${typeOf(value)}`);
+    return add(`must be a number, got ${describeType(value)}`);
   if (schema.type === 'integer' && !Number.isInteger(value)) add('must be an integer');
   if (schema.minimum !== undefined && value < schema.minimum) add(`must be at least ${schema.minimum}`);
   if (schema.maximum !== undefined && value > schema.maximum) add(`must be at most ${schema.maximum}`);
   if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) {
     add(`must be greater than ${schema.exclusiveMinimum}`);
   }
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) {
-    add(`must be less than ${schema.exclusiveMaximum}`);
-  }
 }
 
 function checkObject(schema: OptionsSchema, value: unknown, path: string, issues: OptionsIssue[]): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    issues.push({ path, message: `must be an object, got ${typeOf(value)}` });
+  if (!isRecord(value)) {
+    issues.push({ path, message: `must be an object, got ${describeType(value)}` });
     return value;
   }
-  const record = value as Record<string, unknown>;
   const properties = schema.properties ?? {};
   const result: Record<string, unknown> = {};
   for (const name of schema.required ?? []) {
-    if (record[name] === undefined) issues.push({ path: join(path, name), message: 'is required' });
+    if (value[name] === undefined) issues.push({ path: join(path, name), message: 'is required' });
   }
   for (const [name, propertySchema] of Object.entries(properties)) {
-    const propertyValue = record[name];
+    const propertyValue = value[name];
     if (propertyValue !== undefined)
       result[name] = check(propertySchema, propertyValue, join(path, name), issues);
     else if (propertySchema.default !== undefined) result[name] = structuredClone(propertySchema.default);
   }
-  for (const [name, propertyValue] of Object.entries(record)) {
+  for (const [name, propertyValue] of Object.entries(value)) {
     if (name in properties || propertyValue === undefined) continue;
     const extra = schema.additionalProperties;
     if (extra === false) {
@@ -145,10 +137,4 @@ function checkObject(schema: OptionsSchema, value: unknown, path: string, issues
 
 function join(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

@@ -1,4 +1,4 @@
-import type { BudgetOptions } from '../budget/budget.js';
+import { type BudgetOptions, budgetSchema } from '../budget/budget.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
@@ -23,46 +23,6 @@ export interface CompactionConfig {
   /** The provider, by adapter name (`anthropic`, `openai`...) and its settings, for strategies that call an LLM. */
   provider?: ProviderConfig;
 }
-
-const budgetSchema: OptionsSchema = {
-  type: 'object',
-  description: 'Token budget. Numbers in (0, 1] are fractions, numbers above 1 are tokens.',
-  properties: {
-    contextWindow: {
-      type: 'integer',
-      exclusiveMinimum: 0,
-      description: "The model's context window in tokens.",
-    },
-    reservedOutputTokens: {
-      type: 'number',
-      minimum: 0,
-      description: "Tokens kept free for the model's answer.",
-    },
-    safetyMargin: {
-      type: 'number',
-      minimum: 0,
-      description: 'Head-room for estimation error (default 0.05).',
-    },
-    trigger: {
-      anyOf: [
-        { type: 'number', minimum: 0 },
-        { type: 'boolean', const: false },
-      ],
-      description: 'When automatic compaction fires (default 0.85 of the limit); 0 or false disables it.',
-    },
-    target: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      description: 'What to compact down to (default 0.6 of the limit).',
-    },
-    minimumMessages: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Below this many messages nothing is compacted.',
-    },
-  },
-  additionalProperties: false,
-};
 
 const strategyListSchema: OptionsSchema = {
   anyOf: [strategyConfigSchema, { type: 'array', items: strategyConfigSchema, minItems: 1 }],
@@ -105,7 +65,7 @@ export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSche
       $schema: { type: 'string' },
       strategy: list,
       fallback: list,
-      budget: budgetSchema,
+      budget: { ...budgetSchema, additionalProperties: false },
       provider: {
         type: 'object',
         properties: { name: { type: 'string', minLength: 1 }, model: { type: 'string' } },
@@ -117,12 +77,6 @@ export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSche
   };
 }
 
-/** Validates a config (from a file or elsewhere). Throws `InvalidOptionsError` with every problem's path. */
-export function parseCompactionConfig(value: unknown): CompactionConfig {
-  validateOptions(compactionConfigSchema(), value, 'config');
-  return value as CompactionConfig;
-}
-
 /** What a config resolves to; spread it into `createCompactor` (with a budget). */
 export interface ResolvedCompactionConfig {
   strategy: CompactionStrategy;
@@ -132,30 +86,31 @@ export interface ResolvedCompactionConfig {
 }
 
 /**
- * Builds what a config names: its provider through the provider registry (unless one is passed in), then its
- * strategies through the strategy registry, each given the provider.
+ * Validates a config against {@link compactionConfigSchema} (throwing `InvalidOptionsError` with every
+ * problem's path), then builds what it names: its provider through the provider registry (unless one is
+ * passed in), then its strategies through the strategy registry, each given the provider.
  */
 export async function resolveCompactionConfig(
   config: CompactionConfig,
   registry: StrategyRegistry,
   options: { provider?: Provider; providers?: ProviderRegistry } = {},
 ): Promise<ResolvedCompactionConfig> {
-  const parsed = parseCompactionConfig(config);
+  validateOptions(compactionConfigSchema(), config, 'config');
   const provider =
     options.provider ??
-    (parsed.provider === undefined
+    (config.provider === undefined
       ? undefined
-      : await (options.providers ?? createProviderRegistry()).resolve(parsed.provider));
+      : await (options.providers ?? createProviderRegistry()).resolve(config.provider));
   const context = provider === undefined ? {} : { provider };
   const build = async (entry: StrategyConfig | StrategyConfig[]): Promise<CompactionStrategy> => {
     if (!Array.isArray(entry)) return registry.resolve(entry, context);
     const stages = await Promise.all(entry.map((stage) => registry.resolve(stage, context)));
     return stages.length === 1 ? stages[0]! : createPipeline(stages);
   };
-  const strategy = await build(parsed.strategy);
+  const strategy = await build(config.strategy);
   return {
     strategy,
-    ...(parsed.fallback === undefined ? {} : { fallback: await build(parsed.fallback) }),
+    ...(config.fallback === undefined ? {} : { fallback: await build(config.fallback) }),
     ...(provider === undefined ? {} : { provider }),
   };
 }

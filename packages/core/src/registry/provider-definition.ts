@@ -17,10 +17,3 @@ export interface ProviderDefinition<Settings = unknown> {
   /** Builds the provider from validated settings (API keys usually come from the environment). */
   create(settings: Settings): Provider | Promise<Provider>;
 }
-
-/** Declares a provider definition with its settings type. */
-export function defineProvider<Settings>(
-  definition: ProviderDefinition<Settings>,
-): ProviderDefinition<Settings> {
-  return definition;
-}

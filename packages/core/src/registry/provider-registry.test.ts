@@ -3,7 +3,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ProviderNotFoundError } from '../errors/provider-not-found-error.js';
 import type { Provider } from '../specs/provider-v1.js';
 import { resolveCompactionConfig } from './compaction-config.js';
-import { defineProvider } from './provider-definition.js';
+import type { ProviderDefinition } from './provider-definition.js';
 import { createProviderRegistry } from './provider-registry.js';
 import { defineStrategy } from './strategy-definition.js';
 import { createStrategyRegistry } from './strategy-registry.js';
@@ -16,7 +16,7 @@ const fakeProvider = (modelId: string): Provider => ({
   modelLimits: () => ({ contextWindow: 1000, maxOutputTokens: 100 }),
 });
 
-const fakeDefinition = defineProvider<{ model: string }>({
+const fakeDefinition: ProviderDefinition<{ model: string }> = {
   specificationVersion: 'v1',
   name: 'fake',
   description: 'Test provider.',
@@ -26,7 +26,7 @@ const fakeDefinition = defineProvider<{ model: string }>({
     additionalProperties: false,
   },
   create: (settings) => fakeProvider(settings.model),
-});
+};
 
 describe('ProviderRegistry', () => {
   it('resolves a provider by name with validated settings', async () => {

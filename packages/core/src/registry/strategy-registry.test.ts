@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
 import { StrategyNotFoundError } from '../errors/strategy-not-found-error.js';
+import { validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
-import {
-  compactionConfigSchema,
-  parseCompactionConfig,
-  resolveCompactionConfig,
-} from './compaction-config.js';
+import { compactionConfigSchema, resolveCompactionConfig } from './compaction-config.js';
 import { defineStrategy } from './strategy-definition.js';
 import { createStrategyRegistry } from './strategy-registry.js';
 
@@ -127,12 +124,13 @@ describe('compaction configs', () => {
     budget: { contextWindow: 32_000, trigger: 0.8, target: 0.5 },
   };
 
-  it('round-trip through JSON unchanged and validate', () => {
-    const parsed = parseCompactionConfig(JSON.parse(JSON.stringify(config)));
+  it('round-trip through JSON unchanged and validate', async () => {
+    const parsed = validateOptions(compactionConfigSchema(), JSON.parse(JSON.stringify(config)), 'config');
     expect(parsed).toEqual(config);
-    expect(() => parseCompactionConfig({ strategy: [], budget: { trigger: 'soon' } })).toThrow(
-      /strategy.*budget\.trigger/s,
-    );
+    const registry = createStrategyRegistry({ loadPackage: false });
+    await expect(
+      resolveCompactionConfig({ strategy: [], budget: { trigger: 'soon' } } as never, registry),
+    ).rejects.toThrow(/strategy.*budget\.trigger/s);
   });
 
   it('resolve a list into a pipeline', async () => {

@@ -6,7 +6,6 @@ import type { StrategyConfig } from '../specs/strategy-config.js';
 import type { StrategyDefinition, StrategyRegistry } from '../specs/strategy-registry-v1.js';
 import { pipelineDefinition } from '../strategies/pipeline.js';
 import { DefinitionRegistry, type PackageLoader } from './definition-registry.js';
-import { strategyPackageName } from './strategy-package-name.js';
 
 /** Settings of {@link createStrategyRegistry}. */
 export interface StrategyRegistrySettings {
@@ -41,7 +40,7 @@ export function createStrategyRegistry(settings: StrategyRegistrySettings = {}):
   const registry = new DefaultStrategyRegistry(
     {
       label: 'strategy',
-      packageName: strategyPackageName,
+      packageName: (name) => `@compaction/strategy-${name}`,
       isDefinition: (value): value is StrategyDefinition<never> =>
         typeof (value as Partial<StrategyDefinition>).create === 'function' &&
         typeof (value as Partial<StrategyDefinition>).optionsSchema === 'object',

@@ -3,7 +3,7 @@ import { conversation } from '../__fixtures__/messages.js';
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { withCompactionMetadata } from '../messages/compaction-metadata.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
-import { TokenCounter } from '../tokens/token-counter.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
 import { createPipeline } from './pipeline.js';
 
 /** Shortens every tool result to `size` characters. */
@@ -27,7 +27,7 @@ const shorten = (size: number, calls: string[]): CompactionStrategy => ({
 
 describe('createPipeline', () => {
   const messages = conversation(10, 1000);
-  const counter = new TokenCounter();
+  const counter = createTokenCounter();
   const total = counter.estimate(messages);
 
   it('runs stages in order and stops as soon as the target is met', async () => {

@@ -1,5 +1,5 @@
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
-import type { JSONObject } from '../json.js';
+import { type JSONObject, present } from '../json.js';
 import type { OptionsSchema } from '../options/options-schema.js';
 import { defineStrategy } from '../registry/strategy-definition.js';
 import type { CompactionOutput, CompactionStrategy } from '../specs/compaction-strategy-v1.js';
@@ -92,11 +92,12 @@ function unreachable(
     best,
     limit: budget.limit,
     reason: `stages ${names || '(none)'} ran out`,
-    ...(cause === undefined ? {} : { cause }),
+    ...present({ cause }),
   });
 }
 
-const strategyConfigSchema: OptionsSchema = {
+/** The JSON Schema of one strategy entry in a config. */
+export const strategyConfigSchema: OptionsSchema = {
   anyOf: [
     { type: 'string', minLength: 1 },
     {
@@ -132,6 +133,3 @@ export const pipelineDefinition = defineStrategy<PipelineOptions>({
     return createPipeline(stages);
   },
 });
-
-/** The JSON Schema of one strategy entry in a config. */
-export { strategyConfigSchema };

@@ -4,7 +4,7 @@ import { CompactionError } from '../errors/compaction-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { createFastEstimator } from './fast-estimator.js';
 import { defaultMessageOverhead } from './message-estimator.js';
-import { TokenCounter } from './token-counter.js';
+import { createTokenCounter } from './token-counter.js';
 
 const estimator = createFastEstimator();
 
@@ -29,7 +29,7 @@ describe('createFastEstimator', () => {
   });
 
   it('is the default estimator of the token counter', () => {
-    expect(new TokenCounter().estimator.name).toBe('fast:o200k');
+    expect(createTokenCounter().estimator.name).toBe('fast:o200k');
   });
 
   it('rejects a bad safety factor or weight with a typed error', () => {

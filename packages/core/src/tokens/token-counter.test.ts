@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { conversation, user } from '../__fixtures__/messages.js';
 import type { Message } from '../messages/message.js';
 import { createMessageEstimator } from './message-estimator.js';
-import { TokenCounter } from './token-counter.js';
+import { createTokenCounter } from './token-counter.js';
 
 function countingEstimator() {
   const seen: Message[] = [];
@@ -22,7 +22,7 @@ function countingEstimator() {
 describe('TokenCounter', () => {
   it('memoizes per message object', () => {
     const { seen, estimator } = countingEstimator();
-    const counter = new TokenCounter(estimator);
+    const counter = createTokenCounter(estimator);
     const messages = conversation(5);
     const first = counter.count(messages);
     expect(seen).toHaveLength(messages.length);
@@ -33,7 +33,7 @@ describe('TokenCounter', () => {
   });
 
   it('anchors on reported usage for lists that extend what was sent', () => {
-    const counter = new TokenCounter(
+    const counter = createTokenCounter(
       createMessageEstimator({ name: 'test', countText: (text) => text.length }),
     );
     const sent = conversation(3);
@@ -50,7 +50,7 @@ describe('TokenCounter', () => {
   });
 
   it('keeps the usage of each conversation it serves, the latest of each', () => {
-    const counter = new TokenCounter(
+    const counter = createTokenCounter(
       createMessageEstimator({ name: 'test', countText: (text) => text.length }),
     );
     const first = conversation(2);
@@ -80,7 +80,7 @@ describe('TokenCounter', () => {
   });
 
   it('ignores nonsensical usage', () => {
-    const counter = new TokenCounter();
+    const counter = createTokenCounter();
     const sent = conversation(1);
     counter.recordUsage({ messages: sent, inputTokens: Number.NaN });
     expect(counter.count(sent)).toBe(counter.estimate(sent));

@@ -86,11 +86,6 @@ class MemoizedTokenCounter implements AnchoredTokenCounter {
   }
 }
 
-/** The token counter spec ({@link TokenCounterV1}); what strategies are given. */
-export type TokenCounter = TokenCounterV1;
-/** @deprecated Call {@link createTokenCounter} instead of `new TokenCounter()`. */
-export const TokenCounter: new (estimator?: TokenEstimator) => AnchoredTokenCounter = MemoizedTokenCounter;
-
 /** How many conversations' usages one counter keeps. */
 const maximumAnchors = 16;
 

@@ -1,11 +1,11 @@
-import { joinsPrevious } from '../messages/compaction-metadata.js';
+import { compactionMetadataOf } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message-content.js';
 
 /**
  * The smallest span of a history that is kept or dropped whole: one message, or an assistant message that
  * calls tools together with the tool messages right after it that carry their results, extended over the
- * messages a converter marked as joining the turn before them ({@link joinsPrevious}).
+ * messages a converter marked as joining the turn before them (`metadata.compaction.joinsPrevious`).
  */
 export interface Turn {
   /** Index of the first message. */
@@ -25,7 +25,7 @@ export function groupTurns(messages: readonly Message[]): Turn[] {
   while (index < messages.length) {
     const start = index;
     index = endOfCallAndResults(messages, index);
-    while (index < messages.length && joinsPrevious(messages[index]!)) {
+    while (index < messages.length && compactionMetadataOf(messages[index]!)?.joinsPrevious === true) {
       index = endOfCallAndResults(messages, index);
     }
     turns.push({ start, end: index });
@@ -40,9 +40,4 @@ function endOfCallAndResults(messages: readonly Message[], index: number): numbe
     while (end < messages.length && messages[end]!.role === 'tool') end++;
   }
   return end;
-}
-
-/** The messages of a turn. */
-export function turnMessages(messages: readonly Message[], turn: Turn): Message[] {
-  return messages.slice(turn.start, turn.end);
 }

@@ -2,11 +2,9 @@ import { InvalidMessagesError } from '../errors/invalid-messages-error.js';
 import type { Message } from '../messages/message.js';
 import { type PairingIssue, pairingIssues } from '../messages/tool-pairing.js';
 import { validateMessages } from '../messages/validate-messages.js';
-import { needsNoRepair } from './needs-no-repair.js';
 import type { RepairOptions, RepairResult } from './repair.js';
 import { repairToolPairing } from './repair-tool-pairing.js';
 
-export type { Repair, RepairOptions, RepairResult } from './repair.js';
 export { missingResultText } from './repair-tool-pairing.js';
 
 /**
@@ -27,11 +25,20 @@ export function repairHistory(input: readonly Message[], options: RepairOptions 
 }
 
 /**
+ * Whether a well-formed history is one {@link repairHistory} would return unchanged: its tool calls and
+ * results pair, and calls in the last turn may still wait. It only says yes or no, at the first problem.
+ */
+export function needsNoRepair(messages: readonly Message[]): boolean {
+  return pairingIssues(messages, { first: true }).length === 0;
+}
+
+/**
  * Throws {@link InvalidMessagesError} unless `messages` is a well-formed history that needs no repair
  * (every tool result right after its call, no orphans, no duplicates; calls in the last turn may still wait
- * for results). Strategies call it first so that malformed input gets a typed error, never a crash.
+ * for results). Strategies call it first so that malformed input gets a typed error, never a crash; the
+ * issues of malformed messages alone are listed by `findMessageIssues`.
  */
-export function assertValidHistory(messages: readonly Message[]): void {
+export function assertValidHistory(messages: unknown): asserts messages is Message[] {
   validateMessages(messages);
   const issues = pairingIssues(messages);
   if (issues.length === 0) return;

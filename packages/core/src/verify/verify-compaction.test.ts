@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
-import { pinMessage, withCompactionMetadata } from '../messages/compaction-metadata.js';
+import { withCompactionMetadata } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { TokenCounter } from '../tokens/token-counter.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
 import { verifyCompaction } from './verify-compaction.js';
 
-const counter = new TokenCounter();
+const counter = createTokenCounter();
 const rules = (
   before: Parameters<typeof verifyCompaction>[0]['before'],
   after: typeof before,
@@ -20,7 +20,7 @@ describe('verifyCompaction', () => {
   const task = user('task');
   const call = calls('a');
   const result = results('a');
-  const pinned = pinMessage(assistant('remember this'));
+  const pinned = withCompactionMetadata(assistant('remember this'), { pinned: true });
   const last = user('latest');
   const before = [head, task, call, result, pinned, assistant('x'), last];
 

@@ -1,6 +1,6 @@
 import { compactionMetadataOf, isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { latestUserMessageIndex, toolResultsOf } from '../messages/message-content.js';
+import { latestUserMessageIndex } from '../messages/message-content.js';
 import { pairingIssues } from '../messages/tool-pairing.js';
 import { findMessageIssues } from '../messages/validate-messages.js';
 import type { TokenCounter } from '../specs/token-counter-v1.js';
@@ -38,18 +38,13 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
   if (violations.length > 0) return violations;
 
   checkToolPairing(before, after, violations);
-  checkKeptVerbatim(
-    before.filter((message) => message.role === 'system'),
-    after,
-    'system-kept',
-    'system message',
-    violations,
-  );
-  checkKeptVerbatim(before.filter(isPinned), after, 'pinned-kept', 'pinned message', violations);
   const latestUser = before[latestUserMessageIndex(before)];
-  if (latestUser !== undefined) {
-    checkKeptVerbatim([latestUser], after, 'latest-user-kept', 'newest user request', violations);
-  }
+  const kept = [
+    ['system-kept', 'system message', before.filter((message) => message.role === 'system')],
+    ['pinned-kept', 'pinned message', before.filter(isPinned)],
+    ['latest-user-kept', 'newest user request', latestUser === undefined ? [] : [latestUser]],
+  ] as const;
+  for (const [rule, label, required] of kept) checkKeptVerbatim(required, after, rule, label, violations);
   if (firstConversational(before)?.role === 'user' && firstConversational(after)?.role !== 'user') {
     violations.push({
       rule: 'starts-with-user',
@@ -139,7 +134,9 @@ function checkToolPairing(
       });
     } else if (issue.kind === 'unanswered-call') {
       answeredBefore ??= new Set(
-        before.flatMap((message) => toolResultsOf(message).map((part) => part.toolCallId)),
+        before.flatMap((message) =>
+          message.role === 'tool' ? message.content.map((part) => part.toolCallId) : [],
+        ),
       );
       if (!answeredBefore.has(issue.toolCallId)) continue;
       violations.push({

@@ -1,4 +1,4 @@
-import { type Message, pinMessage } from '@compaction/core';
+import { type Message, withCompactionMetadata } from '@compaction/core';
 import fc from 'fast-check';
 import { assistant, system, user } from './messages.js';
 
@@ -33,7 +33,7 @@ export const historyArbitrary: fc.Arbitrary<Message[]> = fc
     ...(withSystem ? [system('You are a coding agent.')] : []),
     ...steps.flatMap((item, stepIndex) =>
       stepMessages(item, stepIndex).map((message, index, all) =>
-        item.pinned && index === all.length - 1 ? pinMessage(message) : message,
+        item.pinned && index === all.length - 1 ? withCompactionMetadata(message, { pinned: true }) : message,
       ),
     ),
   ]);

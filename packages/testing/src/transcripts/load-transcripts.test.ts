@@ -1,4 +1,4 @@
-import { TokenCounter, toolCallsOf, verifyCompaction } from '@compaction/core';
+import { createTokenCounter, toolCallsOf, verifyCompaction } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { loadTranscripts } from './load-transcripts.js';
 import { missingTranscriptsMessage, transcriptsDirectory } from './transcripts-directory.js';
@@ -24,7 +24,7 @@ describe.skipIf(directory === undefined)(
         const violations = verifyCompaction({
           before: transcript.messages,
           after: transcript.messages,
-          counter: new TokenCounter(),
+          counter: createTokenCounter(),
         });
         expect(violations, transcript.name).toEqual([]);
       }

@@ -1,4 +1,4 @@
-/** A minimal typed event emitter (no `node:events`, so core runs in every runtime). */
+/** A minimal typed event emitter (no `node:events`, so the adapters run in every runtime). */
 export class EventEmitter<Events extends object> {
   private readonly listeners = new Map<keyof Events, Set<(payload: never) => void>>();
 
