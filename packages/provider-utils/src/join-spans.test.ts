@@ -1,4 +1,4 @@
-import { joinsPrevious, type Message, withCompactionMetadata } from '@compaction/core';
+import { compactionMetadataOf, type Message, withCompactionMetadata } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { joinSpans } from './join-spans.js';
 
@@ -13,7 +13,9 @@ describe('joinSpans', () => {
   it('marks the span and the tool messages right after it, and nothing else', () => {
     const messages = [user('a'), assistant('b'), user('c'), assistant('d'), tool('1'), tool('2'), user('e')];
     const joined = joinSpans(messages, [{ first: 2, end: 4 }]);
-    const marked = joined.flatMap((message, index) => (joinsPrevious(message) ? [index] : []));
+    const marked = joined.flatMap((message, index) =>
+      compactionMetadataOf(message)?.joinsPrevious === true ? [index] : [],
+    );
     expect(marked).toEqual([2, 3, 4, 5]);
   });
 

@@ -1,4 +1,4 @@
-import { joinsPrevious, type Message, withCompactionMetadata } from '@compaction/core';
+import { compactionMetadataOf, type Message, withCompactionMetadata } from '@compaction/core';
 
 /** A span of converted messages that must stay in one turn: from `first` up to, not including, `end`. */
 export interface MessageSpan {
@@ -18,7 +18,7 @@ export function joinSpans(messages: readonly Message[], spans: Iterable<MessageS
     let last = end;
     while (joined[last]?.role === 'tool') last++;
     for (let index = first; index < last; index++) {
-      if (!joinsPrevious(joined[index]!)) {
+      if (compactionMetadataOf(joined[index]!)?.joinsPrevious !== true) {
         joined[index] = withCompactionMetadata(joined[index]!, { joinsPrevious: true });
       }
     }

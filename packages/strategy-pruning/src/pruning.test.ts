@@ -238,7 +238,9 @@ describe('createPruning', () => {
     // Without the original task, the tally drops it first; but a history that starts with a user turn must
     // still do, and a pinned assistant message would then stand first, so the task stays after all.
     const task = userMessage(`Fix the failing build. ${'Context of the task. '.repeat(60)}`);
-    const pinned = pinMessage(assistantMessage('Plan: read the log, fix the import, rerun.'));
+    const pinned = withCompactionMetadata(assistantMessage('Plan: read the log, fix the import, rerun.'), {
+      pinned: true,
+    });
     const messages: Message[] = [
       task,
       pinned,
