@@ -1,5 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ContextOverflowError, InvalidOptionsError, type Message, ProviderError } from '@compaction/core';
+import {
+  type CompactionStrategy,
+  ContextOverflowError,
+  createCompactor,
+  InvalidOptionsError,
+  type Message,
+  ProviderError,
+} from '@compaction/core';
 import { resolveProviderConfig } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { describeProviderTransport } from '@compaction/testing/vitest';
@@ -111,6 +118,34 @@ describe('createAnthropicProvider over HTTP', () => {
     expect(count).toEqual({ tokens: 1234, accuracy: 'exact', source: 'anthropic:count_tokens' });
     expect(server.requests[0]!.path).toBe('/v1/messages/count_tokens');
     expect(server.requests[0]!.body).toMatchSnapshot();
+  });
+
+  it("gives a Compactor configured with countTokens: 'provider' the exact count, one call per prepare", async () => {
+    server.handle('/v1/messages/count_tokens', () => ({ body: { input_tokens: 150_000 } }));
+    const keepAll: CompactionStrategy = {
+      specificationVersion: 'v1',
+      name: 'keep-all',
+      compact: async ({ messages }) => ({ messages: [...messages] }),
+    };
+    const budget = {
+      contextWindow: 200_000,
+      reservedOutputTokens: 0,
+      safetyMargin: 0,
+      trigger: 0.9,
+      target: 0.5,
+    };
+    const compactor = createCompactor({
+      strategy: keepAll,
+      budget,
+      provider: provider(),
+      countTokens: 'provider',
+    });
+    const result = await compactor.prepare(conversation);
+    expect(result.skipped).toBe('under-trigger');
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/messages/count_tokens']);
+    // Anchored on the exact count: the same history counts what the API said, without another call.
+    expect(compactor.check(conversation).tokens).toBe(150_000);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('includes the configured tool definitions in token counts', async () => {

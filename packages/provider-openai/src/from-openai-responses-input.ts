@@ -1,6 +1,5 @@
 import {
   type AssistantMessage,
-  compactionMetadataOf,
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,

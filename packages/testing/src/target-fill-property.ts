@@ -4,7 +4,6 @@ import {
   type CompactionStrategy,
   createTokenCounter,
   type Message,
-  mergesAheadOfReasoning,
   type TokenCounter,
   type TokenEstimator,
   verifyCompaction,

@@ -66,9 +66,10 @@ export type SkipReason =
  * What an `error` event reports: the compaction itself failed (`compaction`: every strategy, or an abort), the
  * store did not record it (`store`: the compaction fails and the session does not advance), a hook threw
  * (`hook`: a `beforeCompaction` failure stops the compaction; an `afterCompaction` failure leaves the
- * recorded compaction in place), or a listener of another event threw (`listener`: nothing else changes).
+ * recorded compaction in place), a listener of another event threw (`listener`: nothing else changes), or the
+ * provider's count failed (`count`, with `countTokens: 'provider'`: the counter's estimate decides instead).
  */
-export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener';
+export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener' | 'count';
 
 /** Events the Compactor emits, by name. */
 export interface CompactorEvents {

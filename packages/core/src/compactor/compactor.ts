@@ -43,6 +43,14 @@ export interface CompactorSettings {
   estimator?: TokenEstimator;
   /** Recognises the provider's context-overflow errors for {@link Compactor.recover}. */
   provider?: Provider;
+  /**
+   * How {@link Compactor.prepare} counts: `estimate` (default) with the counter alone, or `provider` with one
+   * call of the provider's `countTokens` per `prepare` (Anthropic's count_tokens, OpenAI's input token count),
+   * recorded on the counter as usage, so later counts estimate only the messages added since. A count that
+   * fails, or that the provider only estimated, leaves the decision to the counter; a failure is an `error`
+   * event with the source `count`. Needs a `provider` with `countTokens`.
+   */
+  countTokens?: 'estimate' | 'provider';
   /** Records every compaction and the messages it removed. */
   store?: CompactionStore;
   hooks?: CompactionHooks;
@@ -126,6 +134,20 @@ export class Compactor {
         issues: [{ path: 'maximumSessions', message: 'must be a positive integer' }],
       });
     }
+    const { countTokens } = settings;
+    const countable = settings.provider?.countTokens !== undefined;
+    if (
+      countTokens !== undefined &&
+      countTokens !== 'estimate' &&
+      (countTokens !== 'provider' || !countable)
+    ) {
+      throw new InvalidOptionsError({
+        subject: 'Compactor',
+        issues: [
+          { path: 'countTokens', message: 'must be "estimate", or "provider" with a provider that counts' },
+        ],
+      });
+    }
     this.sessions = new CompactorSessions(maximumSessions);
     this.counter = settings.counter ?? createTokenCounter(settings.estimator);
   }
@@ -192,7 +214,8 @@ export class Compactor {
     options: Omit<CompactOptions, 'trigger'> = {},
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
-    // Single flight, looked up before anything is awaited so that calls made together see each other.
+    await this.countWithProvider(messages, sessionId);
+    // Single flight, looked up after the last await so that calls made together see each other.
     const underWay = this.sessions.find(sessionId)?.automatic;
     if (underWay !== undefined && startsWith(messages, underWay.input)) {
       const shared = await underWay.result.catch(() => undefined);
@@ -274,6 +297,18 @@ export class Compactor {
           this.emit('error', { sessionId, trigger, error, failures: [], source: 'listener' });
         }
       }
+    }
+  }
+
+  /** With `countTokens: 'provider'`, anchors the counter on the provider's exact count of `messages`. */
+  private async countWithProvider(messages: readonly Message[], sessionId: string): Promise<void> {
+    const provider = this.settings.provider;
+    if (this.settings.countTokens !== 'provider' || provider?.countTokens === undefined) return;
+    try {
+      const count = await provider.countTokens({ messages: [...messages] });
+      if (count.accuracy === 'exact') this.counter.recordUsage({ messages, inputTokens: count.tokens });
+    } catch (error) {
+      this.emit('error', { sessionId, trigger: 'auto', error, failures: [], source: 'count' });
     }
   }
 

@@ -22,6 +22,8 @@ export interface CompactionConfig {
   budget?: Partial<BudgetOptions>;
   /** The provider, by adapter name (`anthropic`, `openai`...) and its settings, for strategies that call an LLM. */
   provider?: ProviderConfig;
+  /** How the Compactor counts before deciding; see `CompactorSettings.countTokens`. */
+  countTokens?: 'estimate' | 'provider';
 }
 
 const strategyListSchema: OptionsSchema = {
@@ -71,6 +73,7 @@ export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSche
         properties: { name: { type: 'string', minLength: 1 }, model: { type: 'string' } },
         required: ['name'],
       },
+      countTokens: { enum: ['estimate', 'provider'] },
     },
     required: ['strategy'],
     additionalProperties: false,
@@ -83,6 +86,7 @@ export interface ResolvedCompactionConfig {
   fallback?: CompactionStrategy;
   /** The config's provider, when it names one (or the one passed in). */
   provider?: Provider;
+  countTokens?: 'estimate' | 'provider';
 }
 
 /**
@@ -112,5 +116,6 @@ export async function resolveCompactionConfig(
     strategy,
     ...(config.fallback === undefined ? {} : { fallback: await build(config.fallback) }),
     ...(provider === undefined ? {} : { provider }),
+    ...(config.countTokens === undefined ? {} : { countTokens: config.countTokens }),
   };
 }
