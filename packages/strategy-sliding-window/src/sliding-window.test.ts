@@ -10,8 +10,15 @@ import {
   type StrategyOptionsByName,
   textOf,
   verifyCompaction,
+  withCompactionMetadata,
 } from '@compaction/core';
-import { codingConversation, systemMessage, toolTurn, userMessage } from '@compaction/testing';
+import {
+  assistantMessage,
+  codingConversation,
+  systemMessage,
+  toolTurn,
+  userMessage,
+} from '@compaction/testing';
 
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import slidingWindowDefinition, {
@@ -155,6 +162,32 @@ describe('createSlidingWindow', () => {
     expect(output.messages).toContain(history[4]);
     expect(output.messages).not.toContain(history[2]);
     expect(output.details).toMatchObject({ shortenedTurns: 1, removedMessages: 2 });
+  });
+
+  it('keeps the original task it cannot leave out when a pinned model message would otherwise stand first', async () => {
+    // Without the original task the window may leave it out; but a history that starts with a user turn
+    // must still do, and a pinned assistant message would then stand first, so the task stays after all.
+    const task = userMessage(`Fix the failing build. ${'Context of the task. '.repeat(60)}`);
+    const pinned = withCompactionMetadata(assistantMessage('Plan: read the log, fix the import, rerun.'), {
+      pinned: true,
+    });
+    const request = userMessage('Now rerun the tests.');
+    const messages: Message[] = [
+      task,
+      pinned,
+      ...toolTurn('call-1', 4000),
+      ...toolTurn('call-2', 40),
+      request,
+    ];
+    const floor = (await run([task, pinned, request], { limit: 100_000, target: 100_000 })).tokens;
+    const budget = { limit: floor + 200, target: floor + 100 };
+    const { output, violations, tokens } = await run(messages, budget, {
+      keepOriginalTask: false,
+      marker: false,
+    });
+    expect(violations).toEqual([]);
+    expect(output.messages[0]).toBe(task);
+    expect(tokens).toBeLessThanOrEqual(budget.target);
   });
 
   it('rejects a malformed history with a typed error', async () => {

@@ -1,5 +1,6 @@
 import {
   assertValidHistory,
+  BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
   type Message,
@@ -46,105 +47,136 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
       assertValidHistory(messages);
       const plan = planTurns(messages, counter, { keepOriginalTask });
-      const turnCount = plan.turns.length;
-      // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
-      // becomes one marker) before each turn.
-      const protectedBefore = new Float64Array(turnCount + 1);
-      const runsBefore = new Uint32Array(turnCount + 1);
-      for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
-        const isProtected = plan.protectedTurns[turnIndex] === 1;
-        protectedBefore[turnIndex + 1] =
-          protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
-        const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
-        runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
-      }
-
-      const settings: RemovalMarkerSettings = {
-        markers: marker,
-        text: markerText,
-        round,
-        strategy: strategyName,
+      /** The window over `plan`'s turns: the kept ones assembled, or a `BudgetUnreachableError`. */
+      const windowOf = (plan: TurnPlan): CompactionOutput | BudgetUnreachableError => {
+        try {
+          return selectWindow(plan);
+        } catch (error) {
+          if (BudgetUnreachableError.isInstance(error)) return error;
+          throw error;
+        }
       };
-      const costOfMarker = removalMarkerCost(counter, settings);
-      const replacements = new Map<number, Message[]>();
-      // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
-      let windowStart = turnCount;
-      let fromWindowStart = 0;
-      let inWindow = 0;
-      for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
-        const turn = plan.turns[turnIndex]!;
-        if (plan.protectedTurns[turnIndex] === 1) {
-          fromWindowStart += plan.tokens[turnIndex]!;
-          windowStart = turnIndex;
-          continue;
+      const tokensOf = (result: CompactionOutput | BudgetUnreachableError) =>
+        BudgetUnreachableError.isInstance(result) ? result.best : counter.estimate(result.messages);
+      let result = windowOf(plan);
+      if (
+        tokensOf(result) > budget.target &&
+        plan.taskTurn !== -1 &&
+        plan.protectedTurns[plan.taskTurn] === 0
+      ) {
+        // Keeping a user turn first brought back the original task the window left out (a pinned model
+        // message stood first): the task was not removable after all, so choose the window again around it.
+        const protectedTurns = plan.protectedTurns.slice();
+        const tokens = plan.tokens.slice();
+        protectedTurns[plan.taskTurn] = 1;
+        tokens[plan.taskTurn] = countTurn(messages, plan.turns[plan.taskTurn]!, counter);
+        const again = windowOf({ ...plan, protectedTurns, tokens });
+        if (tokensOf(again) < tokensOf(result)) result = again;
+      }
+      if (BudgetUnreachableError.isInstance(result)) throw result;
+      return result;
+
+      function selectWindow(plan: TurnPlan): CompactionOutput {
+        const turnCount = plan.turns.length;
+        // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
+        // becomes one marker) before each turn.
+        const protectedBefore = new Float64Array(turnCount + 1);
+        const runsBefore = new Uint32Array(turnCount + 1);
+        for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+          const isProtected = plan.protectedTurns[turnIndex] === 1;
+          protectedBefore[turnIndex + 1] =
+            protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
+          const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
+          runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
         }
-        const turnTokens = countTurn(messages, turn, counter);
-        const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * costOfMarker;
-        if (
-          outside + fromWindowStart + turnTokens <= budget.target &&
-          inWindow + turnTokens <= windowTokens
-        ) {
-          fromWindowStart += turnTokens;
-          inWindow += turnTokens;
-          windowStart = turnIndex;
-          continue;
-        }
-        if (
-          outside - runsBefore[turnIndex]! * costOfMarker + fromWindowStart + turnTokens <= budget.target &&
-          inWindow + turnTokens <= windowTokens &&
-          fitsWhole(
-            messages,
-            plan,
-            counter,
-            turnIndex,
-            protectedBefore[turnIndex]! + fromWindowStart,
-            inWindow,
-            budget,
-            windowTokens,
-          )
-        ) {
-          windowStart = 0;
+
+        const settings: RemovalMarkerSettings = {
+          markers: marker,
+          text: markerText,
+          round,
+          strategy: strategyName,
+        };
+        const costOfMarker = removalMarkerCost(counter, settings);
+        const replacements = new Map<number, Message[]>();
+        // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
+        let windowStart = turnCount;
+        let fromWindowStart = 0;
+        let inWindow = 0;
+        for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
+          const turn = plan.turns[turnIndex]!;
+          if (plan.protectedTurns[turnIndex] === 1) {
+            fromWindowStart += plan.tokens[turnIndex]!;
+            windowStart = turnIndex;
+            continue;
+          }
+          const turnTokens = countTurn(messages, turn, counter);
+          const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * costOfMarker;
+          if (
+            outside + fromWindowStart + turnTokens <= budget.target &&
+            inWindow + turnTokens <= windowTokens
+          ) {
+            fromWindowStart += turnTokens;
+            inWindow += turnTokens;
+            windowStart = turnIndex;
+            continue;
+          }
+          if (
+            outside - runsBefore[turnIndex]! * costOfMarker + fromWindowStart + turnTokens <= budget.target &&
+            inWindow + turnTokens <= windowTokens &&
+            fitsWhole(
+              messages,
+              plan,
+              counter,
+              turnIndex,
+              protectedBefore[turnIndex]! + fromWindowStart,
+              inWindow,
+              budget,
+              windowTokens,
+            )
+          ) {
+            windowStart = 0;
+            break;
+          }
+          // The first turn that does not fit: rather than end the window far below the target (one huge tool
+          // result would take everything older with it), keep it with its results shortened to fill the room.
+          // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
+          const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
+          const marks = { round, strategy: strategyName };
+          const shortened =
+            inWindow === 0
+              ? shortenTurn(messages, turn, counter, room, marks)
+              : fillRoomWithTurn(
+                  messages,
+                  turn,
+                  counter,
+                  { room, target: Math.min(budget.target, windowTokens) },
+                  marks,
+                );
+          if (shortened !== undefined) {
+            replacements.set(turnIndex, shortened);
+            windowStart = turnIndex;
+          }
           break;
         }
-        // The first turn that does not fit: rather than end the window far below the target (one huge tool
-        // result would take everything older with it), keep it with its results shortened to fill the room.
-        // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
-        const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
-        const marks = { round, strategy: strategyName };
-        const shortened =
-          inWindow === 0
-            ? shortenTurn(messages, turn, counter, room, marks)
-            : fillRoomWithTurn(
-                messages,
-                turn,
-                counter,
-                { room, target: Math.min(budget.target, windowTokens) },
-                marks,
-              );
-        if (shortened !== undefined) {
-          replacements.set(turnIndex, shortened);
-          windowStart = turnIndex;
+        if (windowStart === 0 && replacements.size === 0) {
+          // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
+          const tokens = counter.estimate(messages);
+          if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
+          return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
         }
-        break;
-      }
-      if (windowStart === 0 && replacements.size === 0) {
-        // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
-        const tokens = counter.estimate(messages);
-        if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
-        return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
-      }
 
-      const kept = new Uint8Array(turnCount);
-      for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
-        if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
+        const kept = new Uint8Array(turnCount);
+        for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+          if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
+        }
+        // Without the original task, the window starts at its oldest user message instead.
+        const assembled = assembleWithinLimit(
+          { messages, plan, kept, replacements, markers: settings },
+          counter,
+          budget,
+        );
+        return keptTurnsOutput(assembled);
       }
-      // Without the original task, the window starts at its oldest user message instead.
-      const assembled = assembleWithinLimit(
-        { messages, plan, kept, replacements, markers: settings },
-        counter,
-        budget,
-      );
-      return keptTurnsOutput(assembled);
     },
   };
 }
