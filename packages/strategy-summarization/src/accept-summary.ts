@@ -35,16 +35,30 @@ export function acceptSummary(
     const message = `the summary has ${answerTokens} tokens; the trail leaves room for ${Math.max(0, bodyRoom)}`;
     return { failure: { reason: 'too-long', message } };
   }
-  const body = fits ? text : shortenMiddleToTokens(text, bodyRoom, countText);
-  const summary = assembleSummary(
-    plan,
-    { text: body, trail, fallback: false, carriedText: body },
-    placement,
-    counter,
-  );
+  let shortened = false;
+  const assemble = (room: number) => {
+    shortened = answerTokens > room;
+    const body = shortened ? shortenMiddleToTokens(text, room, countText) : text;
+    return assembleSummary(
+      plan,
+      { text: body, trail, fallback: false, carriedText: body },
+      placement,
+      counter,
+    );
+  };
+  let room = bodyRoom;
+  let summary = assemble(room);
+  // Counts are not additive: the assembled message can count a few tokens more than the texts it joins. A
+  // summary over the target by such a margin is shortened by what it is over, a few times at most.
+  for (let attempt = 0; attempt < 3 && summary.tokens > budget.target; attempt++) {
+    const over = summary.tokens - budget.target;
+    if (room - over < minimumSummaryTokens || over > room * shortenableOverflow) break;
+    room -= over;
+    summary = assemble(room);
+  }
   if (summary.tokens > budget.limit) {
     const message = `the summary brought the history to ${summary.tokens} tokens, over the limit of ${budget.limit}`;
     return { failure: { reason: 'too-long', message } };
   }
-  return { summary, shortened: !fits };
+  return { summary, shortened };
 }
