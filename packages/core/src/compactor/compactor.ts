@@ -110,12 +110,11 @@ export interface CompactionResult {
   failures: CompactionFailure[];
 }
 
-/** What the Compactor keeps for one session. */
+/** What the Compactor keeps for one session. `underWay` counts compactions queued or running (a session with
+ * any is never evicted); `automatic` is the one concurrent `prepare` calls on the same history share. */
 interface SessionState {
   rounds: number;
-  /** Compactions queued or running; a session with any is never evicted. */
   underWay: number;
-  /** The automatic compaction under way, which concurrent `prepare` calls on the same history share. */
   automatic?: { input: readonly Message[]; result: Promise<CompactionResult> };
   last?: { output: readonly Message[]; tokensAfter: number };
   running: Promise<unknown>;
@@ -128,14 +127,12 @@ interface SessionState {
 export class Compactor {
   readonly counter: AnchoredTokenCounter;
   readonly budget: Budget;
-  private readonly settings: CompactorSettings;
   private readonly listeners = new Map<keyof CompactorEvents, Set<(payload: never) => void>>();
   /** In order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
   private readonly sessions = new Map<string, SessionState>();
   private readonly maximumSessions: number;
 
-  constructor(settings: CompactorSettings) {
-    this.settings = settings;
+  constructor(private readonly settings: CompactorSettings) {
     this.budget = resolveBudget(settings.budget);
     this.maximumSessions = settings.maximumSessions ?? 1000;
     const invalid = (path: string, message: string) =>
@@ -161,9 +158,8 @@ export class Compactor {
   }
 
   /**
-   * Forgets what the Compactor keeps for a session: its rounds (a later compaction of the session is round 1
-   * again), its last result and the single-flight record. Call it when a conversation ends. A compaction of
-   * the session already under way still completes.
+   * Forgets a session's rounds (its next compaction is round 1 again), last result and single-flight record.
+   * Call it when a conversation ends; a compaction of the session already under way still completes.
    */
   forget(sessionId: string): void {
     this.sessions.delete(sessionId);
@@ -178,21 +174,18 @@ export class Compactor {
   check(messages: readonly Message[], options: { sessionId?: string } = {}): CheckResult {
     const tokens = this.counter.count(messages);
     const { limit, trigger, target } = this.budget;
-    const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => ({
-      ...{ tokens, limit, trigger, target, utilization: tokens / limit },
-      ...{ shouldCompact, reason },
-    });
+    const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => {
+      return { tokens, limit, trigger, target, utilization: tokens / limit, shouldCompact, reason };
+    };
     if (trigger === null) return decide(false, 'disabled');
     if (tokens <= trigger) return decide(false, 'under-trigger');
     if (messages.length < this.budget.minimumMessages) return decide(false, 'too-few-messages');
     if (tokens > limit) return decide(true, 'over-limit');
     const last = this.find(options.sessionId ?? 'default')?.last;
-    if (last !== undefined) {
-      const extends_ = startsWith(messages, last.output, (a, b) => a === b);
-      const added = extends_ ? messages.length - last.output.length : Number.POSITIVE_INFINITY;
-      if (added === 0) return decide(false, 'no-new-messages');
-      if (last.tokensAfter > trigger && added < (this.settings.minimumNewMessages ?? 4)) {
-        return decide(false, 'back-to-back');
+    if (last !== undefined && startsWith(messages, last.output, Object.is)) {
+      const added = messages.length - last.output.length;
+      if (added === 0 || (last.tokensAfter > trigger && added < (this.settings.minimumNewMessages ?? 4))) {
+        return decide(false, added === 0 ? 'no-new-messages' : 'back-to-back');
       }
     }
     return decide(true, 'over-trigger');
@@ -230,10 +223,8 @@ export class Compactor {
     }
     const failures: CompactionFailure[] = [];
     const session = this.session(sessionId);
-    const automatic = {
-      input: messages,
-      result: this.enqueue(messages, { ...options, trigger: 'auto' }, failures),
-    };
+    const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
+    const automatic = { input: messages, result };
     session.automatic = automatic;
     try {
       return await automatic.result;
@@ -274,10 +265,7 @@ export class Compactor {
     return this.enqueue(messages, options, []);
   }
 
-  /**
-   * Calls every listener of `name`. Listeners are observers: one that throws changes nothing, and its failure
-   * is emitted as an `error` event with the source `listener`.
-   */
+  /** Listeners are observers: one that throws changes nothing; its failure is an `error` event (`listener`). */
   private emit<Name extends keyof CompactorEvents>(name: Name, payload: CompactorEvents[Name]): void {
     for (const listener of this.listeners.get(name) ?? []) {
       try {
@@ -341,11 +329,7 @@ export class Compactor {
   }
 
   /** Runs a compaction after the session's earlier ones; the failures of its strategies go to `failures`. */
-  private enqueue(
-    input: readonly Message[],
-    options: CompactOptions,
-    failures: CompactionFailure[],
-  ): Promise<CompactionResult> {
+  private enqueue(input: readonly Message[], options: CompactOptions, failures: CompactionFailure[]) {
     const sessionId = options.sessionId ?? 'default';
     const session = this.session(sessionId);
     session.underWay++;
@@ -360,11 +344,9 @@ export class Compactor {
         return { messages, compacted: false, skipped: reason, failures };
       };
       const { hooks, store } = this.settings;
+      const context = { sessionId, trigger, messages, tokens: tokensBefore };
       const decision = await observe('hook', () =>
-        hooks?.beforeCompaction?.({
-          ...{ sessionId, trigger, messages, tokens: tokensBefore },
-          ...present({ instructions: options.instructions }),
-        }),
+        hooks?.beforeCompaction?.({ ...context, ...present({ instructions: options.instructions }) }),
       );
       if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
       const instructions = decision?.instructions ?? options.instructions;
@@ -375,11 +357,10 @@ export class Compactor {
       const startedAt = new Date().toISOString();
       const started = performance.now();
       const round = session.rounds + 1;
+      const extra = present({ instructions, abortSignal: options.abortSignal });
+      const request = { messages, counter: this.counter, budget, trigger, round, sessionId, ...extra };
       const { strategy, output, tokens } = await observe('compaction', () =>
-        this.attempt(tokensBefore, failures, {
-          ...{ messages, counter: this.counter, budget, trigger, round, sessionId },
-          ...present({ instructions, abortSignal: options.abortSignal }),
-        }),
+        this.attempt(request, tokensBefore, failures),
       );
       const event: CompactionEvent = {
         id: this.settings.generateId?.() ?? globalThis.crypto.randomUUID(),
@@ -399,14 +380,10 @@ export class Compactor {
         repairs,
         ...present({ summary: output.summary, instructions, details: output.details }),
       };
-      if (store !== undefined) {
-        const kept = new Set(output.messages);
-        // Unrecorded, the removed messages could not be recalled: the compaction fails, the caller keeps the
-        // history it has, and the session stays where it was.
-        await observe('store', () =>
-          store.append({ event, removedMessages: messages.filter((message) => !kept.has(message)) }),
-        );
-      }
+      const kept = new Set(output.messages);
+      const removedMessages = messages.filter((message) => !kept.has(message));
+      // Unrecorded, the removed messages could not be recalled: the compaction fails and the session stays.
+      if (store !== undefined) await observe('store', () => store.append({ event, removedMessages }));
       session.rounds = round;
       session.last = { output: output.messages, tokensAfter: tokens };
       // The compaction is recorded and stands: a failing `afterCompaction` is reported, not thrown.
@@ -422,24 +399,17 @@ export class Compactor {
    * Runs the strategy, then the fallback if it fails, and verifies each result, which must keep every rule
    * and make progress. Each failure goes to `failures`; an abort ends at once as a `CompactionAbortedError`.
    */
-  private async attempt(tokensBefore: number, failures: CompactionFailure[], input: CompactionInput) {
+  private async attempt(input: CompactionInput, tokensBefore: number, failures: CompactionFailure[]) {
     const { strategy, fallback } = this.settings;
-    const { messages, counter, budget, abortSignal } = input;
-    // What throws when every strategy failed: an unreachable budget first (it is what the user can act on),
-    // from the strategy that came closest, passed on unchanged; otherwise the last error.
-    let closest: BudgetUnreachableError | undefined;
-    let last: unknown;
+    const { messages, counter, budget, abortSignal: signal } = input;
+    const errors: unknown[] = [];
     for (const current of fallback ? [strategy, fallback] : [strategy]) {
       try {
-        abortSignal?.throwIfAborted();
+        signal?.throwIfAborted();
         const output = await current.compact({ ...input });
-        abortSignal?.throwIfAborted();
-        const violations = verifyCompaction({
-          before: messages,
-          after: output.messages,
-          counter,
-          limit: budget.limit,
-        });
+        signal?.throwIfAborted();
+        const { limit } = budget;
+        const violations = verifyCompaction({ before: messages, after: output.messages, counter, limit });
         const tokens = counter.count(output.messages);
         const unreachable = (best: number, reason: string) =>
           new BudgetUnreachableError({ ...budget, best, reason: `"${current.name}" ${reason}` });
@@ -452,39 +422,35 @@ export class Compactor {
         return { strategy: current, output, tokens };
       } catch (error) {
         if (CompactionAbortedError.isInstance(error)) throw error;
-        if (abortSignal?.aborted && error === abortSignal.reason)
-          throw new CompactionAbortedError({ cause: error });
+        if (signal?.aborted && error === signal.reason) throw new CompactionAbortedError({ cause: error });
+        errors.push(error);
         failures.push(describeFailure(current.name, error));
-        last = error;
-        if (
-          BudgetUnreachableError.isInstance(error) &&
-          !(closest !== undefined && closest.best <= error.best)
-        ) {
-          closest = error;
-        }
       }
     }
+    // Every strategy failed: the unreachable budget that came closest first (it is what the user can act
+    // on), unchanged; otherwise the last error.
+    const closest = errors
+      .filter((error) => BudgetUnreachableError.isInstance(error))
+      .sort((a, b) => a.best - b.best)[0];
+    const last = errors[errors.length - 1];
     if (closest !== undefined) throw closest;
-    throw CompactionError.isInstance(last)
-      ? last
-      : new StrategyFailedError({ strategy: strategy.name, cause: last });
+    if (CompactionError.isInstance(last)) throw last;
+    throw new StrategyFailedError({ strategy: strategy.name, cause: last });
   }
 
   /**
    * The budget of one compaction. After an overflow, the provider's own count decides: when it said how many
    * tokens the request had, the limit and target shrink by how far the count was off; when it did not (or
    * counted no more than we did), the true limit lies below what was sent, so both are capped under the
-   * current count (at `overflowShrink` of it). Either way the retry fits what the provider actually counts.
+   * current count. Either way the retry fits what the provider actually counts.
    */
   private budgetFor(trigger: CompactionTrigger, tokens: number, overflow: ContextOverflow | undefined) {
     const { limit, target } = this.budget;
     const requested = overflow?.requestTokens;
     if (trigger !== 'overflow') return { limit, target };
     if (requested !== undefined && requested > tokens) {
-      return {
-        limit: Math.floor((limit * tokens) / requested),
-        target: Math.floor((target * tokens) / requested),
-      };
+      const scale = tokens / requested;
+      return { limit: Math.floor(limit * scale), target: Math.floor(target * scale) };
     }
     const cap = Math.floor(tokens * overflowShrink);
     return cap < limit ? { limit: cap, target: Math.floor(target * (cap / limit)) } : { limit, target };
@@ -500,24 +466,15 @@ export function createCompactor(settings: CompactorSettings): Compactor {
 }
 
 /** Whether `messages` begin with every message of `prefix`: by default the same objects or equal ones. */
-function startsWith(
-  messages: readonly Message[],
-  prefix: readonly Message[],
-  same = (a: Message, b: Message) => a === b || deepEqual(a, b),
-): boolean {
-  return (
-    prefix.length <= messages.length && prefix.every((message, index) => same(messages[index]!, message))
-  );
+function startsWith(messages: readonly Message[], prefix: readonly Message[], same = deepEqual): boolean {
+  return prefix.length <= messages.length && prefix.every((message, index) => same(messages[index], message));
 }
 
 /** A strategy's failure as plain JSON, for events and the store. */
 function describeFailure(strategy: string, error: unknown): CompactionFailure {
+  const message = error instanceof Error ? error.message : String(error);
   const code = CompactionError.isInstance(error) ? error.code : 'core/strategy-failed';
-  const failure: CompactionFailure = {
-    strategy,
-    code,
-    error: error instanceof Error ? error.message : String(error),
-  };
+  const failure: CompactionFailure = { strategy, code, error: message };
   if (RuleViolationError.isInstance(error)) return { ...failure, violations: error.violations };
   if (BudgetUnreachableError.isInstance(error)) return { ...failure, target: error.target, best: error.best };
   return failure;
