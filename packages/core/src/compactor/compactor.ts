@@ -30,7 +30,6 @@ import type { CompactionHooks } from './compaction-hooks.js';
 
 /** Settings of {@link createCompactor}. */
 export interface CompactorSettings {
-  /** The strategy that compacts. */
   strategy: CompactionStrategy;
   /** Run when the strategy throws or its result breaks a rule. Without one, such a failure throws. */
   fallback?: CompactionStrategy;
@@ -42,10 +41,9 @@ export interface CompactorSettings {
   /** Recognises the provider's context-overflow errors for {@link Compactor.recover}. */
   provider?: Provider;
   /**
-   * How {@link Compactor.prepare} counts: `estimate` (default) with the counter alone, or `provider` (needs a
-   * `provider` with `countTokens`) with one provider count per `prepare`, recorded on the counter as usage so
-   * later counts estimate only the messages added since. A count that fails (an `error` event with the source
-   * `count`) or that the provider only estimated leaves the decision to the counter.
+   * How {@link Compactor.prepare} counts: `estimate` (default), the counter alone; `provider`, one count by
+   * the `provider`'s `countTokens` per `prepare`, recorded on the counter as usage. A count that fails (an
+   * `error` event with the source `count`) or that the provider only estimated leaves it to the counter.
    */
   countTokens?: 'estimate' | 'provider';
   /** Records every compaction and the messages it removed. */
@@ -60,10 +58,7 @@ export interface CompactorSettings {
   minimumNewMessages?: number;
   /** Makes event ids. Defaults to `crypto.randomUUID()`. */
   generateId?: () => string;
-  /**
-   * How many sessions' state (rounds, the last result, compactions under way) is kept; beyond it the least
-   * recently used session with nothing under way is forgotten, as by {@link Compactor.forget}. Default 1000.
-   */
+  /** Sessions kept; beyond them the least recently used idle one is forgotten. Default 1000. */
   maximumSessions?: number;
 }
 
@@ -76,7 +71,6 @@ export interface CheckResult {
   /** `tokens / limit`. */
   utilization: number;
   shouldCompact: boolean;
-  /** Why it should or should not compact. */
   reason: 'over-limit' | 'over-trigger' | SkipReason;
 }
 
@@ -102,16 +96,11 @@ export interface CompactionResult {
   event?: CompactionEvent;
   /** Why nothing was compacted, when nothing was. */
   skipped?: SkipReason;
-  /**
-   * The strategies that failed, in the order they ran: before the fallback produced the result
-   * (`event.usedFallback`), or, from {@link Compactor.prepare}, before it kept the history unchanged because
-   * it still fit. Empty when none failed.
-   */
+  /** Strategies that failed, in order: before the fallback's result, or before `prepare` kept the history. */
   failures: CompactionFailure[];
 }
 
-/** What the Compactor keeps for one session. `underWay` counts compactions queued or running (a session with
- * any is never evicted); `automatic` is the one concurrent `prepare` calls on the same history share. */
+/** What the Compactor keeps for a session; one with compactions `underWay` is never evicted. */
 interface SessionState {
   rounds: number;
   underWay: number;
@@ -130,14 +119,13 @@ export class Compactor {
   private readonly listeners = new Map<keyof CompactorEvents, Set<(payload: never) => void>>();
   /** In order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
   private readonly sessions = new Map<string, SessionState>();
-  private readonly maximumSessions: number;
 
   constructor(private readonly settings: CompactorSettings) {
     this.budget = resolveBudget(settings.budget);
-    this.maximumSessions = settings.maximumSessions ?? 1000;
+    const maximumSessions = settings.maximumSessions ?? 1000;
     const invalid = (path: string, message: string) =>
       new InvalidOptionsError({ subject: 'Compactor', issues: [{ path, message }] });
-    if (!Number.isInteger(this.maximumSessions) || this.maximumSessions < 1) {
+    if (!Number.isInteger(maximumSessions) || maximumSessions < 1) {
       throw invalid('maximumSessions', 'must be a positive integer');
     }
     const countTokens = settings.countTokens ?? 'estimate';
@@ -148,13 +136,10 @@ export class Compactor {
   }
 
   /** Subscribes to `start`, `end`, `skipped` or `error`; returns the unsubscribe function. */
-  on<Name extends keyof CompactorEvents>(
-    name: Name,
-    listener: (payload: CompactorEvents[Name]) => void,
-  ): () => void {
+  on<Name extends keyof CompactorEvents>(name: Name, listener: (payload: CompactorEvents[Name]) => void) {
     const set = this.listeners.get(name) ?? new Set();
     this.listeners.set(name, set.add(listener as (payload: never) => void));
-    return () => set.delete(listener as (payload: never) => void);
+    return (): void => void set.delete(listener as (payload: never) => void);
   }
 
   /**
@@ -237,9 +222,9 @@ export class Compactor {
   }
 
   /**
-   * The reactive helper: call it with the error a provider call threw. When the error is a context
-   * overflow (recognised by the provider, or a {@link ContextOverflowError}), compacts with the `overflow`
-   * trigger, which must get under the limit or throw; any other error is rethrown as is.
+   * The reactive helper, given the error a provider call threw: a context overflow (recognised by the
+   * provider, or a {@link ContextOverflowError}) compacts with the `overflow` trigger, which must get under
+   * the limit or throw; any other error is rethrown as is.
    */
   async recover(
     messages: readonly Message[],
@@ -257,21 +242,21 @@ export class Compactor {
   }
 
   /**
-   * Compacts now. Compactions of one session are serialized. When every strategy fails it throws: the
-   * `BudgetUnreachableError` of the strategy that came closest to the target, unchanged, when one could not
-   * reach it; otherwise the last strategy's Compaction error (or a `StrategyFailedError` wrapping its error).
+   * Compacts now; compactions of one session run one at a time. When every strategy fails it throws the
+   * `BudgetUnreachableError` that came closest to the target, unchanged, if any; else the last strategy's
+   * Compaction error (or a `StrategyFailedError` wrapping its error).
    */
   async compact(messages: readonly Message[], options: CompactOptions = {}): Promise<CompactionResult> {
     return this.enqueue(messages, options, []);
   }
 
-  /** Listeners are observers: one that throws changes nothing; its failure is an `error` event (`listener`). */
+  /** Listeners are observers: one that throws changes nothing; its failure is a `listener` `error` event. */
   private emit<Name extends keyof CompactorEvents>(name: Name, payload: CompactorEvents[Name]): void {
     for (const listener of this.listeners.get(name) ?? []) {
       try {
         (listener as (payload: CompactorEvents[Name]) => void)(payload);
       } catch (error) {
-        // A failing `error` listener has no event left to report it: it is thrown on its own, outside the emit.
+        // A failing `error` listener has no event left to report it: it is thrown on its own, outside emit.
         if (name === 'error') {
           queueMicrotask(() => {
             throw error;
@@ -285,10 +270,7 @@ export class Compactor {
   }
 
   /** Runs a side effect whose failure is emitted as an `error` event, then thrown. */
-  private async observed<Result>(
-    context: Omit<CompactorEvents['error'], 'error'>,
-    effect: () => Result | Promise<Result>,
-  ): Promise<Result> {
+  private async observed<Result>(context: Omit<CompactorEvents['error'], 'error'>, effect: () => Result) {
     try {
       return await effect();
     } catch (error) {
@@ -315,14 +297,14 @@ export class Compactor {
     return state;
   }
 
-  /** A session's state, created when it has none; beyond the maximum, the least recently used idle one goes. */
+  /** A session's state, created when it has none (evicting the least recently used idle one if over). */
   private session(sessionId: string): SessionState {
     const found = this.find(sessionId);
     if (found !== undefined) return found;
     const state: SessionState = { rounds: 0, underWay: 0, running: Promise.resolve() };
     this.sessions.set(sessionId, state);
     for (const [id, candidate] of this.sessions) {
-      if (this.sessions.size <= this.maximumSessions) break;
+      if (this.sessions.size <= (this.settings.maximumSessions ?? 1000)) break;
       if (candidate.underWay === 0 && id !== sessionId) this.sessions.delete(id);
     }
     return state;
@@ -352,7 +334,6 @@ export class Compactor {
       const instructions = decision?.instructions ?? options.instructions;
       const budget = this.budgetFor(trigger, tokensBefore, options.overflow);
       if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
-
       this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
       const startedAt = new Date().toISOString();
       const started = performance.now();
@@ -395,10 +376,7 @@ export class Compactor {
     return run;
   }
 
-  /**
-   * Runs the strategy, then the fallback if it fails, and verifies each result, which must keep every rule
-   * and make progress. Each failure goes to `failures`; an abort ends at once as a `CompactionAbortedError`.
-   */
+  /** Runs the strategy, then the fallback if it fails; a result must keep every rule and make progress. */
   private async attempt(input: CompactionInput, tokensBefore: number, failures: CompactionFailure[]) {
     const { strategy, fallback } = this.settings;
     const { messages, counter, budget, abortSignal: signal } = input;
@@ -427,11 +405,10 @@ export class Compactor {
         failures.push(describeFailure(current.name, error));
       }
     }
-    // Every strategy failed: the unreachable budget that came closest first (it is what the user can act
-    // on), unchanged; otherwise the last error.
-    const closest = errors
-      .filter((error) => BudgetUnreachableError.isInstance(error))
-      .sort((a, b) => a.best - b.best)[0];
+    // All failed: the closest unreachable budget (what the user can act on) goes first, unchanged.
+    const [closest] = errors
+      .filter((e) => BudgetUnreachableError.isInstance(e))
+      .sort((a, b) => a.best - b.best);
     const last = errors[errors.length - 1];
     if (closest !== undefined) throw closest;
     if (CompactionError.isInstance(last)) throw last;
@@ -439,10 +416,9 @@ export class Compactor {
   }
 
   /**
-   * The budget of one compaction. After an overflow, the provider's own count decides: when it said how many
-   * tokens the request had, the limit and target shrink by how far the count was off; when it did not (or
-   * counted no more than we did), the true limit lies below what was sent, so both are capped under the
-   * current count. Either way the retry fits what the provider actually counts.
+   * The budget of one compaction. After an overflow, the provider's count decides: when it said how many
+   * tokens the request had, the limit and target shrink by how far our count was off; when it did not (or
+   * counted no more than we did), the true limit lies below what was sent: both are capped under our count.
    */
   private budgetFor(trigger: CompactionTrigger, tokens: number, overflow: ContextOverflow | undefined) {
     const { limit, target } = this.budget;
