@@ -4,17 +4,10 @@ import type { CompactionTrigger } from '../specs/compaction-strategy-v1.js';
 import type { Repair } from '../turns/repair.js';
 import type { RuleViolation } from '../verify/rule-violation.js';
 
-/**
- * A strategy attempt that did not produce the result: it threw, or its result broke a rule. Plain JSON, so
- * events with failures can be stored and shown as they are.
- */
+/** A strategy attempt that threw or whose result broke a rule, as plain JSON to store and show as it is. */
 export interface CompactionFailure {
-  /** The strategy that failed. */
   strategy: string;
-  /**
-   * The code of the error: the strategy's own Compaction error code, `core/rule-violation` when its result broke
-   * a rule, `core/budget-unreachable` when it could not reach the target, `core/strategy-failed` for any other error.
-   */
+  /** Its own error's code, or `core/rule-violation`, `core/budget-unreachable`, `core/strategy-failed`. */
   code: CompactionErrorCode;
   /** The error's message, readable as it is (for broken rules, the rules and what broke them). */
   error: string;
@@ -63,11 +56,10 @@ export type SkipReason =
   | 'cancelled';
 
 /**
- * What an `error` event reports: the compaction itself failed (`compaction`: every strategy, or an abort), the
- * store did not record it (`store`: the compaction fails and the session does not advance), a hook threw
- * (`hook`: a `beforeCompaction` failure stops the compaction; an `afterCompaction` failure leaves the
- * recorded compaction in place), a listener of another event threw (`listener`: nothing else changes), or the
- * provider's count failed (`count`, with `countTokens: 'provider'`: the counter's estimate decides instead).
+ * What failed, in an `error` event: `compaction` (every strategy, or an abort); `store` (the compaction
+ * fails, the session does not advance); `hook` (a failing `beforeCompaction` stops the compaction, a failing
+ * `afterCompaction` leaves it recorded); `listener` (of another event: nothing else changes); `count` (with
+ * `countTokens: 'provider'`: the counter's estimate decides instead).
  */
 export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener' | 'count';
 
@@ -81,7 +73,6 @@ export interface CompactorEvents {
     trigger: CompactionTrigger;
     error: unknown;
     failures: CompactionFailure[];
-    /** What failed: see {@link CompactionErrorSource}. */
     source: CompactionErrorSource;
   };
 }

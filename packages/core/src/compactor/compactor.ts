@@ -1,15 +1,15 @@
 import { type Budget, type BudgetOptions, resolveBudget } from '../budget/budget.js';
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
+import { CompactionError } from '../errors/compaction-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { RuleViolationError } from '../errors/rule-violation-error.js';
+import { StrategyFailedError } from '../errors/strategy-failed-error.js';
 import { present } from '../json.js';
 import type { Message } from '../messages/message.js';
 import type {
-  CompactionBudget,
   CompactionInput,
-  CompactionOutput,
   CompactionStrategy,
   CompactionTrigger,
 } from '../specs/compaction-strategy-v1.js';
@@ -26,13 +26,10 @@ import { repairHistory } from '../turns/repair-history.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
-import { describeFailure, finalError, isAbort } from './compaction-failures.js';
 import type { CompactionHooks } from './compaction-hooks.js';
-import { CompactorSessions, type SessionState } from './compactor-sessions.js';
 
 /** Settings of {@link createCompactor}. */
 export interface CompactorSettings {
-  /** The strategy that compacts. */
   strategy: CompactionStrategy;
   /** Run when the strategy throws or its result breaks a rule. Without one, such a failure throws. */
   fallback?: CompactionStrategy;
@@ -44,11 +41,9 @@ export interface CompactorSettings {
   /** Recognises the provider's context-overflow errors for {@link Compactor.recover}. */
   provider?: Provider;
   /**
-   * How {@link Compactor.prepare} counts: `estimate` (default) with the counter alone, or `provider` with one
-   * call of the provider's `countTokens` per `prepare` (Anthropic's count_tokens, OpenAI's input token count),
-   * recorded on the counter as usage, so later counts estimate only the messages added since. A count that
-   * fails, or that the provider only estimated, leaves the decision to the counter; a failure is an `error`
-   * event with the source `count`. Needs a `provider` with `countTokens`.
+   * How {@link Compactor.prepare} counts: `estimate` (default), the counter alone; `provider`, one count by
+   * the `provider`'s `countTokens` per `prepare`, recorded on the counter as usage. A count that fails (an
+   * `error` event with the source `count`) or that the provider only estimated leaves it to the counter.
    */
   countTokens?: 'estimate' | 'provider';
   /** Records every compaction and the messages it removed. */
@@ -63,10 +58,7 @@ export interface CompactorSettings {
   minimumNewMessages?: number;
   /** Makes event ids. Defaults to `crypto.randomUUID()`. */
   generateId?: () => string;
-  /**
-   * How many sessions' state (rounds, the last result, compactions under way) is kept; beyond it the least
-   * recently used session with nothing under way is forgotten, as by {@link Compactor.forget}. Default 1000.
-   */
+  /** Sessions kept; beyond them the least recently used idle one is forgotten. Default 1000. */
   maximumSessions?: number;
 }
 
@@ -79,7 +71,6 @@ export interface CheckResult {
   /** `tokens / limit`. */
   utilization: number;
   shouldCompact: boolean;
-  /** Why it should or should not compact. */
   reason: 'over-limit' | 'over-trigger' | SkipReason;
 }
 
@@ -105,12 +96,17 @@ export interface CompactionResult {
   event?: CompactionEvent;
   /** Why nothing was compacted, when nothing was. */
   skipped?: SkipReason;
-  /**
-   * The strategies that failed, in the order they ran: before the fallback produced the result
-   * (`event.usedFallback`), or, from {@link Compactor.prepare}, before it kept the history unchanged because
-   * it still fit. Empty when none failed.
-   */
+  /** Strategies that failed, in order: before the fallback's result, or before `prepare` kept the history. */
   failures: CompactionFailure[];
+}
+
+/** What the Compactor keeps for a session; one with compactions `underWay` is never evicted. */
+interface SessionState {
+  rounds: number;
+  underWay: number;
+  automatic?: { input: readonly Message[]; result: Promise<CompactionResult> };
+  last?: { output: readonly Message[]; tokensAfter: number };
+  running: Promise<unknown>;
 }
 
 /**
@@ -120,55 +116,38 @@ export interface CompactionResult {
 export class Compactor {
   readonly counter: AnchoredTokenCounter;
   readonly budget: Budget;
-  private readonly settings: CompactorSettings;
   private readonly listeners = new Map<keyof CompactorEvents, Set<(payload: never) => void>>();
-  private readonly sessions: CompactorSessions<CompactionResult>;
+  /** In order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
+  private readonly sessions = new Map<string, SessionState>();
 
-  constructor(settings: CompactorSettings) {
-    this.settings = settings;
+  constructor(private readonly settings: CompactorSettings) {
     this.budget = resolveBudget(settings.budget);
-    const maximumSessions = settings.maximumSessions ?? defaultMaximumSessions;
+    const maximumSessions = settings.maximumSessions ?? 1000;
+    const invalid = (path: string, message: string) =>
+      new InvalidOptionsError({ subject: 'Compactor', issues: [{ path, message }] });
     if (!Number.isInteger(maximumSessions) || maximumSessions < 1) {
-      throw new InvalidOptionsError({
-        subject: 'Compactor',
-        issues: [{ path: 'maximumSessions', message: 'must be a positive integer' }],
-      });
+      throw invalid('maximumSessions', 'must be a positive integer');
     }
-    const { countTokens } = settings;
-    const countable = settings.provider?.countTokens !== undefined;
-    if (
-      countTokens !== undefined &&
-      countTokens !== 'estimate' &&
-      (countTokens !== 'provider' || !countable)
-    ) {
-      throw new InvalidOptionsError({
-        subject: 'Compactor',
-        issues: [
-          { path: 'countTokens', message: 'must be "estimate", or "provider" with a provider that counts' },
-        ],
-      });
+    const countTokens = settings.countTokens ?? 'estimate';
+    if (countTokens !== 'estimate' && (countTokens !== 'provider' || !settings.provider?.countTokens)) {
+      throw invalid('countTokens', 'must be "estimate", or "provider" with a provider that counts');
     }
-    this.sessions = new CompactorSessions(maximumSessions);
     this.counter = settings.counter ?? createTokenCounter(settings.estimator);
   }
 
   /** Subscribes to `start`, `end`, `skipped` or `error`; returns the unsubscribe function. */
-  on<Name extends keyof CompactorEvents>(
-    name: Name,
-    listener: (payload: CompactorEvents[Name]) => void,
-  ): () => void {
+  on<Name extends keyof CompactorEvents>(name: Name, listener: (payload: CompactorEvents[Name]) => void) {
     const set = this.listeners.get(name) ?? new Set();
     this.listeners.set(name, set.add(listener as (payload: never) => void));
-    return () => set.delete(listener as (payload: never) => void);
+    return (): void => void set.delete(listener as (payload: never) => void);
   }
 
   /**
-   * Forgets what the Compactor keeps for a session: its rounds (a later compaction of the session is round 1
-   * again), its last result and the single-flight record. Call it when a conversation ends. A compaction of
-   * the session already under way still completes.
+   * Forgets a session's rounds (its next compaction is round 1 again), last result and single-flight record.
+   * Call it when a conversation ends; a compaction of the session already under way still completes.
    */
   forget(sessionId: string): void {
-    this.sessions.forget(sessionId);
+    this.sessions.delete(sessionId);
   }
 
   /** Records the input tokens a provider reported for the messages sent, anchoring later counts. */
@@ -180,25 +159,18 @@ export class Compactor {
   check(messages: readonly Message[], options: { sessionId?: string } = {}): CheckResult {
     const tokens = this.counter.count(messages);
     const { limit, trigger, target } = this.budget;
-    const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => ({
-      tokens,
-      limit,
-      trigger,
-      target,
-      utilization: tokens / limit,
-      shouldCompact,
-      reason,
-    });
+    const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => {
+      return { tokens, limit, trigger, target, utilization: tokens / limit, shouldCompact, reason };
+    };
     if (trigger === null) return decide(false, 'disabled');
     if (tokens <= trigger) return decide(false, 'under-trigger');
     if (messages.length < this.budget.minimumMessages) return decide(false, 'too-few-messages');
     if (tokens > limit) return decide(true, 'over-limit');
-    const last = this.sessions.find(options.sessionId ?? 'default')?.last;
-    if (last !== undefined) {
-      const added = messagesAddedSince(last.output, messages);
-      if (added === 0) return decide(false, 'no-new-messages');
-      if (last.tokensAfter > trigger && added < (this.settings.minimumNewMessages ?? 4)) {
-        return decide(false, 'back-to-back');
+    const last = this.find(options.sessionId ?? 'default')?.last;
+    if (last !== undefined && startsWith(messages, last.output, Object.is)) {
+      const added = messages.length - last.output.length;
+      if (added === 0 || (last.tokensAfter > trigger && added < (this.settings.minimumNewMessages ?? 4))) {
+        return decide(false, added === 0 ? 'no-new-messages' : 'back-to-back');
       }
     }
     return decide(true, 'over-trigger');
@@ -216,7 +188,7 @@ export class Compactor {
     const sessionId = options.sessionId ?? 'default';
     await this.countWithProvider(messages, sessionId);
     // Single flight, looked up after the last await so that calls made together see each other.
-    const underWay = this.sessions.find(sessionId)?.automatic;
+    const underWay = this.find(sessionId)?.automatic;
     if (underWay !== undefined && startsWith(messages, underWay.input)) {
       const shared = await underWay.result.catch(() => undefined);
       if (shared?.compacted) {
@@ -235,12 +207,12 @@ export class Compactor {
       return { messages: [...messages], compacted: false, skipped, failures: [] };
     }
     const failures: CompactionFailure[] = [];
-    const session = this.sessions.get(sessionId);
+    const session = this.session(sessionId);
     const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
     const automatic = { input: messages, result };
     session.automatic = automatic;
     try {
-      return await result;
+      return await automatic.result;
     } catch (error) {
       if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
       return { messages: [...messages], compacted: false, failures };
@@ -250,9 +222,9 @@ export class Compactor {
   }
 
   /**
-   * The reactive helper: call it with the error a provider call threw. When the error is a context
-   * overflow (recognised by the provider, or a {@link ContextOverflowError}), compacts with the `overflow`
-   * trigger, which must get under the limit or throw; any other error is rethrown as is.
+   * The reactive helper, given the error a provider call threw: a context overflow (recognised by the
+   * provider, or a {@link ContextOverflowError}) compacts with the `overflow` trigger, which must get under
+   * the limit or throw; any other error is rethrown as is.
    */
   async recover(
     messages: readonly Message[],
@@ -270,24 +242,21 @@ export class Compactor {
   }
 
   /**
-   * Compacts now. Compactions of one session are serialized. When every strategy fails it throws: the
-   * `BudgetUnreachableError` of the strategy that came closest to the target, unchanged, when one could not
-   * reach it; otherwise the last strategy's Compaction error (or a `StrategyFailedError` wrapping its error).
+   * Compacts now; compactions of one session run one at a time. When every strategy fails it throws the
+   * `BudgetUnreachableError` that came closest to the target, unchanged, if any; else the last strategy's
+   * Compaction error (or a `StrategyFailedError` wrapping its error).
    */
   async compact(messages: readonly Message[], options: CompactOptions = {}): Promise<CompactionResult> {
     return this.enqueue(messages, options, []);
   }
 
-  /**
-   * Calls every listener of `name`. Listeners are observers: one that throws changes nothing, and its failure
-   * is emitted as an `error` event with the source `listener`.
-   */
+  /** Listeners are observers: one that throws changes nothing; its failure is a `listener` `error` event. */
   private emit<Name extends keyof CompactorEvents>(name: Name, payload: CompactorEvents[Name]): void {
     for (const listener of this.listeners.get(name) ?? []) {
       try {
         (listener as (payload: CompactorEvents[Name]) => void)(payload);
       } catch (error) {
-        // A failing `error` listener has no event left to report it: it is thrown on its own, outside the emit.
+        // A failing `error` listener has no event left to report it: it is thrown on its own, outside emit.
         if (name === 'error') {
           queueMicrotask(() => {
             throw error;
@@ -300,100 +269,88 @@ export class Compactor {
     }
   }
 
-  /** With `countTokens: 'provider'`, anchors the counter on the provider's exact count of `messages`. */
-  private async countWithProvider(messages: readonly Message[], sessionId: string): Promise<void> {
-    const provider = this.settings.provider;
-    if (this.settings.countTokens !== 'provider' || provider?.countTokens === undefined) return;
+  /** Runs a side effect whose failure is emitted as an `error` event, then thrown. */
+  private async observed<Result>(context: Omit<CompactorEvents['error'], 'error'>, effect: () => Result) {
     try {
-      const count = await provider.countTokens({ messages: [...messages] });
-      if (count.accuracy === 'exact') this.counter.recordUsage({ messages, inputTokens: count.tokens });
+      return await effect();
     } catch (error) {
-      this.emit('error', { sessionId, trigger: 'auto', error, failures: [], source: 'count' });
+      this.emit('error', { ...context, error });
+      throw error;
     }
   }
 
-  /** Runs a compaction after the session's earlier ones; the failures of its strategies go to `failures`. */
-  private enqueue(
-    messages: readonly Message[],
-    options: CompactOptions,
-    failures: CompactionFailure[],
-  ): Promise<CompactionResult> {
-    const sessionId = options.sessionId ?? 'default';
-    const session = this.sessions.get(sessionId);
-    session.underWay++;
-    const run = session.running.then(() => this.run(messages, options, sessionId, session, failures));
-    session.running = run.catch(() => undefined).finally(() => session.underWay--);
-    return run;
+  /** With `countTokens: 'provider'`, anchors the counter on the provider's exact count of `messages`. */
+  private async countWithProvider(messages: readonly Message[], sessionId: string): Promise<void> {
+    const { provider } = this.settings;
+    if (this.settings.countTokens !== 'provider' || provider === undefined) return;
+    // A failed count is reported, not thrown: the counter's estimate decides instead.
+    await this.observed({ sessionId, trigger: 'auto', failures: [], source: 'count' }, async () => {
+      const count = await provider.countTokens?.({ messages: [...messages] });
+      if (count?.accuracy === 'exact') this.counter.recordUsage({ messages, inputTokens: count.tokens });
+    }).catch(() => undefined);
   }
 
-  private async run(
-    input: readonly Message[],
-    options: CompactOptions,
-    sessionId: string,
-    session: SessionState<CompactionResult>,
-    failures: CompactionFailure[],
-  ): Promise<CompactionResult> {
-    const trigger = options.trigger ?? 'manual';
-    const { messages, repairs } = repairHistory(input, this.settings.repair);
-    const tokensBefore = this.counter.count(messages);
-    const skip = (reason: SkipReason): CompactionResult => {
-      this.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
-      return { messages, compacted: false, skipped: reason, failures };
-    };
+  /** A session's state, if it has any, marked the most recently used. */
+  private find(sessionId: string): SessionState | undefined {
+    const state = this.sessions.get(sessionId);
+    if (state !== undefined && this.sessions.delete(sessionId)) this.sessions.set(sessionId, state);
+    return state;
+  }
 
-    let instructions = options.instructions;
-    const decision = await this.observed({ sessionId, trigger, failures, source: 'hook' }, () =>
-      this.settings.hooks?.beforeCompaction?.({
-        sessionId,
-        trigger,
-        messages,
-        tokens: tokensBefore,
-        ...present({ instructions }),
-      }),
-    );
-    if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
-    if (decision?.instructions !== undefined) instructions = decision.instructions;
+  /** A session's state, created when it has none (evicting the least recently used idle one if over). */
+  private session(sessionId: string): SessionState {
+    const found = this.find(sessionId);
+    if (found !== undefined) return found;
+    const state: SessionState = { rounds: 0, underWay: 0, running: Promise.resolve() };
+    this.sessions.set(sessionId, state);
+    for (const [id, candidate] of this.sessions) {
+      if (this.sessions.size <= (this.settings.maximumSessions ?? 1000)) break;
+      if (candidate.underWay === 0 && id !== sessionId) this.sessions.delete(id);
+    }
+    return state;
+  }
 
-    const budget = this.budgetFor(trigger, tokensBefore, options.overflow);
-    if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
-
-    this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
-    const startedAt = new Date().toISOString();
-    const started = performance.now();
-    const round = session.rounds + 1;
-    const context = {
-      trigger,
-      round,
-      sessionId,
-      ...present({ instructions, abortSignal: options.abortSignal }),
-    };
-    const strategies = [this.settings.strategy, ...(this.settings.fallback ? [this.settings.fallback] : [])];
-    const errors: unknown[] = [];
-
-    for (const [index, strategy] of strategies.entries()) {
-      let attempt: { output: CompactionOutput; tokens: number };
-      try {
-        attempt = await this.attempt(strategy, messages, tokensBefore, budget, context);
-      } catch (error) {
-        if (isAbort(error, options.abortSignal)) {
-          const aborted = CompactionAbortedError.isInstance(error)
-            ? error
-            : new CompactionAbortedError({ cause: error });
-          this.emit('error', { sessionId, trigger, error: aborted, failures, source: 'compaction' });
-          throw aborted;
-        }
-        errors.push(error);
-        failures.push(describeFailure(strategy.name, error));
-        continue;
-      }
-      const { output, tokens } = attempt;
+  /** Runs a compaction after the session's earlier ones; the failures of its strategies go to `failures`. */
+  private enqueue(input: readonly Message[], options: CompactOptions, failures: CompactionFailure[]) {
+    const sessionId = options.sessionId ?? 'default';
+    const session = this.session(sessionId);
+    session.underWay++;
+    const run = session.running.then(async (): Promise<CompactionResult> => {
+      const trigger = options.trigger ?? 'manual';
+      const { messages, repairs } = repairHistory(input, this.settings.repair);
+      const tokensBefore = this.counter.count(messages);
+      const observe = <Result>(source: CompactorEvents['error']['source'], effect: () => Result) =>
+        this.observed({ sessionId, trigger, failures, source }, effect);
+      const skip = (reason: SkipReason): CompactionResult => {
+        this.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
+        return { messages, compacted: false, skipped: reason, failures };
+      };
+      const { hooks, store } = this.settings;
+      const context = { sessionId, trigger, messages, tokens: tokensBefore };
+      const decision = await observe('hook', () =>
+        hooks?.beforeCompaction?.({ ...context, ...present({ instructions: options.instructions }) }),
+      );
+      if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
+      const instructions = decision?.instructions ?? options.instructions;
+      const budget = this.budgetFor(trigger, tokensBefore, options.overflow);
+      if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
+      this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
+      const startedAt = new Date().toISOString();
+      const started = performance.now();
+      const round = session.rounds + 1;
+      const extra = present({ instructions, abortSignal: options.abortSignal });
+      const request = { messages, counter: this.counter, budget, trigger, round, sessionId, ...extra };
+      const { strategy, output, tokens } = await observe('compaction', () =>
+        this.attempt(request, tokensBefore, failures),
+      );
       const event: CompactionEvent = {
         id: this.settings.generateId?.() ?? globalThis.crypto.randomUUID(),
         sessionId,
         round,
         trigger,
         strategy: strategy.name,
-        usedFallback: index > 0,
+        // The fallback runs only after the strategy failed.
+        usedFallback: failures.length > 0,
         tokensBefore,
         tokensAfter: tokens,
         messagesBefore: messages.length,
@@ -404,111 +361,77 @@ export class Compactor {
         repairs,
         ...present({ summary: output.summary, instructions, details: output.details }),
       };
-      const { store } = this.settings;
-      if (store !== undefined) {
-        const kept = new Set(output.messages);
-        const removedMessages = messages.filter((message) => !kept.has(message));
-        // Unrecorded, the removed messages could not be recalled: the compaction fails, the caller keeps the
-        // history it has, and the session stays where it was.
-        await this.observed({ sessionId, trigger, failures, source: 'store' }, () =>
-          store.append({ event, removedMessages }),
-        );
-      }
+      const kept = new Set(output.messages);
+      const removedMessages = messages.filter((message) => !kept.has(message));
+      // Unrecorded, the removed messages could not be recalled: the compaction fails and the session stays.
+      if (store !== undefined) await observe('store', () => store.append({ event, removedMessages }));
       session.rounds = round;
-      session.last = { output: output.messages, tokensAfter: tokens, trigger };
-      try {
-        await this.settings.hooks?.afterCompaction?.(event);
-      } catch (error) {
-        // The compaction is recorded and stands; the hook's failure is reported, not thrown.
-        this.emit('error', { sessionId, trigger, error, failures, source: 'hook' });
-      }
+      session.last = { output: output.messages, tokensAfter: tokens };
+      // The compaction is recorded and stands: a failing `afterCompaction` is reported, not thrown.
+      await observe('hook', () => hooks?.afterCompaction?.(event)).catch(() => undefined);
       this.emit('end', event);
       return { messages: output.messages, compacted: true, event, failures };
-    }
-
-    const error = finalError(errors, this.settings.strategy.name);
-    this.emit('error', { sessionId, trigger, error, failures, source: 'compaction' });
-    throw error;
-  }
-
-  /** Runs a side effect whose failure ends the compaction: the failure is emitted, then thrown. */
-  private async observed<Result>(
-    context: Omit<CompactorEvents['error'], 'error'>,
-    effect: () => Result | Promise<Result>,
-  ): Promise<Result> {
-    try {
-      return await effect();
-    } catch (error) {
-      this.emit('error', { ...context, error });
-      throw error;
-    }
-  }
-
-  /** Runs one strategy and verifies its result, which must keep every rule and make progress. */
-  private async attempt(
-    strategy: CompactionStrategy,
-    messages: Message[],
-    tokensBefore: number,
-    budget: CompactionBudget,
-    context: Omit<CompactionInput, 'messages' | 'counter' | 'budget'>,
-  ): Promise<{ output: CompactionOutput; tokens: number }> {
-    context.abortSignal?.throwIfAborted();
-    const output = await strategy.compact({ messages, counter: this.counter, budget, ...context });
-    context.abortSignal?.throwIfAborted();
-    const { counter } = this;
-    const violations = verifyCompaction({
-      before: messages,
-      after: output.messages,
-      counter,
-      limit: budget.limit,
     });
-    const tokens = counter.count(output.messages);
-    const unreachable = (best: number, reason: string) =>
-      new BudgetUnreachableError({ target: budget.target, best, limit: budget.limit, reason });
-    if (violations.length > 0) {
-      // A result over the limit is the strategy's way of saying how far it got.
-      if (violations.every((violation) => violation.rule === 'within-limit')) {
-        throw unreachable(tokens, `"${strategy.name}" returned a history over the limit`);
+    session.running = run.catch(() => undefined).finally(() => session.underWay--);
+    return run;
+  }
+
+  /** Runs the strategy, then the fallback if it fails; a result must keep every rule and make progress. */
+  private async attempt(input: CompactionInput, tokensBefore: number, failures: CompactionFailure[]) {
+    const { strategy, fallback } = this.settings;
+    const { messages, counter, budget, abortSignal: signal } = input;
+    const errors: unknown[] = [];
+    for (const current of fallback ? [strategy, fallback] : [strategy]) {
+      try {
+        signal?.throwIfAborted();
+        const output = await current.compact({ ...input });
+        signal?.throwIfAborted();
+        const { limit } = budget;
+        const violations = verifyCompaction({ before: messages, after: output.messages, counter, limit });
+        const tokens = counter.count(output.messages);
+        const unreachable = (best: number, reason: string) =>
+          new BudgetUnreachableError({ ...budget, best, reason: `"${current.name}" ${reason}` });
+        // A result over the limit is the strategy's way of saying how far it got.
+        if (violations.length > 0 && violations.every((violation) => violation.rule === 'within-limit')) {
+          throw unreachable(tokens, 'returned a history over the limit');
+        }
+        if (violations.length > 0) throw new RuleViolationError({ strategy: current.name, violations });
+        if (tokens >= tokensBefore) throw unreachable(tokensBefore, 'made no progress');
+        return { strategy: current, output, tokens };
+      } catch (error) {
+        if (CompactionAbortedError.isInstance(error)) throw error;
+        if (signal?.aborted && error === signal.reason) throw new CompactionAbortedError({ cause: error });
+        errors.push(error);
+        failures.push(describeFailure(current.name, error));
       }
-      throw new RuleViolationError({ strategy: strategy.name, violations });
     }
-    if (tokens >= tokensBefore) throw unreachable(tokensBefore, `"${strategy.name}" made no progress`);
-    return { output, tokens };
+    // All failed: the closest unreachable budget (what the user can act on) goes first, unchanged.
+    const [closest] = errors
+      .filter((e) => BudgetUnreachableError.isInstance(e))
+      .sort((a, b) => a.best - b.best);
+    const last = errors[errors.length - 1];
+    if (closest !== undefined) throw closest;
+    if (CompactionError.isInstance(last)) throw last;
+    throw new StrategyFailedError({ strategy: strategy.name, cause: last });
   }
 
   /**
-   * The budget of one compaction. After an overflow, the provider's own count decides: when it said how many
-   * tokens the request had, the limit and target shrink by how far the count was off; when it did not (or
-   * counted no more than we did), the true limit lies below what was sent, so both are capped under the
-   * current count. Either way the retry fits what the provider actually counts.
+   * The budget of one compaction. After an overflow, the provider's count decides: when it said how many
+   * tokens the request had, the limit and target shrink by how far our count was off; when it did not (or
+   * counted no more than we did), the true limit lies below what was sent: both are capped under our count.
    */
   private budgetFor(trigger: CompactionTrigger, tokens: number, overflow: ContextOverflow | undefined) {
-    let { limit, target } = this.budget;
+    const { limit, target } = this.budget;
+    const requested = overflow?.requestTokens;
     if (trigger !== 'overflow') return { limit, target };
-    if (overflow?.requestTokens !== undefined && overflow.requestTokens > tokens) {
-      const scale = tokens / overflow.requestTokens;
+    if (requested !== undefined && requested > tokens) {
+      const scale = tokens / requested;
       return { limit: Math.floor(limit * scale), target: Math.floor(target * scale) };
     }
     const cap = Math.floor(tokens * overflowShrink);
-    if (cap < limit) {
-      target = Math.floor(target * (cap / limit));
-      limit = cap;
-    }
-    return { limit, target };
+    return cap < limit ? { limit: cap, target: Math.floor(target * (cap / limit)) } : { limit, target };
   }
 }
-
-/** Whether `messages` begin with every message of `prefix`, the same objects or equal ones. */
-function startsWith(messages: readonly Message[], prefix: readonly Message[]): boolean {
-  if (prefix.length > messages.length) return false;
-  for (let index = 0; index < prefix.length; index++) {
-    if (messages[index] !== prefix[index] && !deepEqual(messages[index], prefix[index])) return false;
-  }
-  return true;
-}
-
-/** Sessions kept by default; beyond them the least recently used idle one is forgotten. */
-const defaultMaximumSessions = 1000;
 
 /** Share of the refused request's size to stay under when the provider did not say how far over it was. */
 const overflowShrink = 0.9;
@@ -518,11 +441,17 @@ export function createCompactor(settings: CompactorSettings): Compactor {
   return new Compactor(settings);
 }
 
-/** How many messages `messages` adds after `output`, or Infinity when it does not extend it. */
-function messagesAddedSince(output: readonly Message[], messages: readonly Message[]): number {
-  if (messages.length < output.length) return Number.POSITIVE_INFINITY;
-  for (let index = output.length - 1; index >= 0; index--) {
-    if (output[index] !== messages[index]) return Number.POSITIVE_INFINITY;
-  }
-  return messages.length - output.length;
+/** Whether `messages` begin with every message of `prefix`: by default the same objects or equal ones. */
+function startsWith(messages: readonly Message[], prefix: readonly Message[], same = deepEqual): boolean {
+  return prefix.length <= messages.length && prefix.every((message, index) => same(messages[index], message));
+}
+
+/** A strategy's failure as plain JSON, for events and the store. */
+function describeFailure(strategy: string, error: unknown): CompactionFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = CompactionError.isInstance(error) ? error.code : 'core/strategy-failed';
+  const failure: CompactionFailure = { strategy, code, error: message };
+  if (RuleViolationError.isInstance(error)) return { ...failure, violations: error.violations };
+  if (BudgetUnreachableError.isInstance(error)) return { ...failure, target: error.target, best: error.best };
+  return failure;
 }
