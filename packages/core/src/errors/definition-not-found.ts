@@ -15,16 +15,14 @@ export interface DefinitionNotFoundSettings {
  */
 export abstract class DefinitionNotFoundError extends CompactionError {
   /** The names that are registered. */
-  readonly registeredNames: string[];
+  declare readonly registeredNames: string[];
   /** The package that would provide the name. */
-  readonly packageName: string;
-
+  declare readonly packageName: string;
   constructor(code: CompactionErrorCode, label: string, name: string, settings: DefinitionNotFoundSettings) {
     const { registeredNames, packageName, cause } = settings;
     const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
     const message = `No ${label} named "${name}". Registered: ${registered}. Install ${packageName} to use it.`;
     super({ code, message, cause });
-    this.registeredNames = registeredNames;
-    this.packageName = packageName;
+    Object.assign(this, { registeredNames, packageName });
   }
 }

@@ -26,39 +26,27 @@ export interface CompactionConfig {
   countTokens?: 'estimate' | 'provider';
 }
 
-const strategyListSchema: OptionsSchema = {
-  anyOf: [strategyConfigSchema, { type: 'array', items: strategyConfigSchema, minItems: 1 }],
-  description: 'a strategy, or a list of strategies run as a pipeline',
-};
-
 /**
  * The JSON Schema of {@link CompactionConfig}. With a registry, each registered strategy's options schema
  * is included, so editors complete and check options by strategy name.
  */
 export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSchema {
   const definitions = registry?.list() ?? [];
+  const named = definitions.map(
+    (definition): OptionsSchema => ({
+      type: 'object',
+      description: definition.description,
+      properties: { name: { const: definition.name }, options: definition.optionsSchema },
+      required: ['name'],
+      additionalProperties: false,
+    }),
+  );
   const entry: OptionsSchema =
-    definitions.length === 0
+    named.length === 0
       ? strategyConfigSchema
-      : {
-          anyOf: [
-            { type: 'string', minLength: 1 },
-            ...definitions.map(
-              (definition): OptionsSchema => ({
-                type: 'object',
-                description: definition.description,
-                properties: { name: { const: definition.name }, options: definition.optionsSchema },
-                required: ['name'],
-                additionalProperties: false,
-              }),
-            ),
-            strategyConfigSchema,
-          ],
-        };
-  const list: OptionsSchema =
-    definitions.length === 0
-      ? strategyListSchema
-      : { anyOf: [entry, { type: 'array', items: entry, minItems: 1 }] };
+      : { anyOf: [{ type: 'string', minLength: 1 }, ...named, strategyConfigSchema] };
+  const list: OptionsSchema = { anyOf: [entry, { type: 'array', items: entry, minItems: 1 }] };
+  if (named.length === 0) list.description = 'a strategy, or a list of strategies run as a pipeline';
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'Compaction config',

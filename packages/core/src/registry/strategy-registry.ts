@@ -1,5 +1,4 @@
 import { StrategyNotFoundError } from '../errors/strategy-not-found-error.js';
-import { validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
 import type { StrategyConfig } from '../specs/strategy-config.js';
@@ -24,8 +23,7 @@ class DefaultStrategyRegistry
 {
   async resolve(config: StrategyConfig, context: { provider?: Provider } = {}): Promise<CompactionStrategy> {
     const { name, options } = typeof config === 'string' ? { name: config, options: undefined } : config;
-    const definition = await this.definition(name);
-    const validated = validateOptions<never>(definition.optionsSchema, options, `strategy "${name}"`);
+    const [definition, validated] = await this.validated(name, options);
     return definition.create(validated, { registry: this, ...context });
   }
 }
@@ -37,18 +35,13 @@ class DefaultStrategyRegistry
  * and the package, or, when the package is installed but fails to load, with `PackageLoadError`.
  */
 export function createStrategyRegistry(settings: StrategyRegistrySettings = {}): StrategyRegistry {
-  const registry = new DefaultStrategyRegistry(
+  const definitions = [pipelineDefinition, ...(settings.definitions ?? [])];
+  return new DefaultStrategyRegistry(
     {
       label: 'strategy',
-      packageName: (name) => `@compaction/strategy-${name}`,
-      isDefinition: (value): value is StrategyDefinition<never> =>
-        typeof (value as Partial<StrategyDefinition>).create === 'function' &&
-        typeof (value as Partial<StrategyDefinition>).optionsSchema === 'object',
+      schema: 'optionsSchema',
       notFound: ({ name, ...context }) => new StrategyNotFoundError({ strategyName: name, ...context }),
     },
-    settings.loadPackage,
+    { ...settings, definitions },
   );
-  for (const definition of [pipelineDefinition, ...(settings.definitions ?? [])])
-    registry.register(definition);
-  return registry;
 }
