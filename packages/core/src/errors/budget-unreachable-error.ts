@@ -14,11 +14,7 @@ export interface BudgetUnreachableSettings {
   cause?: unknown;
 }
 
-/**
- * A strategy (or every strategy the Compactor tried) could not shrink the conversation to its target without
- * breaking a rule. The message names the user's numbers: `Cannot reach the target of 507 tokens: the best is
- * 2,028 (...)`.
- */
+/** No strategy tried could shrink the conversation to its target without breaking a rule. */
 export class BudgetUnreachableError extends CompactionError {
   static override readonly marker: string = 'compaction.error.budget-unreachable';
   override readonly name: string = 'BudgetUnreachableError';

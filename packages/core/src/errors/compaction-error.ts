@@ -1,7 +1,6 @@
 /**
- * The code of a {@link CompactionError}: stable, machine-readable, `<package>/<name>` where `<package>` is the
- * package name without its `@compaction/` scope (`core/invalid-options`, `cli/usage`...). Other packages add
- * their own codes rather than borrow one whose meaning does not fit.
+ * The stable code of a {@link CompactionError}: `<package>/<name>`, the package without its `@compaction/`
+ * scope (`core/invalid-options`, `cli/usage`); packages add their own rather than borrow an ill-fitting one.
  */
 export type CompactionErrorCode = `${string}/${string}`;
 
@@ -13,10 +12,8 @@ export interface CompactionErrorSettings {
 }
 
 /**
- * Base of every error Compaction throws. Use the static `isInstance` checks rather than `instanceof`: they
- * test a `Symbol.for` marker, so they work across duplicate installs of a package. A subclass declares its
- * `marker` (unique to it, such as `compaction.error.invalid-options`) and its `name`; an instance carries the
- * marker of its class and of every class it extends.
+ * Base of every error Compaction throws. Check with the static `isInstance`, not `instanceof`: it tests a
+ * `Symbol.for` marker, so it works across duplicate installs. A subclass declares its own `marker` and `name`.
  */
 export class CompactionError extends Error {
   /** The `Symbol.for` key an instance of this class carries, in every copy of the package that defines it. */

@@ -9,10 +9,7 @@ export interface DefinitionNotFoundSettings {
   cause?: unknown;
 }
 
-/**
- * What {@link StrategyNotFoundError} and {@link ProviderNotFoundError} share: a name that is neither
- * registered nor installed, reported with the registered names and the package to install.
- */
+/** Base of {@link StrategyNotFoundError} and {@link ProviderNotFoundError}: a name neither registered nor installed. */
 export abstract class DefinitionNotFoundError extends CompactionError {
   /** The names that are registered. */
   declare readonly registeredNames: string[];

@@ -1,9 +1,6 @@
 import { CompactionError } from './compaction-error.js';
 
-/**
- * The package that provides a strategy or provider by name is installed but could not be used: importing it
- * failed or it exports another name. The original failure is the `cause`.
- */
+/** A strategy or provider package is installed but failed to import or exports another name (see `cause`). */
 export class PackageLoadError extends CompactionError {
   static override readonly marker: string = 'compaction.error.package-load';
   override readonly name: string = 'PackageLoadError';

@@ -95,10 +95,8 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
       typeof candidate.create !== 'function' ||
       typeof candidate[this.kind.schema as string] !== 'object'
     ) {
-      throw new InvalidOptionsError({
-        subject: source,
-        issues: [{ path: '', message: `is not a v1 ${this.kind.label} definition` }],
-      });
+      const issue = { path: '', message: `is not a v1 ${this.kind.label} definition` };
+      throw new InvalidOptionsError({ subject: source, issues: [issue] });
     }
   }
 }
@@ -109,9 +107,6 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
  */
 function isMissingPackage(error: unknown, packageName: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    message.includes(`'${packageName}'`)
-  );
+  const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+  return notFound && typeof message === 'string' && message.includes(`'${packageName}'`);
 }

@@ -10,10 +10,7 @@ import { DefinitionRegistry, type PackageLoader } from './definition-registry.js
 export interface StrategyRegistrySettings {
   /** Definitions to register up front (the `pipeline` strategy is always registered). */
   definitions?: readonly StrategyDefinition<never>[];
-  /**
-   * How to load `@compaction/strategy-<name>` for a name that is not registered. Defaults to dynamic
-   * `import()`; pass `false` to never load packages (for bundles that must be closed).
-   */
+  /** How to load `@compaction/strategy-<name>`; `false` never loads packages (for closed bundles). */
   loadPackage?: PackageLoader | false;
 }
 
@@ -29,10 +26,8 @@ class DefaultStrategyRegistry
 }
 
 /**
- * Creates a strategy registry with the built-in `pipeline` strategy and the given definitions. A name that is
- * not registered is loaded from the package `@compaction/strategy-<name>` (its default export) when
- * installed; otherwise resolution fails with {@link StrategyNotFoundError}, which lists the registered names
- * and the package, or, when the package is installed but fails to load, with `PackageLoadError`.
+ * Creates a strategy registry with `pipeline` and the given definitions. Other names load the default export
+ * of `@compaction/strategy-<name>`, or fail with {@link StrategyNotFoundError} or `PackageLoadError`.
  */
 export function createStrategyRegistry(settings: StrategyRegistrySettings = {}): StrategyRegistry {
   const definitions = [pipelineDefinition, ...(settings.definitions ?? [])];

@@ -1,10 +1,7 @@
 import type { JSONObject } from '../json.js';
 import type { CompactionRecord, CompactionStore } from './compaction-store.js';
 
-/**
- * Keeps records and session metadata in memory. Everything is copied on the way in and out, so neither the
- * Compactor's later work nor a caller's edits can change what was recorded.
- */
+/** Keeps records and session metadata in memory, copied on the way in and out so they cannot change. */
 export class InMemoryCompactionStore implements CompactionStore {
   private readonly records = new Map<string, CompactionRecord[]>();
   private readonly metadata = new Map<string, JSONObject>();

@@ -19,10 +19,9 @@ declare module '../specs/strategy-config.js' {
 }
 
 /**
- * Runs strategies in order, each on the previous one's output, and stops as soon as the history is at or
- * under the target, so cheap stages spare costly ones. Only the last stage is held to the hard limit; if the
- * result still misses it, throws {@link BudgetUnreachableError} with the best any stage reached (the last
- * stage's own error when it came lowest). `details.stages` records each stage that ran, with token counts.
+ * Runs strategies in order, each on the previous one's output, until the target is met, so cheap stages spare
+ * costly ones. Only the last stage is held to the hard limit; a result over it throws
+ * {@link BudgetUnreachableError}. `details.stages` records each stage that ran, with token counts.
  */
 export function createPipeline(stages: readonly CompactionStrategy[]): CompactionStrategy {
   const names = stages.map((stage) => stage.name).join(', ') || '(none)';
