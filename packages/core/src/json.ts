@@ -4,10 +4,7 @@ export type JSONValue = null | string | number | boolean | JSONObject | JSONValu
 /** A JSON object. */
 export type JSONObject = { [key: string]: JSONValue | undefined };
 
-/**
- * Whether `value` is plain JSON (finite numbers, no functions, no cycles, no class instances).
- * Used to reject tool inputs and metadata that would not survive serialization.
- */
+/** Whether `value` is plain JSON (finite numbers, no functions, cycles or class instances). */
 export function isJSONValue(value: unknown, seen: Set<object> = new Set()): value is JSONValue {
   if (value === null) return true;
   switch (typeof value) {
@@ -33,10 +30,7 @@ export function isJSONValue(value: unknown, seen: Set<object> = new Set()): valu
   }
 }
 
-/**
- * `values` without its `undefined` entries: optional properties stay absent rather than set to `undefined`,
- * so records compare and serialize the same whichever way they were built.
- */
+/** `values` without its `undefined` entries, so records compare and serialize the same however built. */
 export function present<Values extends object>(values: Values): Partial<Values> {
   return Object.fromEntries(
     Object.entries(values).filter(([, value]) => value !== undefined),

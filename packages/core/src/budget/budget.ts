@@ -44,21 +44,9 @@ export const budgetSchema: OptionsSchema = {
   type: 'object',
   description: 'Token budget. Numbers in (0, 1] are fractions, numbers above 1 are tokens.',
   properties: {
-    contextWindow: {
-      type: 'integer',
-      exclusiveMinimum: 0,
-      description: "The model's context window in tokens.",
-    },
-    reservedOutputTokens: {
-      type: 'number',
-      minimum: 0,
-      description: "Tokens kept free for the model's answer.",
-    },
-    safetyMargin: {
-      type: 'number',
-      minimum: 0,
-      description: 'Head-room for estimation error (default 0.05).',
-    },
+    contextWindow: field('integer', 'exclusiveMinimum', "The model's context window in tokens."),
+    reservedOutputTokens: field('number', 'minimum', "Tokens kept free for the model's answer."),
+    safetyMargin: field('number', 'minimum', 'Head-room for estimation error (default 0.05).'),
     trigger: {
       anyOf: [
         { type: 'number', minimum: 0 },
@@ -66,18 +54,15 @@ export const budgetSchema: OptionsSchema = {
       ],
       description: 'When automatic compaction fires (default 0.85 of the limit); 0 or false disables it.',
     },
-    target: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      description: 'What to compact down to (default 0.6 of the limit).',
-    },
-    minimumMessages: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Below this many messages nothing is compacted.',
-    },
+    target: field('number', 'exclusiveMinimum', 'What to compact down to (default 0.6 of the limit).'),
+    minimumMessages: field('integer', 'minimum', 'Below this many messages nothing is compacted.'),
   },
 };
+
+/** A budget field's schema: a number at least (`minimum`) or above (`exclusiveMinimum`) 0. */
+function field(type: 'integer' | 'number', bound: 'minimum' | 'exclusiveMinimum', description: string) {
+  return { type, [bound]: 0, description } as OptionsSchema;
+}
 
 /** Validates budget options and resolves them to token counts. Throws {@link InvalidOptionsError}. */
 export function resolveBudget(options: BudgetOptions): Budget {
@@ -92,26 +77,17 @@ export function resolveBudget(options: BudgetOptions): Budget {
   const safetyMargin = Math.ceil(toTokens(margin, contextWindow));
   const limit = contextWindow - reservedOutputTokens - safetyMargin;
   const issues: OptionsIssue[] = [];
-  if (limit <= 0) {
-    issues.push({
-      path: 'contextWindow',
-      message: `leaves no room: ${contextWindow} - ${reservedOutputTokens} reserved - ${safetyMargin} margin <= 0`,
-    });
-  }
+  const add = (path: string, message: string) => issues.push({ path, message });
+  const reserved = `${reservedOutputTokens} reserved - ${safetyMargin} margin`;
+  if (limit <= 0) add('contextWindow', `leaves no room: ${contextWindow} - ${reserved} <= 0`);
   const trigger =
     triggerOption === false || triggerOption === 0 ? null : Math.floor(toTokens(triggerOption, limit));
-  if (trigger !== null && trigger > limit) {
-    issues.push({ path: 'trigger', message: `${trigger} tokens is above the limit ${limit}` });
-  }
+  if (trigger !== null && trigger > limit) add('trigger', `${trigger} tokens is above the limit ${limit}`);
   const target = Math.floor(toTokens(targetOption, limit));
   if (trigger !== null && target >= trigger) {
-    issues.push({
-      path: 'target',
-      message: `${target} tokens must be below the trigger (${trigger}) so compaction does not fire again at once`,
-    });
-  } else if (target > limit) {
-    issues.push({ path: 'target', message: `${target} tokens is above the limit ${limit}` });
-  }
+    const why = 'so compaction does not fire again at once';
+    add('target', `${target} tokens must be below the trigger (${trigger}) ${why}`);
+  } else if (target > limit) add('target', `${target} tokens is above the limit ${limit}`);
   if (issues.length > 0) throw new InvalidOptionsError({ subject: 'budget', issues });
   const minimumMessages = options.minimumMessages ?? 4;
   return { contextWindow, reservedOutputTokens, safetyMargin, limit, trigger, target, minimumMessages };

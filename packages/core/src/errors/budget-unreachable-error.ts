@@ -14,40 +14,24 @@ export interface BudgetUnreachableSettings {
   cause?: unknown;
 }
 
-/**
- * A strategy (or every strategy the Compactor tried) could not shrink the conversation to its target
- * without breaking a rule: the messages it may not remove or shorten are too large. The message names the
- * user's numbers, as in `Cannot reach the target of 507 tokens: the best is 2,028 (...)`.
- */
+/** No strategy tried could shrink the conversation to its target without breaking a rule. */
 export class BudgetUnreachableError extends CompactionError {
   static override readonly marker: string = 'compaction.error.budget-unreachable';
   override readonly name: string = 'BudgetUnreachableError';
   /** The target the compaction was asked to reach, in tokens. */
-  readonly target: number;
+  declare readonly target: number;
   /** Tokens of the smallest history the strategy could build. */
-  readonly best: number;
+  declare readonly best: number;
   /** The hard limit the result had to meet (at least `target`). */
-  readonly limit: number;
+  declare readonly limit: number;
   /** Why the strategy could not go lower, when it said. */
-  readonly reason: string | undefined;
-
+  declare readonly reason: string | undefined;
   constructor({ target, best, limit = target, reason, cause }: BudgetUnreachableSettings) {
-    const overLimit = limit > target ? `, over the limit of ${formatTokens(limit)}` : '';
-    super({
-      code: 'core/budget-unreachable',
-      message:
-        `Cannot reach the target of ${formatTokens(target)} tokens: the best is ${formatTokens(best)}` +
-        `${overLimit}${reason === undefined ? '' : ` (${reason})`}`,
-      cause,
-    });
-    this.target = target;
-    this.best = best;
-    this.limit = Math.max(limit, target);
-    this.reason = reason;
+    const tokens = (count: number) => Math.round(count).toLocaleString('en-US');
+    const overLimit = limit > target ? `, over the limit of ${tokens(limit)}` : '';
+    const why = reason === undefined ? '' : ` (${reason})`;
+    const message = `Cannot reach the target of ${tokens(target)} tokens: the best is ${tokens(best)}`;
+    super({ code: 'core/budget-unreachable', message: message + overLimit + why, cause });
+    Object.assign(this, { target, best, limit: Math.max(limit, target), reason });
   }
-}
-
-/** A token count as users read it: rounded, with thousands separators. */
-function formatTokens(tokens: number): string {
-  return Math.round(tokens).toLocaleString('en-US');
 }

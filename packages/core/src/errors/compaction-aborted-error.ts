@@ -4,7 +4,6 @@ import { CompactionError } from './compaction-error.js';
 export class CompactionAbortedError extends CompactionError {
   static override readonly marker: string = 'compaction.error.aborted';
   override readonly name: string = 'CompactionAbortedError';
-
   constructor({ cause }: { cause?: unknown } = {}) {
     super({ code: 'core/aborted', message: 'Compaction was aborted', cause });
   }

@@ -1,8 +1,6 @@
 /**
- * The code of a {@link CompactionError}: stable and machine-readable, namespaced by the package that defines
- * it as `<package>/<name>`, where `<package>` is the package name without its `@compaction/` scope. Core's
- * codes start with `core/` (`core/invalid-options`, `core/budget-unreachable`...); other packages add their
- * own (`cli/usage`, `store-sqlite/locked`...) rather than borrow one whose meaning does not fit.
+ * The stable code of a {@link CompactionError}: `<package>/<name>`, the package without its `@compaction/`
+ * scope (`core/invalid-options`, `cli/usage`); packages add their own rather than borrow an ill-fitting one.
  */
 export type CompactionErrorCode = `${string}/${string}`;
 
@@ -14,12 +12,8 @@ export interface CompactionErrorSettings {
 }
 
 /**
- * Base of every error Compaction throws. Use the static `isInstance` checks rather than `instanceof`:
- * they work across duplicate installs of a package, because they test a `Symbol.for` marker.
- *
- * A subclass declares its `marker` (a string unique to it, such as `compaction.error.invalid-options`) and
- * its `name`, and inherits `isInstance`: an instance carries the marker of its class and of every class it
- * extends.
+ * Base of every error Compaction throws. Check with the static `isInstance`, not `instanceof`: it tests a
+ * `Symbol.for` marker, so it works across duplicate installs. A subclass declares its own `marker` and `name`.
  */
 export class CompactionError extends Error {
   /** The `Symbol.for` key an instance of this class carries, in every copy of the package that defines it. */
@@ -27,12 +21,10 @@ export class CompactionError extends Error {
   override readonly name: string = 'CompactionError';
   /** A stable, machine-readable code, namespaced by package (see {@link CompactionErrorCode}). */
   readonly code: CompactionErrorCode;
-
   constructor({ code, message, cause }: CompactionErrorSettings) {
     super(message, cause === undefined ? undefined : { cause });
     this.code = code;
-    // Marks the instance for each class from its own up to this one; a class without a marker of its own
-    // is recognised as the nearest class above it that has one.
+    // A class without a marker of its own is recognised as the nearest class above it that has one.
     for (let type: unknown = new.target; type !== Error && typeof type === 'function'; ) {
       const { marker } = type as { marker?: unknown };
       if (Object.hasOwn(type, 'marker') && typeof marker === 'string') {
@@ -41,7 +33,6 @@ export class CompactionError extends Error {
       type = Object.getPrototypeOf(type);
     }
   }
-
   /**
    * Whether `error` is an instance of this class, from this or any other copy of its package. Bound to the
    * class it is read from, so it can be passed on as it is: `errors.filter(InvalidOptionsError.isInstance)`.
@@ -50,10 +41,9 @@ export class CompactionError extends Error {
     this: { readonly prototype: Instance; readonly marker: string },
     error: unknown,
   ) => error is Instance;
-
   static {
-    // A getter rather than a static method: a method read off a subclass and passed on as a callback loses
-    // the `this` that says which class, and so which marker, it checks.
+    // A getter, not a static method: a method read off a subclass and passed on as a callback loses the
+    // `this` that says which marker it checks.
     Object.defineProperty(CompactionError, 'isInstance', {
       get(this: { readonly marker: string }) {
         const marker = Symbol.for(this.marker);

@@ -4,12 +4,11 @@ import { CompactionError } from './compaction-error.js';
 export class ContextOverflowError extends CompactionError {
   static override readonly marker: string = 'compaction.error.context-overflow';
   override readonly name: string = 'ContextOverflowError';
-  readonly provider: string;
+  declare readonly provider: string;
   /** Tokens the request had, when the provider said. */
-  readonly requestTokens: number | undefined;
+  declare readonly requestTokens: number | undefined;
   /** The maximum the provider allows, when it said. */
-  readonly maximumTokens: number | undefined;
-
+  declare readonly maximumTokens: number | undefined;
   constructor(settings: {
     provider: string;
     requestTokens?: number;
@@ -18,17 +17,9 @@ export class ContextOverflowError extends CompactionError {
     cause?: unknown;
   }) {
     const { provider, requestTokens, maximumTokens, message, cause } = settings;
-    const numbers =
-      requestTokens !== undefined && maximumTokens !== undefined
-        ? `: ${requestTokens} tokens > ${maximumTokens}`
-        : '';
-    super({
-      code: 'core/context-overflow',
-      message: message ?? `${provider} context window exceeded${numbers}`,
-      cause,
-    });
-    this.provider = provider;
-    this.requestTokens = requestTokens;
-    this.maximumTokens = maximumTokens;
+    const numbers = maximumTokens === undefined ? '' : `: ${requestTokens} tokens > ${maximumTokens}`;
+    const fallback = `${provider} context window exceeded${requestTokens === undefined ? '' : numbers}`;
+    super({ code: 'core/context-overflow', message: message ?? fallback, cause });
+    Object.assign(this, { provider, requestTokens, maximumTokens });
   }
 }

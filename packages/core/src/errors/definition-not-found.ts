@@ -9,22 +9,17 @@ export interface DefinitionNotFoundSettings {
   cause?: unknown;
 }
 
-/**
- * What {@link StrategyNotFoundError} and {@link ProviderNotFoundError} share: a name that is neither
- * registered nor installed, reported with the registered names and the package to install.
- */
+/** Base of {@link StrategyNotFoundError} and {@link ProviderNotFoundError}: a name neither registered nor installed. */
 export abstract class DefinitionNotFoundError extends CompactionError {
   /** The names that are registered. */
-  readonly registeredNames: string[];
+  declare readonly registeredNames: string[];
   /** The package that would provide the name. */
-  readonly packageName: string;
-
+  declare readonly packageName: string;
   constructor(code: CompactionErrorCode, label: string, name: string, settings: DefinitionNotFoundSettings) {
     const { registeredNames, packageName, cause } = settings;
     const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
     const message = `No ${label} named "${name}". Registered: ${registered}. Install ${packageName} to use it.`;
     super({ code, message, cause });
-    this.registeredNames = registeredNames;
-    this.packageName = packageName;
+    Object.assign(this, { registeredNames, packageName });
   }
 }

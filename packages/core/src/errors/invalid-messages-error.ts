@@ -14,11 +14,10 @@ export class InvalidMessagesError extends CompactionError {
   static override readonly marker: string = 'compaction.error.invalid-messages';
   override readonly name: string = 'InvalidMessagesError';
   readonly issues: MessageIssue[];
-
   constructor({ issues, cause }: { issues: MessageIssue[]; cause?: unknown }) {
-    const shown = issues
-      .slice(0, 5)
-      .map((issue) => `messages[${issue.index}]${issue.path ? `.${issue.path}` : ''}: ${issue.message}`);
+    const shown = issues.slice(0, 5).map(({ index, path, message }) => {
+      return `messages[${index}]${path ? `.${path}` : ''}: ${message}`;
+    });
     const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
     super({ code: 'core/invalid-messages', message: `Invalid messages: ${shown.join('; ')}${more}`, cause });
     this.issues = issues;

@@ -12,13 +12,11 @@ export class InvalidOptionsError extends CompactionError {
   static override readonly marker: string = 'compaction.error.invalid-options';
   override readonly name: string = 'InvalidOptionsError';
   /** What was being validated, such as `strategy "pruning"` or `budget`. */
-  readonly subject: string;
-  readonly issues: OptionsIssue[];
-
+  declare readonly subject: string;
+  declare readonly issues: OptionsIssue[];
   constructor({ subject, issues, cause }: { subject: string; issues: OptionsIssue[]; cause?: unknown }) {
     const details = issues.map((issue) => `${issue.path || '(root)'}: ${issue.message}`).join('; ');
     super({ code: 'core/invalid-options', message: `Invalid options for ${subject}: ${details}`, cause });
-    this.subject = subject;
-    this.issues = issues;
+    Object.assign(this, { subject, issues });
   }
 }

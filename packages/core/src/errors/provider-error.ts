@@ -5,12 +5,11 @@ export class ProviderError extends CompactionError {
   static override readonly marker: string = 'compaction.error.provider-error';
   override readonly name: string = 'ProviderError';
   /** The provider's name, such as `anthropic`. */
-  readonly provider: string;
+  declare readonly provider: string;
   /** HTTP status, when the failure came from an HTTP response. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** Whether trying again later may succeed (rate limits, overload, timeouts). */
-  readonly retryable: boolean;
-
+  declare readonly retryable: boolean;
   constructor(settings: {
     provider: string;
     message: string;
@@ -20,8 +19,6 @@ export class ProviderError extends CompactionError {
   }) {
     const { provider, message, status, retryable = false, cause } = settings;
     super({ code: 'core/provider-error', message: `${provider}: ${message}`, cause });
-    this.provider = provider;
-    this.status = status;
-    this.retryable = retryable;
+    Object.assign(this, { provider, status, retryable });
   }
 }

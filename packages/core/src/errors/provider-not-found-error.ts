@@ -6,7 +6,6 @@ export class ProviderNotFoundError extends DefinitionNotFoundError {
   override readonly name: string = 'ProviderNotFoundError';
   /** The name that was asked for. */
   readonly providerName: string;
-
   constructor({ providerName, ...settings }: { providerName: string } & DefinitionNotFoundSettings) {
     super('core/provider-not-found', 'provider', providerName, settings);
     this.providerName = providerName;

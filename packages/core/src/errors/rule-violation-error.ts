@@ -5,20 +5,13 @@ import { CompactionError } from './compaction-error.js';
 export class RuleViolationError extends CompactionError {
   static override readonly marker: string = 'compaction.error.rule-violation';
   override readonly name: string = 'RuleViolationError';
-  readonly strategy: string;
-  readonly violations: RuleViolation[];
-
-  constructor({
-    strategy,
-    violations,
-    cause,
-  }: { strategy: string; violations: RuleViolation[]; cause?: unknown }) {
-    const shown = violations
-      .slice(0, 3)
-      .map((violation) => `${violation.rule}: ${violation.message}`)
-      .join('; ');
-    super({ code: 'core/rule-violation', message: `Strategy "${strategy}" broke a rule: ${shown}`, cause });
-    this.strategy = strategy;
-    this.violations = violations;
+  declare readonly strategy: string;
+  declare readonly violations: RuleViolation[];
+  constructor(settings: { strategy: string; violations: RuleViolation[]; cause?: unknown }) {
+    const { strategy, violations, cause } = settings;
+    const shown = violations.slice(0, 3).map(({ rule, message }) => `${rule}: ${message}`);
+    const message = `Strategy "${strategy}" broke a rule: ${shown.join('; ')}`;
+    super({ code: 'core/rule-violation', message, cause });
+    Object.assign(this, { strategy, violations });
   }
 }

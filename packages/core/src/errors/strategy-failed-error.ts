@@ -5,7 +5,6 @@ export class StrategyFailedError extends CompactionError {
   static override readonly marker: string = 'compaction.error.strategy-failed';
   override readonly name: string = 'StrategyFailedError';
   readonly strategy: string;
-
   constructor({ strategy, cause }: { strategy: string; cause?: unknown }) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super({ code: 'core/strategy-failed', message: `Strategy "${strategy}" failed: ${reason}`, cause });

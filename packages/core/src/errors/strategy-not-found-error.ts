@@ -6,7 +6,6 @@ export class StrategyNotFoundError extends DefinitionNotFoundError {
   override readonly name: string = 'StrategyNotFoundError';
   /** The name that was asked for. */
   readonly strategyName: string;
-
   constructor({ strategyName, ...settings }: { strategyName: string } & DefinitionNotFoundSettings) {
     super('core/strategy-not-found', 'strategy', strategyName, settings);
     this.strategyName = strategyName;

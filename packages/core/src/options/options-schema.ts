@@ -38,103 +38,64 @@ export function validateOptions<T>(schema: OptionsSchema, value: unknown, subjec
 }
 
 function check(schema: OptionsSchema, value: unknown, path: string, issues: OptionsIssue[]): unknown {
-  const add = (message: string) => issues.push({ path, message });
+  const add = (message: string, at = path) => issues.push({ path: at, message });
+  const got = `, got ${describeType(value)}`;
+  const fail = (message: string) => {
+    add(message);
+    return value;
+  };
   if (schema.anyOf !== undefined) {
     for (const option of schema.anyOf) {
       const optionIssues: OptionsIssue[] = [];
       const result = check(option, value, path, optionIssues);
       if (optionIssues.length === 0) return result;
     }
-    add(`does not match any allowed form${schema.description ? ` (${schema.description})` : ''}`);
-    return value;
+    return fail(`does not match any allowed form${schema.description ? ` (${schema.description})` : ''}`);
   }
   if (schema.const !== undefined && value !== schema.const) add(`must be ${JSON.stringify(schema.const)}`);
   if (schema.enum !== undefined && !schema.enum.includes(value as JSONValue)) {
-    add(`must be one of ${schema.enum.map((item) => JSON.stringify(item)).join(', ')}`);
-    return value;
+    return fail(`must be one of ${schema.enum.map((item) => JSON.stringify(item)).join(', ')}`);
   }
-  switch (schema.type) {
-    case undefined:
-      return value;
-    case 'null':
-      if (value !== null) add('must be null');
-      return value;
-    case 'boolean':
-      if (typeof value !== 'boolean') add(`must be a boolean, got ${describeType(value)}`);
-      return value;
-    case 'string':
-      if (typeof value !== 'string') add(`must be a string, got ${describeType(value)}`);
-      else if (schema.minLength !== undefined && value.length < schema.minLength) {
-        add(`must have at least ${schema.minLength} characters`);
-      }
-      return value;
-    case 'number':
-    case 'integer':
-      checkNumber(schema, value, add);
-      return value;
-    case 'array': {
-      if (!Array.isArray(value)) {
-        add(`must be an array, got ${describeType(value)}`);
-        return value;
-      }
-      if (schema.minItems !== undefined && value.length < schema.minItems) {
-        add(`must have at least ${schema.minItems} items`);
-      }
-      const items = schema.items;
-      return items === undefined
-        ? [...value]
-        : value.map((item, index) => check(items, item, `${path}[${index}]`, issues));
-    }
-    case 'object':
-      return checkObject(schema, value, path, issues);
+  const { type, minLength, minItems, minimum, maximum, exclusiveMinimum } = schema;
+  if (type === 'null' && value !== null) add('must be null');
+  if (type === 'boolean' && typeof value !== 'boolean') add(`must be a boolean${got}`);
+  if (type === 'string' && typeof value !== 'string') add(`must be a string${got}`);
+  else if (type === 'string' && (value as string).length < (minLength ?? 0)) {
+    add(`must have at least ${minLength} characters`);
   }
-}
-
-function checkNumber(schema: OptionsSchema, value: unknown, add: (message: string) => void) {
-  if (typeof value !== 'number' || !Number.isFinite(value))
-    return add(`must be a number, got ${describeType(value)}`);
-  if (schema.type === 'integer' && !Number.isInteger(value)) add('must be an integer');
-  if (schema.minimum !== undefined && value < schema.minimum) add(`must be at least ${schema.minimum}`);
-  if (schema.maximum !== undefined && value > schema.maximum) add(`must be at most ${schema.maximum}`);
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) {
-    add(`must be greater than ${schema.exclusiveMinimum}`);
+  if (type === 'number' || type === 'integer') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`must be a number${got}`);
+    if (type === 'integer' && !Number.isInteger(value)) add('must be an integer');
+    if (minimum !== undefined && value < minimum) add(`must be at least ${minimum}`);
+    if (maximum !== undefined && value > maximum) add(`must be at most ${maximum}`);
+    if (exclusiveMinimum !== undefined && value <= exclusiveMinimum)
+      add(`must be greater than ${exclusiveMinimum}`);
   }
-}
-
-function checkObject(schema: OptionsSchema, value: unknown, path: string, issues: OptionsIssue[]): unknown {
-  if (!isRecord(value)) {
-    issues.push({ path, message: `must be an object, got ${describeType(value)}` });
-    return value;
+  if (type === 'array') {
+    if (!Array.isArray(value)) return fail(`must be an array${got}`);
+    if (minItems !== undefined && value.length < minItems) add(`must have at least ${minItems} items`);
+    const { items } = schema;
+    return items === undefined
+      ? [...value]
+      : value.map((item, index) => check(items, item, `${path}[${index}]`, issues));
   }
+  if (type !== 'object') return value;
+  if (!isRecord(value)) return fail(`must be an object${got}`);
   const properties = schema.properties ?? {};
+  const known = Object.keys(properties);
   const result: Record<string, unknown> = {};
-  for (const name of schema.required ?? []) {
-    if (value[name] === undefined) issues.push({ path: join(path, name), message: 'is required' });
-  }
+  const join = (name: string) => (path === '' ? name : `${path}.${name}`);
+  for (const name of schema.required ?? []) if (value[name] === undefined) add('is required', join(name));
   for (const [name, propertySchema] of Object.entries(properties)) {
-    const propertyValue = value[name];
-    if (propertyValue !== undefined)
-      result[name] = check(propertySchema, propertyValue, join(path, name), issues);
+    if (value[name] !== undefined) result[name] = check(propertySchema, value[name], join(name), issues);
     else if (propertySchema.default !== undefined) result[name] = structuredClone(propertySchema.default);
   }
   for (const [name, propertyValue] of Object.entries(value)) {
     if (name in properties || propertyValue === undefined) continue;
     const extra = schema.additionalProperties;
-    if (extra === false) {
-      const known = Object.keys(properties);
-      issues.push({
-        path: join(path, name),
-        message: `is not a known option${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`,
-      });
-    } else if (typeof extra === 'object') {
-      result[name] = check(extra, propertyValue, join(path, name), issues);
-    } else {
-      result[name] = propertyValue;
-    }
+    if (typeof extra === 'object') result[name] = check(extra, propertyValue, join(name), issues);
+    else if (extra !== false) result[name] = propertyValue;
+    else add(`is not a known option${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`, join(name));
   }
   return result;
-}
-
-function join(path: string, name: string): string {
-  return path === '' ? name : `${path}.${name}`;
 }

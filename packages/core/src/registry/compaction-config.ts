@@ -1,4 +1,5 @@
 import { type BudgetOptions, budgetSchema } from '../budget/budget.js';
+import { present } from '../json.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
@@ -7,10 +8,7 @@ import type { StrategyRegistry } from '../specs/strategy-registry-v1.js';
 import { createPipeline, strategyConfigSchema } from '../strategies/pipeline.js';
 import { createProviderRegistry, type ProviderConfig, type ProviderRegistry } from './provider-registry.js';
 
-/**
- * A compaction config: plain JSON, so it can live in a file, round-trip unchanged and be validated by the
- * published JSON Schema ({@link compactionConfigSchema}).
- */
+/** A compaction config: plain JSON, validated by the published {@link compactionConfigSchema}. */
 export interface CompactionConfig {
   /** The JSON Schema URL or path, for editor completion. Ignored otherwise. */
   $schema?: string;
@@ -26,39 +24,27 @@ export interface CompactionConfig {
   countTokens?: 'estimate' | 'provider';
 }
 
-const strategyListSchema: OptionsSchema = {
-  anyOf: [strategyConfigSchema, { type: 'array', items: strategyConfigSchema, minItems: 1 }],
-  description: 'a strategy, or a list of strategies run as a pipeline',
-};
-
 /**
  * The JSON Schema of {@link CompactionConfig}. With a registry, each registered strategy's options schema
  * is included, so editors complete and check options by strategy name.
  */
 export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSchema {
   const definitions = registry?.list() ?? [];
+  const named = definitions.map(
+    (definition): OptionsSchema => ({
+      type: 'object',
+      description: definition.description,
+      properties: { name: { const: definition.name }, options: definition.optionsSchema },
+      required: ['name'],
+      additionalProperties: false,
+    }),
+  );
   const entry: OptionsSchema =
-    definitions.length === 0
+    named.length === 0
       ? strategyConfigSchema
-      : {
-          anyOf: [
-            { type: 'string', minLength: 1 },
-            ...definitions.map(
-              (definition): OptionsSchema => ({
-                type: 'object',
-                description: definition.description,
-                properties: { name: { const: definition.name }, options: definition.optionsSchema },
-                required: ['name'],
-                additionalProperties: false,
-              }),
-            ),
-            strategyConfigSchema,
-          ],
-        };
-  const list: OptionsSchema =
-    definitions.length === 0
-      ? strategyListSchema
-      : { anyOf: [entry, { type: 'array', items: entry, minItems: 1 }] };
+      : { anyOf: [{ type: 'string', minLength: 1 }, ...named, strategyConfigSchema] };
+  const list: OptionsSchema = { anyOf: [entry, { type: 'array', items: entry, minItems: 1 }] };
+  if (named.length === 0) list.description = 'a strategy, or a list of strategies run as a pipeline';
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'Compaction config',
@@ -90,9 +76,8 @@ export interface ResolvedCompactionConfig {
 }
 
 /**
- * Validates a config against {@link compactionConfigSchema} (throwing `InvalidOptionsError` with every
- * problem's path), then builds what it names: its provider through the provider registry (unless one is
- * passed in), then its strategies through the strategy registry, each given the provider.
+ * Validates a config against {@link compactionConfigSchema} (or throws `InvalidOptionsError`), then builds
+ * its provider (unless one is passed in), then its strategies, each given the provider.
  */
 export async function resolveCompactionConfig(
   config: CompactionConfig,
@@ -100,22 +85,15 @@ export async function resolveCompactionConfig(
   options: { provider?: Provider; providers?: ProviderRegistry } = {},
 ): Promise<ResolvedCompactionConfig> {
   validateOptions(compactionConfigSchema(), config, 'config');
-  const provider =
-    options.provider ??
-    (config.provider === undefined
-      ? undefined
-      : await (options.providers ?? createProviderRegistry()).resolve(config.provider));
-  const context = provider === undefined ? {} : { provider };
+  const providers = options.providers ?? createProviderRegistry();
+  const provider = options.provider ?? (config.provider && (await providers.resolve(config.provider)));
+  const context = present({ provider });
   const build = async (entry: StrategyConfig | StrategyConfig[]): Promise<CompactionStrategy> => {
     if (!Array.isArray(entry)) return registry.resolve(entry, context);
     const stages = await Promise.all(entry.map((stage) => registry.resolve(stage, context)));
     return stages.length === 1 ? stages[0]! : createPipeline(stages);
   };
   const strategy = await build(config.strategy);
-  return {
-    strategy,
-    ...(config.fallback === undefined ? {} : { fallback: await build(config.fallback) }),
-    ...(provider === undefined ? {} : { provider }),
-    ...(config.countTokens === undefined ? {} : { countTokens: config.countTokens }),
-  };
+  const fallback = config.fallback === undefined ? undefined : await build(config.fallback);
+  return { strategy, ...present({ fallback, provider, countTokens: config.countTokens }) };
 }

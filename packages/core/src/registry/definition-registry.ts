@@ -1,103 +1,102 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
+import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 
 /** Loads a package by name; the default uses dynamic `import()`. */
 export type PackageLoader = (packageName: string) => Promise<unknown>;
 
-/** What every registered definition has. */
+/** What every registered definition has (besides a factory and the schema of its input). */
 export interface NamedDefinition {
   readonly specificationVersion: 'v1';
   readonly name: string;
 }
 
-/** How a {@link DefinitionRegistry} is specialised (strategies, providers). */
+/** How a {@link DefinitionRegistry} is specialised: strategies, providers. */
 export interface DefinitionKind<Definition extends NamedDefinition> {
-  /** What the definitions are, for messages: `strategy`, `provider`. */
-  label: string;
-  /** The package that provides a name by convention, such as `@compaction/strategy-<name>`. */
-  packageName(name: string): string;
-  /** Whether a value is such a definition (beyond the name and version). */
-  isDefinition(value: unknown): value is Definition;
+  /** What the definitions are: `<label>` in messages, `@compaction/<label>-<name>` the package of a name. */
+  label: 'strategy' | 'provider';
+  /** The property holding the schema a definition's input is validated against. */
+  schema: {
+    [Key in keyof Definition]: Definition[Key] extends OptionsSchema ? Key : never;
+  }[keyof Definition];
   /** The error for a name that is neither registered nor installed. */
   notFound(context: { name: string; registeredNames: string[]; packageName: string; cause?: unknown }): Error;
 }
 
 /**
  * Maps names to definitions, loading the conventional package's default export for a name that is not
- * registered. The strategy and provider registries are this, with what resolves a config on top.
+ * registered. The strategy and provider registries are this, with their `resolve` on top.
  */
 export class DefinitionRegistry<Definition extends NamedDefinition> {
   readonly specificationVersion = 'v1';
   private readonly definitions = new Map<string, Definition>();
-
+  private readonly loadPackage: PackageLoader | false;
   constructor(
     private readonly kind: DefinitionKind<Definition>,
-    private readonly loadPackage: PackageLoader | false = (packageName) => import(packageName),
-  ) {}
-
+    settings: { definitions?: readonly Definition[] | undefined; loadPackage?: PackageLoader | false },
+  ) {
+    this.loadPackage = settings.loadPackage ?? ((packageName) => import(packageName));
+    for (const definition of settings.definitions ?? []) this.register(definition);
+  }
   /** Registers a definition; a later registration under the same name replaces the earlier one. */
   register(definition: Definition): this {
     this.assertDefinition(definition, 'register()');
     this.definitions.set(definition.name, definition);
     return this;
   }
-
   /** The registered names, sorted. */
   names(): string[] {
     return [...this.definitions.keys()].sort();
   }
-
   /** The registered definitions, by name. */
   list(): Definition[] {
     return this.names().map((name) => this.definitions.get(name)!);
   }
-
   /** The definition for a name, loading its package when it is not registered. */
   async definition(name: string): Promise<Definition> {
     const registered = this.definitions.get(name);
     if (registered !== undefined) return registered;
-    const packageName = this.kind.packageName(name);
-    const notFound = (cause?: unknown) =>
-      this.kind.notFound({
-        name,
-        registeredNames: this.names(),
-        packageName,
-        ...(cause === undefined ? {} : { cause }),
-      });
-    if (this.loadPackage === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound();
+    const { label, notFound } = this.kind;
+    const packageName = `@compaction/${label}-${name}`;
+    const context = { name, registeredNames: this.names(), packageName };
+    if (this.loadPackage === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound(context);
     let loaded: unknown;
     try {
       loaded = await this.loadPackage(packageName);
-    } catch (error) {
+    } catch (cause) {
       // Only the package itself missing means "install it"; a package that is there but fails to load
       // would send the user to install what they already have.
-      throw isMissingPackage(error, packageName)
-        ? notFound(error)
-        : new PackageLoadError({ packageName, cause: error });
+      throw isMissingPackage(cause, packageName)
+        ? notFound({ ...context, cause })
+        : new PackageLoadError({ packageName, cause });
     }
     const definition = (loaded as { default?: unknown } | undefined)?.default;
     this.assertDefinition(definition, packageName);
     if (definition.name !== name) {
-      const cause = new Error(`it exports a ${this.kind.label} named "${definition.name}", not "${name}"`);
+      const cause = new Error(`it exports a ${label} named "${definition.name}", not "${name}"`);
       throw new PackageLoadError({ packageName, cause });
     }
     this.register(definition);
     return definition;
   }
-
+  /** The definition for `name`, and `input` validated against its schema (with defaults filled in). */
+  protected async validated(name: string, input: unknown): Promise<[Definition, never]> {
+    const definition = await this.definition(name);
+    const schema = definition[this.kind.schema] as OptionsSchema;
+    return [definition, validateOptions<never>(schema, input, `${this.kind.label} "${name}"`)];
+  }
   private assertDefinition(value: unknown, source: string): asserts value is Definition {
-    const candidate = value as Partial<NamedDefinition> | undefined | null;
+    const candidate = value as Record<string, unknown> | undefined | null;
     if (
       typeof candidate !== 'object' ||
       candidate === null ||
       candidate.specificationVersion !== 'v1' ||
       typeof candidate.name !== 'string' ||
-      !this.kind.isDefinition(candidate)
+      typeof candidate.create !== 'function' ||
+      typeof candidate[this.kind.schema as string] !== 'object'
     ) {
-      throw new InvalidOptionsError({
-        subject: source,
-        issues: [{ path: '', message: `is not a v1 ${this.kind.label} definition` }],
-      });
+      const issue = { path: '', message: `is not a v1 ${this.kind.label} definition` };
+      throw new InvalidOptionsError({ subject: source, issues: [issue] });
     }
   }
 }
@@ -108,9 +107,6 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
  */
 function isMissingPackage(error: unknown, packageName: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    message.includes(`'${packageName}'`)
-  );
+  const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+  return notFound && typeof message === 'string' && message.includes(`'${packageName}'`);
 }

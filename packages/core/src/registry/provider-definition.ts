@@ -2,9 +2,8 @@ import type { OptionsSchema } from '../options/options-schema.js';
 import type { Provider } from '../specs/provider-v1.js';
 
 /**
- * What a provider adapter package default-exports, so configs can name it: `{ "provider": { "name":
- * "anthropic", "model": "..." } }`. The registry validates the settings against `settingsSchema` (filling in
- * defaults) before it calls `create`.
+ * What a provider adapter package default-exports, so configs can name it. The registry validates settings
+ * against `settingsSchema` (filling in defaults) before it calls `create`.
  */
 export interface ProviderDefinition<Settings = unknown> {
   readonly specificationVersion: 'v1';

@@ -1,6 +1,5 @@
 import { ProviderNotFoundError } from '../errors/provider-not-found-error.js';
 import type { JSONObject } from '../json.js';
-import { validateOptions } from '../options/options-schema.js';
 import type { Provider } from '../specs/provider-v1.js';
 import { DefinitionRegistry, type PackageLoader } from './definition-registry.js';
 import type { ProviderDefinition } from './provider-definition.js';
@@ -34,28 +33,20 @@ class DefaultProviderRegistry
   extends DefinitionRegistry<ProviderDefinition<never>>
   implements ProviderRegistry
 {
-  async resolve(config: ProviderConfig): Promise<Provider> {
-    const { name, ...settings } = config;
-    const definition = await this.definition(name);
-    return definition.create(
-      validateOptions<never>(definition.settingsSchema, settings, `provider "${name}"`),
-    );
+  async resolve({ name, ...settings }: ProviderConfig): Promise<Provider> {
+    const [definition, validated] = await this.validated(name, settings);
+    return definition.create(validated);
   }
 }
 
 /** Creates a provider registry with the given definitions. */
 export function createProviderRegistry(settings: ProviderRegistrySettings = {}): ProviderRegistry {
-  const registry = new DefaultProviderRegistry(
+  return new DefaultProviderRegistry(
     {
       label: 'provider',
-      packageName: (name) => `@compaction/provider-${name}`,
-      isDefinition: (value): value is ProviderDefinition<never> =>
-        typeof (value as Partial<ProviderDefinition>).create === 'function' &&
-        typeof (value as Partial<ProviderDefinition>).settingsSchema === 'object',
+      schema: 'settingsSchema',
       notFound: ({ name, ...context }) => new ProviderNotFoundError({ providerName: name, ...context }),
     },
-    settings.loadPackage,
+    settings,
   );
-  for (const definition of settings.definitions ?? []) registry.register(definition);
-  return registry;
 }

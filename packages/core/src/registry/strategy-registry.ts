@@ -1,5 +1,4 @@
 import { StrategyNotFoundError } from '../errors/strategy-not-found-error.js';
-import { validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
 import type { StrategyConfig } from '../specs/strategy-config.js';
@@ -11,10 +10,7 @@ import { DefinitionRegistry, type PackageLoader } from './definition-registry.js
 export interface StrategyRegistrySettings {
   /** Definitions to register up front (the `pipeline` strategy is always registered). */
   definitions?: readonly StrategyDefinition<never>[];
-  /**
-   * How to load `@compaction/strategy-<name>` for a name that is not registered. Defaults to dynamic
-   * `import()`; pass `false` to never load packages (for bundles that must be closed).
-   */
+  /** How to load `@compaction/strategy-<name>`; `false` never loads packages (for closed bundles). */
   loadPackage?: PackageLoader | false;
 }
 
@@ -24,31 +20,23 @@ class DefaultStrategyRegistry
 {
   async resolve(config: StrategyConfig, context: { provider?: Provider } = {}): Promise<CompactionStrategy> {
     const { name, options } = typeof config === 'string' ? { name: config, options: undefined } : config;
-    const definition = await this.definition(name);
-    const validated = validateOptions<never>(definition.optionsSchema, options, `strategy "${name}"`);
+    const [definition, validated] = await this.validated(name, options);
     return definition.create(validated, { registry: this, ...context });
   }
 }
 
 /**
- * Creates a strategy registry with the built-in `pipeline` strategy and the given definitions. A name that is
- * not registered is loaded from the package `@compaction/strategy-<name>` (its default export) when
- * installed; otherwise resolution fails with {@link StrategyNotFoundError}, which lists the registered names
- * and the package, or, when the package is installed but fails to load, with `PackageLoadError`.
+ * Creates a strategy registry with `pipeline` and the given definitions. Other names load the default export
+ * of `@compaction/strategy-<name>`, or fail with {@link StrategyNotFoundError} or `PackageLoadError`.
  */
 export function createStrategyRegistry(settings: StrategyRegistrySettings = {}): StrategyRegistry {
-  const registry = new DefaultStrategyRegistry(
+  const definitions = [pipelineDefinition, ...(settings.definitions ?? [])];
+  return new DefaultStrategyRegistry(
     {
       label: 'strategy',
-      packageName: (name) => `@compaction/strategy-${name}`,
-      isDefinition: (value): value is StrategyDefinition<never> =>
-        typeof (value as Partial<StrategyDefinition>).create === 'function' &&
-        typeof (value as Partial<StrategyDefinition>).optionsSchema === 'object',
+      schema: 'optionsSchema',
       notFound: ({ name, ...context }) => new StrategyNotFoundError({ strategyName: name, ...context }),
     },
-    settings.loadPackage,
+    { ...settings, definitions },
   );
-  for (const definition of [pipelineDefinition, ...(settings.definitions ?? [])])
-    registry.register(definition);
-  return registry;
 }

@@ -1,15 +1,11 @@
 import type { JSONObject } from '../json.js';
 import type { CompactionRecord, CompactionStore } from './compaction-store.js';
 
-/**
- * Keeps records and session metadata in memory. Everything is copied on the way in and out, so neither the
- * Compactor's later work nor a caller's edits can change what was recorded.
- */
+/** Keeps records and session metadata in memory, copied on the way in and out so they cannot change. */
 export class InMemoryCompactionStore implements CompactionStore {
   private readonly records = new Map<string, CompactionRecord[]>();
   private readonly metadata = new Map<string, JSONObject>();
   private closed = false;
-
   async append(record: CompactionRecord): Promise<void> {
     this.assertOpen();
     const sessionId = record.event.sessionId;
@@ -17,23 +13,19 @@ export class InMemoryCompactionStore implements CompactionStore {
     records.push(structuredClone(record));
     this.records.set(sessionId, records);
   }
-
   async list(sessionId: string): Promise<CompactionRecord[]> {
     this.assertOpen();
     return structuredClone(this.records.get(sessionId) ?? []);
   }
-
   async sessions(): Promise<string[]> {
     this.assertOpen();
     return [...new Set([...this.records.keys(), ...this.metadata.keys()])].sort();
   }
-
   async getSessionMetadata(sessionId: string): Promise<JSONObject | undefined> {
     this.assertOpen();
     const metadata = this.metadata.get(sessionId);
     return metadata === undefined ? undefined : structuredClone(metadata);
   }
-
   async updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
     this.assertOpen();
     // A key set to undefined is removed (the store conformance suite checks every store does so).
@@ -42,11 +34,9 @@ export class InMemoryCompactionStore implements CompactionStore {
     this.metadata.set(sessionId, merged);
     return structuredClone(merged);
   }
-
   async close(): Promise<void> {
     this.closed = true;
   }
-
   private assertOpen(): void {
     if (this.closed) throw new Error('the compaction store is closed');
   }

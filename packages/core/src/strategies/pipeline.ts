@@ -19,15 +19,12 @@ declare module '../specs/strategy-config.js' {
 }
 
 /**
- * Runs strategies in order and stops as soon as the history is at or under the target, so cheap stages
- * (such as truncating old tool results) spare the costly ones (such as summarizing). Each stage receives the
- * previous stage's output. Stages before the last are given the target but not the hard limit, so a stage
- * that gets only part of the way still passes its progress on; the pipeline's result must meet the limit or
- * it throws {@link BudgetUnreachableError} with the pipeline's target and the best any stage reached (the
- * last stage's own error, unchanged, when it came lowest). `details.stages` records each stage that ran with
- * its token counts.
+ * Runs strategies in order, each on the previous one's output, until the target is met, so cheap stages spare
+ * costly ones. Only the last stage is held to the hard limit; a result over it throws
+ * {@link BudgetUnreachableError}. `details.stages` records each stage that ran, with token counts.
  */
 export function createPipeline(stages: readonly CompactionStrategy[]): CompactionStrategy {
+  const names = stages.map((stage) => stage.name).join(', ') || '(none)';
   return {
     specificationVersion: 'v1',
     name: 'pipeline',
@@ -37,12 +34,15 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
       let messages = [...input.messages];
       let tokens = counter.estimate(messages);
       const summaries: string[] = [];
-      const stageDetails: JSONObject[] = [];
+      const details: JSONObject[] = [];
+      const unreachable = (cause?: unknown) => {
+        const reason = `stages ${names} ran out`;
+        return new BudgetUnreachableError({ ...budget, best: tokens, reason, ...present({ cause }) });
+      };
       for (const [index, stage] of stages.entries()) {
         if (tokens <= budget.target) break;
         input.abortSignal?.throwIfAborted();
-        // Only the pipeline as a whole must meet the hard limit: an earlier stage that gets part of the way
-        // hands its progress on to the next one instead of failing the run.
+        // An earlier stage that gets part of the way hands its progress on instead of failing the run.
         const isLast = index === stages.length - 1;
         const stageBudget = isLast ? budget : { limit: Number.MAX_SAFE_INTEGER, target: budget.target };
         let output: CompactionOutput;
@@ -53,47 +53,26 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
           if (!isLast) continue;
           // The earlier stages' progress already meets the limit: it is the pipeline's result.
           if (tokens <= budget.limit) break;
-          if (error.best <= tokens) throw error;
-          throw unreachable(budget, tokens, stages, error);
+          throw error.best <= tokens ? error : unreachable(error);
         }
         const tokensAfter = counter.estimate(output.messages);
-        stageDetails.push({
+        details.push({
           name: stage.name,
           tokensBefore: tokens,
           tokensAfter,
           messagesBefore: messages.length,
           messagesAfter: output.messages.length,
-          ...(output.details === undefined ? {} : { details: output.details }),
+          ...present({ details: output.details }),
         });
         if (output.summary !== undefined) summaries.push(output.summary);
-        messages = output.messages;
+        ({ messages } = output);
         tokens = tokensAfter;
       }
-      if (tokens > budget.limit) throw unreachable(budget, tokens, stages);
-      return {
-        messages,
-        ...(summaries.length > 0 ? { summary: summaries.join('\n\n') } : {}),
-        details: { stages: stageDetails },
-      };
+      if (tokens > budget.limit) throw unreachable();
+      const summary = summaries.length > 0 ? { summary: summaries.join('\n\n') } : {};
+      return { messages, ...summary, details: { stages: details } };
     },
   };
-}
-
-/** The pipeline's own error when its stages together got no lower than `best`. */
-function unreachable(
-  budget: { limit: number; target: number },
-  best: number,
-  stages: readonly CompactionStrategy[],
-  cause?: unknown,
-): BudgetUnreachableError {
-  const names = stages.map((stage) => stage.name).join(', ');
-  return new BudgetUnreachableError({
-    target: budget.target,
-    best,
-    limit: budget.limit,
-    reason: `stages ${names || '(none)'} ran out`,
-    ...present({ cause }),
-  });
 }
 
 /** The JSON Schema of one strategy entry in a config. */
