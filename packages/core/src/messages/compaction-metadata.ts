@@ -1,4 +1,4 @@
-import type { JSONObject } from '../json.js';
+import { isRecord, type JSONObject } from '../json.js';
 import type { Message, Metadata } from './message.js';
 
 /**
@@ -29,8 +29,7 @@ export interface CompactionMetadata extends JSONObject {
 /** Reads Compaction's marks from a message, if any. */
 export function compactionMetadataOf(message: Message): CompactionMetadata | undefined {
   const value = message.metadata?.compaction;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  return value as CompactionMetadata;
+  return isRecord(value) ? (value as CompactionMetadata) : undefined;
 }
 
 /** Whether a message is pinned (kept verbatim by every strategy). */
@@ -53,9 +52,8 @@ export function withCompactionMetadata<M extends Message>(
   content: M['content'] = message.content,
 ): M {
   const compaction: CompactionMetadata = { ...compactionMetadataOf(message), ...marks };
-  // The keys this sets are listed before the spread: V8 fills keys a literal already has quickly, but
-  // adding a key after a spread takes a slow path (tens of times slower), and a strategy may mark
-  // thousands of messages in one run.
+  // Keys listed before the spread: V8 fills keys a literal already has quickly, but adding one after a spread
+  // takes a slow path (tens of times slower), and a strategy may mark thousands of messages in one run.
   const metadata: Metadata = { compaction, ...message.metadata };
   metadata.compaction = compaction;
   const copy = { role: message.role, content, metadata, ...(message as object) } as M;

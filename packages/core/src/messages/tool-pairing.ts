@@ -71,17 +71,14 @@ export function pairingIssues(messages: readonly Message[], options: PairingOpti
     for (let position = 0; position < message.content.length; position++) {
       const part = message.content[position]!;
       if (part.type !== 'tool-call') continue;
-      const known = callIds.size;
-      if (callIds.add(part.toolCallId).size === known) {
-        if (report({ kind: 'duplicate-call', toolCallId: part.toolCallId, index })) return issues;
-      }
+      // One hash per call: the set did not grow when the id was already there.
+      const reused = callIds.size === callIds.add(part.toolCallId).size;
+      if (reused && report({ kind: 'duplicate-call', toolCallId: part.toolCallId, index })) return issues;
       answered[position] = false;
       pending++;
     }
-    if (pending > 0) {
-      open = message;
-      openIndex = index;
-    }
+    open = message;
+    openIndex = index;
   }
   if (options.lastTurnMayWait === false) closeTurn();
   return issues;

@@ -10,18 +10,15 @@ import type { Repair, RepairOptions, RepairResult } from './repair.js';
 export const missingResultText = '[No result was recorded for this tool call.]';
 
 /**
- * Makes a history valid for providers without losing content: every tool result ends up right after the
- * assistant message that made the call. Results found later in the history are moved back to their call;
- * calls with no result anywhere get a placeholder error result; results with no call and duplicate results
- * are dropped (or reported, see {@link RepairOptions}); a call id used again by a later call is renamed
- * `<id>#<n>` together with the results that answer it. Messages that need no change are returned as the same
- * objects; changed and inserted messages are marked with `metadata.compaction.repair`.
- * Throws {@link InvalidMessagesError} for malformed messages.
+ * Makes a history valid for providers without losing content: results found later are moved back right after
+ * their call; calls with no result get a placeholder error result; results with no call and duplicates are
+ * dropped (or reported, see {@link RepairOptions}); a reused call id is renamed `<id>#<n>` with its results.
+ * Unchanged messages are returned as the same objects; changed and inserted ones are marked with
+ * `metadata.compaction.repair`. Throws {@link InvalidMessagesError} for malformed messages.
  */
 export function repairHistory(input: readonly Message[], options: RepairOptions = {}): RepairResult {
   validateMessages(input);
-  // Most histories need nothing: one pass that stops at the first problem says so, without the lookups the
-  // whole repair builds.
+  // Most histories need nothing: a pass that stops at the first problem says so, without the repair's lookups.
   if (needsNoRepair(input)) return { messages: [...input], repairs: [] };
   return repairToolPairing(input, options);
 }
@@ -53,10 +50,7 @@ export function assertValidHistory(messages: unknown): asserts messages is Messa
 export function repairToolPairing(input: readonly Message[], options: RepairOptions = {}): RepairResult {
   const repairs: Repair[] = [];
   const messages = renameDuplicateCalls(input, repairs);
-  const callIndex = new Map<string, number>();
-  messages.forEach((message, index) => {
-    for (const call of toolCallsOf(message)) callIndex.set(call.toolCallId, index);
-  });
+  const callIds = new Set(messages.flatMap((message) => toolCallsOf(message).map((call) => call.toolCallId)));
   // The first result for each call wherever it stands; later ones are duplicates.
   const firstResult = new Map<string, { part: ToolResultPart; index: number }>();
   const orphans: MessageIssue[] = [];
@@ -64,12 +58,9 @@ export function repairToolPairing(input: readonly Message[], options: RepairOpti
     if (message.role !== 'tool') return;
     for (const part of message.content) {
       if (!firstResult.has(part.toolCallId)) firstResult.set(part.toolCallId, { part, index });
-      if (!callIndex.has(part.toolCallId) && options.orphanedResults === 'error') {
-        orphans.push({
-          index,
-          path: 'content',
-          message: `tool result "${part.toolCallId}" answers no tool call`,
-        });
+      if (!callIds.has(part.toolCallId) && options.orphanedResults === 'error') {
+        const message = `tool result "${part.toolCallId}" answers no tool call`;
+        orphans.push({ index, path: 'content', message });
       }
     }
   });
@@ -124,7 +115,7 @@ export function repairToolPairing(input: readonly Message[], options: RepairOpti
     const kept = message.content.filter((part) => {
       const id = part.toolCallId;
       const first = firstResult.get(id);
-      if (!callIndex.has(id)) {
+      if (!callIds.has(id)) {
         repairs.push({ kind: 'removed-orphaned-result', toolCallId: id, index });
         return false;
       }
@@ -151,40 +142,32 @@ export function repairToolPairing(input: readonly Message[], options: RepairOpti
 }
 
 /**
- * Gives every tool call a unique id. A call that reuses an earlier call's id is renamed `<id>#<n>`, and the
- * results after it that carry that id are renamed with it, so each result keeps answering the nearest call
- * before it. Recorded runs do reuse ids, and providers reject a request that repeats one.
+ * Renames a call reusing an earlier call's id `<id>#<n>`, with the results after it that carry that id, so
+ * each result answers the nearest call before it. Recorded runs reuse ids; providers reject repeated ones.
  */
 function renameDuplicateCalls(messages: readonly Message[], repairs: Repair[]): Message[] {
-  const seen = new Set<string>();
-  const aliases = new Map<string, string>();
   const uses = new Map<string, number>();
+  const aliases = new Map<string, string>();
   return messages.map((message, index) => {
     let changed = false;
+    const rename = <P extends { toolCallId: string }>(part: P): P => {
+      const toolCallId = aliases.get(part.toolCallId);
+      if (toolCallId === undefined) return part;
+      changed = true;
+      return { ...part, toolCallId };
+    };
+    let content: Message['content'] = message.content;
     if (message.role === 'assistant') {
-      const content = message.content.map((part) => {
+      content = message.content.map((part) => {
         if (part.type !== 'tool-call') return part;
-        const id = part.toolCallId;
-        if (!seen.has(id)) {
-          seen.add(id);
-          aliases.delete(id);
-          return part;
-        }
-        const count = (uses.get(id) ?? 1) + 1;
-        uses.set(id, count);
-        aliases.set(id, `${id}#${count}`);
-        repairs.push({ kind: 'renamed-duplicate-call', toolCallId: id, index });
-        changed = true;
-        return { ...part, toolCallId: `${id}#${count}` };
+        const count = (uses.get(part.toolCallId) ?? 0) + 1;
+        uses.set(part.toolCallId, count);
+        if (count === 1) return part;
+        aliases.set(part.toolCallId, `${part.toolCallId}#${count}`);
+        repairs.push({ kind: 'renamed-duplicate-call', toolCallId: part.toolCallId, index });
+        return rename(part);
       });
-      return changed ? withCompactionMetadata(message, { repair: 'edited' }, content) : message;
-    }
-    if (message.role !== 'tool' || !message.content.some((part) => aliases.has(part.toolCallId)))
-      return message;
-    const content = message.content.map((part) => {
-      const alias = aliases.get(part.toolCallId);
-      return alias === undefined ? part : { ...part, toolCallId: alias };
-    });
-    return withCompactionMetadata(message, { repair: 'edited' }, content);
+    } else if (message.role === 'tool') content = message.content.map(rename);
+    return changed ? withCompactionMetadata(message, { repair: 'edited' }, content) : message;
   });
 }

@@ -17,6 +17,12 @@ export interface VerifyCompactionInput {
   limit?: number;
 }
 
+const texts = {
+  reasoning: 'an assistant message now stands right before an assistant message with reasoning',
+  marker: 'the result ends with a removal marker, which would read as a new request',
+  unmarked: 'a message that is not an unchanged input object carries no metadata.compaction.kind',
+};
+
 /**
  * Lists the rules a compaction result breaks (see {@link CompactionRule}; empty when it keeps them all).
  * Reasoning first: providers merge consecutive assistant messages into one turn, whose reasoning must
@@ -38,9 +44,9 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
     if (kind === 'misplaced-result') violate('tool-pairing', pairingIssueTexts[kind](toolCallId), index);
     else if (kind === 'unanswered-call') {
       answeredBefore ??= new Set(
-        before.flatMap((message) =>
-          message.role === 'tool' ? message.content.map((part) => part.toolCallId) : [],
-        ),
+        before
+          .flatMap((message) => (message.role === 'tool' ? message.content : []))
+          .map((part) => part.toolCallId),
       );
       if (answeredBefore.has(toolCallId))
         violate('tool-pairing', `tool call "${toolCallId}" lost its result`, index);
@@ -64,9 +70,8 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
       else position = found + 1;
     }
   }
-  const firstConversational = (messages: readonly Message[]) =>
-    messages.find(({ role }) => role !== 'system');
-  if (firstConversational(before)?.role === 'user' && firstConversational(after)?.role !== 'user') {
+  const firstRole = (messages: readonly Message[]) => messages.find(({ role }) => role !== 'system')?.role;
+  if (firstRole(before) === 'user' && firstRole(after) !== 'user') {
     violate('starts-with-user', 'the input started with a user turn but the result does not');
   }
 
@@ -79,37 +84,21 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
     if (!mergesAheadOfReasoning(previous, after[index])) continue;
     const kind = compactionMetadataOf(previous)?.kind;
     positions ??= new Map(before.map((original, position) => [original, position]));
-    const previousPosition = positions.get(previous);
-    const position = positions.get(after[index]!);
+    const [previousPosition, position] = [positions.get(previous), positions.get(after[index]!)];
     const created = previousPosition === undefined && (kind === 'marker' || kind === 'summary');
     const moved =
       previousPosition !== undefined && position !== undefined && position !== previousPosition + 1;
-    if (created || moved) {
-      violate(
-        'reasoning-first',
-        'an assistant message now stands right before an assistant message with reasoning',
-        index,
-      );
-    }
+    if (created || moved) violate('reasoning-first', texts.reasoning, index);
   }
 
   const last = after[after.length - 1];
   if (last !== undefined && compactionMetadataOf(last)?.kind === 'marker' && !before.includes(last)) {
-    violate(
-      'marker-not-last',
-      'the result ends with a removal marker, which would read as a new request',
-      after.length - 1,
-    );
+    violate('marker-not-last', texts.marker, after.length - 1);
   }
   const originals = new Set(before);
   after.forEach((message, index) => {
-    if (!originals.has(message) && !isCompactionProduct(message)) {
-      violate(
-        'unmarked-change',
-        'a message that is not an unchanged input object carries no metadata.compaction.kind',
-        index,
-      );
-    }
+    if (!originals.has(message) && !isCompactionProduct(message))
+      violate('unmarked-change', texts.unmarked, index);
   });
   const tokens = limit === undefined ? 0 : counter.count(after);
   if (limit !== undefined && tokens > limit)
