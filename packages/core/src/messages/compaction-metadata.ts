@@ -1,9 +1,9 @@
-import type { JSONObject } from '../json.js';
+import { isRecord, type JSONObject } from '../json.js';
 import type { Message, Metadata } from './message.js';
 
 /**
- * What a message produced or changed by compaction is. Every message a strategy creates or modifies carries
- * one of these under `metadata.compaction.kind`, so summaries and markers are found by metadata, never by text.
+ * What a message a strategy created or modified is, under `metadata.compaction.kind`: summaries and markers
+ * are found by metadata, never by text.
  */
 export type CompactionMessageKind = 'summary' | 'marker' | 'modified';
 
@@ -20,10 +20,8 @@ export interface CompactionMetadata extends JSONObject {
   /** Set by `repairHistory` on messages it inserted or edited. */
   repair?: 'placeholder-result' | 'moved-result' | 'edited';
   /**
-   * Set by a converter on a message that the provider accepts only together with the turn before it: the
-   * continuation of one model turn split over several messages (an Anthropic `tool_use` called from code
-   * execution that an earlier message started, the server tool result that closes it...). Turn grouping keeps
-   * such a message in the turn before it, so strategies keep or drop them together.
+   * Set by a converter on a message the provider accepts only together with the turn before it (one model
+   * turn split over several messages, such as an Anthropic server tool result): turn grouping keeps it there.
    */
   joinsPrevious?: boolean;
 }
@@ -31,8 +29,7 @@ export interface CompactionMetadata extends JSONObject {
 /** Reads Compaction's marks from a message, if any. */
 export function compactionMetadataOf(message: Message): CompactionMetadata | undefined {
   const value = message.metadata?.compaction;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  return value as CompactionMetadata;
+  return isRecord(value) ? (value as CompactionMetadata) : undefined;
 }
 
 /** Whether a message is pinned (kept verbatim by every strategy). */
@@ -46,20 +43,17 @@ export function isCompactionProduct(message: Message): boolean {
 }
 
 /**
- * Returns a copy of `message` with its compaction marks merged with `marks` and, when `content` is given,
- * that content in place of its own: a changed message is built and marked in one copy. The input is not
- * changed. To pin a message: `withCompactionMetadata(message, { pinned: true })`.
+ * A copy of `message` with `marks` merged into its compaction marks and, when given, `content` in place of
+ * its own. To pin a message: `withCompactionMetadata(message, { pinned: true })`.
  */
 export function withCompactionMetadata<M extends Message>(
   message: M,
   marks: CompactionMetadata,
   content: M['content'] = message.content,
 ): M {
-  const existing = compactionMetadataOf(message);
-  const compaction: CompactionMetadata = existing === undefined ? { ...marks } : { ...existing, ...marks };
-  // The keys this sets are listed before the spread: V8 fills keys a literal already has quickly, but
-  // adding a key after a spread takes a slow path (tens of times slower), and a strategy may mark
-  // thousands of messages in one run.
+  const compaction: CompactionMetadata = { ...compactionMetadataOf(message), ...marks };
+  // Keys listed before the spread: V8 fills keys a literal already has quickly, but adding one after a spread
+  // takes a slow path (tens of times slower), and a strategy may mark thousands of messages in one run.
   const metadata: Metadata = { compaction, ...message.metadata };
   metadata.compaction = compaction;
   const copy = { role: message.role, content, metadata, ...(message as object) } as M;

@@ -14,20 +14,14 @@ export function textOf(message: Message): string {
   return texts.join('\n');
 }
 
-/**
- * Whether a message is something the user said (a user request): a `user` message that compaction did not
- * write. A summary or marker in the user role is not a request, so it never becomes "the newest user request".
- */
+/** A `user` message compaction did not write: a summary or marker in the user role is no request. */
 function isUserRequest(message: Message): boolean {
   if (message.role !== 'user') return false;
   const kind = compactionMetadataOf(message)?.kind;
   return kind !== 'summary' && kind !== 'marker';
 }
 
-/**
- * Index of the newest user request: the last `user` message that compaction did not write (summaries and
- * markers in the user role are not requests). Every strategy keeps it verbatim. Returns -1 when there is none.
- */
+/** Index of the newest user request (see {@link firstUserMessageIndex}) or -1; strategies keep it. */
 export function latestUserMessageIndex(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     if (isUserRequest(messages[index]!)) return index;
@@ -35,7 +29,7 @@ export function latestUserMessageIndex(messages: readonly Message[]): number {
   return -1;
 }
 
-/** Index of the original task: the first user request (as {@link latestUserMessageIndex} reads them), or -1. */
+/** Index of the original task: the first `user` message compaction did not write or -1. */
 export function firstUserMessageIndex(messages: readonly Message[]): number {
   return messages.findIndex(isUserRequest);
 }

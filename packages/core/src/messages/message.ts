@@ -1,9 +1,9 @@
 import type { JSONObject, JSONValue } from '../json.js';
 
 /**
- * Free-form data carried alongside a message or part. Provider converters keep provider-specific fields
- * here (for example Anthropic's `cache_control`) so that conversions are lossless; Compaction keeps its own
- * marks under the `compaction` key (see {@link CompactionMetadata}).
+ * Free-form data on a message or part: converters keep provider-specific fields here (such as Anthropic's
+ * `cache_control`) so conversions are lossless; Compaction's own marks are under `compaction`
+ * ({@link CompactionMetadata}).
  */
 export type Metadata = JSONObject;
 
@@ -39,9 +39,9 @@ export interface FilePart {
 export interface ReasoningPart {
   type: 'reasoning';
   text: string;
-  /** Opaque provider signature that lets the provider verify the reasoning when it is sent back. */
+  /** Lets the provider verify the reasoning when it is sent back. */
   signature?: string;
-  /** Encrypted or redacted reasoning content the provider returned instead of readable text. */
+  /** Encrypted or redacted reasoning the provider returned instead of readable text. */
   redactedData?: string;
   metadata?: Metadata;
 }

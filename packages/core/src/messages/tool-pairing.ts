@@ -2,11 +2,7 @@ import type { AssistantMessage, Message } from './message.js';
 
 /** One way a history breaks the pairing of tool calls and their results. */
 export interface PairingIssue {
-  /**
-   * `duplicate-call`: a call reuses the id of an earlier call. `misplaced-result`: a tool result does not
-   * answer a call of the assistant message whose tool messages it stands in, or answers one twice.
-   * `unanswered-call`: a call has no result before the next message that is not a tool message.
-   */
+  /** A call reusing an earlier id; a result not answering (once) the call before it; a call left unanswered. */
   kind: 'duplicate-call' | 'misplaced-result' | 'unanswered-call';
   toolCallId: string;
   /** Index of the message concerned: the call's assistant message, or the result's tool message. */
@@ -15,14 +11,18 @@ export interface PairingIssue {
 
 /** What {@link pairingIssues} reports. */
 export interface PairingOptions {
-  /** Stop at the first issue: for a yes or no answer, which then costs nothing more once it is known. */
+  /** Stop at the first issue: enough for a yes or no answer. */
   first?: boolean;
-  /**
-   * Whether the calls of the last turn may still wait for their results (their tools may be running), and so
-   * are not reported as unanswered. Default `true`.
-   */
+  /** Whether the calls of the last turn may still wait for their results (tools running). Default `true`. */
   lastTurnMayWait?: boolean;
 }
+
+/** How each kind of {@link PairingIssue} reads in an error or a rule violation. */
+export const pairingIssueTexts: Record<PairingIssue['kind'], (toolCallId: string) => string> = {
+  'duplicate-call': (id) => `tool call id "${id}" is used by an earlier call`,
+  'misplaced-result': (id) => `tool result "${id}" does not answer a call of the assistant message before it`,
+  'unanswered-call': (id) => `tool call "${id}" has no result before the next message`,
+};
 
 /**
  * The one definition of tool pairing, which repair, validation and verification all use: every tool call
@@ -37,33 +37,30 @@ export function pairingIssues(messages: readonly Message[], options: PairingOpti
   let open: AssistantMessage | undefined;
   let openIndex = -1;
   let pending = 0;
-  // Adds an issue; says whether to stop there.
-  const report = (issue: PairingIssue): boolean => {
-    issues.push(issue);
-    return options.first === true;
-  };
+  const report = (issue: PairingIssue): boolean => issues.push(issue) > 0 && options.first === true;
   const closeTurn = (): boolean => {
     if (open === undefined || pending === 0) return false;
-    for (let position = 0; position < open.content.length; position++) {
-      const part = open.content[position]!;
-      if (part.type !== 'tool-call' || answered[position]) continue;
-      if (report({ kind: 'unanswered-call', toolCallId: part.toolCallId, index: openIndex })) return true;
-    }
-    return false;
+    return open.content.some(
+      (part, position) =>
+        part.type === 'tool-call' &&
+        !answered[position] &&
+        report({ kind: 'unanswered-call', toolCallId: part.toolCallId, index: openIndex }),
+    );
   };
 
-  // Index loops: a history is walked on every check, and an iterator's entry per message would add up.
+  // An index loop: a history is walked on every check, and an iterator's entry per message would add up.
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     if (message.role === 'tool') {
-      for (const part of message.content) {
-        const position = open === undefined ? -1 : callPosition(open, part.toolCallId);
-        if (position >= 0 && !answered[position]) {
+      for (const { toolCallId } of message.content) {
+        // Turns carry few calls: a scan is quickest.
+        const position = open?.content.findIndex(
+          (p) => p.type === 'tool-call' && p.toolCallId === toolCallId,
+        );
+        if (position !== undefined && position >= 0 && !answered[position]) {
           answered[position] = true;
           pending--;
-        } else if (report({ kind: 'misplaced-result', toolCallId: part.toolCallId, index })) {
-          return issues;
-        }
+        } else if (report({ kind: 'misplaced-result', toolCallId, index })) return issues;
       }
       continue;
     }
@@ -74,28 +71,15 @@ export function pairingIssues(messages: readonly Message[], options: PairingOpti
     for (let position = 0; position < message.content.length; position++) {
       const part = message.content[position]!;
       if (part.type !== 'tool-call') continue;
-      const known = callIds.size;
-      if (callIds.add(part.toolCallId).size === known) {
-        if (report({ kind: 'duplicate-call', toolCallId: part.toolCallId, index })) return issues;
-      }
+      // One hash per call: the set did not grow when the id was already there.
+      const reused = callIds.size === callIds.add(part.toolCallId).size;
+      if (reused && report({ kind: 'duplicate-call', toolCallId: part.toolCallId, index })) return issues;
       answered[position] = false;
       pending++;
     }
-    if (pending > 0) {
-      open = message;
-      openIndex = index;
-    }
+    open = message;
+    openIndex = index;
   }
   if (options.lastTurnMayWait === false) closeTurn();
   return issues;
-}
-
-/** Position in `message` of the tool call with this id, or -1. Turns carry few calls: a scan is quickest. */
-function callPosition(message: AssistantMessage, toolCallId: string): number {
-  const content = message.content;
-  for (let position = 0; position < content.length; position++) {
-    const part = content[position]!;
-    if (part.type === 'tool-call' && part.toolCallId === toolCallId) return position;
-  }
-  return -1;
 }

@@ -2,22 +2,57 @@ import { InvalidMessagesError, type MessageIssue } from '../errors/invalid-messa
 import { describeType, isJSONValue, isRecord } from '../json.js';
 import type { Message, Role } from './message.js';
 
+type Report = (path: string, message: string) => void;
+type Check = (value: unknown, path: string, report: Report) => void;
+
+/** A check that reports `text` unless `ok(value)` (or, when `optional`, the value is `undefined`). */
+const rule =
+  (ok: (value: unknown) => boolean, text: string, optional = false): Check =>
+  (value, path, report) => {
+    if (!ok(value) && !(optional && value === undefined)) report(path, text);
+  };
+const isString = (value: unknown) => typeof value === 'string';
+const string = rule(isString, 'must be a string');
+const optionalString = rule(isString, 'must be a string', true);
+const nonEmpty = rule((value) => isString(value) && value !== '', 'must be a non-empty string');
+const jsonObject = rule((value) => isRecord(value) && isJSONValue(value), 'must be a JSON object', true);
+const resultContentTypes = ['text', 'image', 'file'];
+
+/** The fields each part type requires, checked in this order after its metadata. */
+const partChecks: Record<string, Record<string, Check>> = {
+  text: { text: string },
+  image: { image: nonEmpty, mediaType: optionalString },
+  file: { data: string, mediaType: nonEmpty },
+  reasoning: { text: string, signature: optionalString, redactedData: optionalString },
+  'tool-call': {
+    toolCallId: nonEmpty,
+    toolName: nonEmpty,
+    input: rule(isJSONValue, 'must be JSON (parse string inputs; functions, NaN and cycles are not allowed)'),
+  },
+  'tool-result': {
+    toolCallId: nonEmpty,
+    toolName: string,
+    isError: rule((value) => typeof value === 'boolean', 'must be a boolean', true),
+    output: (output, path, report) => {
+      if (typeof output === 'string') return;
+      if (!Array.isArray(output)) return report(path, 'must be a string or an array of parts');
+      for (const [index, item] of (output as unknown[]).entries()) {
+        if (isRecord(item) && resultContentTypes.includes(item.type as string)) {
+          checkPart(item, `${path}[${index}]`, report);
+        } else report(`${path}[${index}]`, 'must be a text, image or file part');
+      }
+    },
+  },
+};
+
 const partTypesByRole: Record<Role, readonly string[]> = {
   system: ['text'],
-  user: ['text', 'image', 'file'],
+  user: resultContentTypes,
   assistant: ['text', 'reasoning', 'tool-call', 'file'],
   tool: ['tool-result'],
 };
 
-const resultContentTypes = ['text', 'image', 'file'];
-
-type Report = (path: string, message: string) => void;
-
-/**
- * Messages already found well-formed. Messages are immutable by contract (every function here returns new
- * objects rather than editing), so a message checked once need not be checked again: re-validating a long
- * history after each appended message costs only the new message.
- */
+/** Messages found well-formed: immutable by contract, so a growing history is re-checked only for new ones. */
 const wellFormed = new WeakSet<object>();
 
 /**
@@ -33,12 +68,11 @@ export function findMessageIssues(messages: unknown): MessageIssue[] {
   const issues: MessageIssue[] = [];
   for (let index = 0; index < messages.length; index++) {
     const message: unknown = messages[index];
-    if (typeof message === 'object' && message !== null && wellFormed.has(message)) continue;
+    const object = typeof message === 'object' && message !== null;
+    if (object && wellFormed.has(message)) continue;
     const before = issues.length;
-    checkMessage(message, (path, text) => {
-      issues.push({ index, path, message: text });
-    });
-    if (issues.length === before && typeof message === 'object' && message !== null) wellFormed.add(message);
+    checkMessage(message, (path, text) => issues.push({ index, path, message: text }));
+    if (issues.length === before && object) wellFormed.add(message);
   }
   return issues;
 }
@@ -49,26 +83,23 @@ export function validateMessages(messages: unknown): asserts messages is Message
   if (issues.length > 0) throw new InvalidMessagesError({ issues });
 }
 
-function checkMessage(message: unknown, report: Report): void {
-  if (!isRecord(message)) {
-    report('', `expected a message object, got ${describeType(message)}`);
-    return;
-  }
+function checkMessage(message: unknown, report: Report) {
+  if (!isRecord(message)) return report('', `expected a message object, got ${describeType(message)}`);
   const role = message.role;
   if (typeof role !== 'string' || !(role in partTypesByRole)) {
-    report('role', `unknown role ${JSON.stringify(role)}; expected one of system, user, assistant, tool`);
-    return;
+    return report(
+      'role',
+      `unknown role ${JSON.stringify(role)}; expected one of system, user, assistant, tool`,
+    );
   }
-  if (message.metadata !== undefined && !isPlainObject(message.metadata))
-    report('metadata', 'must be a JSON object');
-  if (message.id !== undefined && typeof message.id !== 'string') report('id', 'must be a string');
+  jsonObject(message.metadata, 'metadata', report);
+  optionalString(message.id, 'id', report);
   if (!Array.isArray(message.content)) {
-    report('content', `must be an array of parts, got ${describeType(message.content)}`);
-    return;
+    return report('content', `must be an array of parts, got ${describeType(message.content)}`);
   }
   const allowed = partTypesByRole[role as Role];
-  for (const [partIndex, part] of (message.content as unknown[]).entries()) {
-    const path = `content[${partIndex}]`;
+  for (const [index, part] of (message.content as unknown[]).entries()) {
+    const path = `content[${index}]`;
     if (!isRecord(part)) report(path, `expected a part object, got ${describeType(part)}`);
     else if (typeof part.type !== 'string' || !allowed.includes(part.type)) {
       report(`${path}.type`, `a ${role} message cannot carry a ${JSON.stringify(part.type)} part`);
@@ -77,68 +108,7 @@ function checkMessage(message: unknown, report: Report): void {
 }
 
 function checkPart(part: Record<string, unknown>, path: string, report: Report): void {
-  if (part.metadata !== undefined && !isPlainObject(part.metadata))
-    report(`${path}.metadata`, 'must be a JSON object');
-  const requireString = (field: string, nonEmpty = false) => {
-    const value = part[field];
-    if (typeof value !== 'string' || (nonEmpty && value.length === 0)) {
-      report(`${path}.${field}`, nonEmpty ? 'must be a non-empty string' : 'must be a string');
-    }
-  };
-  const optionalString = (field: string) => {
-    if (part[field] !== undefined) requireString(field);
-  };
-  switch (part.type) {
-    case 'text':
-      requireString('text');
-      break;
-    case 'image':
-      requireString('image', true);
-      optionalString('mediaType');
-      break;
-    case 'file':
-      requireString('data');
-      requireString('mediaType', true);
-      break;
-    case 'reasoning':
-      requireString('text');
-      optionalString('signature');
-      optionalString('redactedData');
-      break;
-    case 'tool-call':
-      requireString('toolCallId', true);
-      requireString('toolName', true);
-      if (!isJSONValue(part.input)) {
-        report(
-          `${path}.input`,
-          'must be JSON (parse string inputs; functions, NaN and cycles are not allowed)',
-        );
-      }
-      break;
-    case 'tool-result':
-      requireString('toolCallId', true);
-      requireString('toolName');
-      if (part.isError !== undefined && typeof part.isError !== 'boolean')
-        report(`${path}.isError`, 'must be a boolean');
-      checkResultOutput(part.output, `${path}.output`, report);
-      break;
-  }
-}
-
-function checkResultOutput(output: unknown, path: string, report: Report): void {
-  if (typeof output === 'string') return;
-  if (!Array.isArray(output)) {
-    report(path, 'must be a string or an array of parts');
-    return;
-  }
-  for (const [index, item] of (output as unknown[]).entries()) {
-    const itemPath = `${path}[${index}]`;
-    if (!isRecord(item) || typeof item.type !== 'string' || !resultContentTypes.includes(item.type)) {
-      report(itemPath, 'must be a text, image or file part');
-    } else checkPart(item, itemPath, report);
-  }
-}
-
-function isPlainObject(value: unknown): boolean {
-  return isRecord(value) && isJSONValue(value);
+  jsonObject(part.metadata, `${path}.metadata`, report);
+  const checks = partChecks[part.type as string]!;
+  for (const field in checks) checks[field]!(part[field], `${path}.${field}`, report);
 }

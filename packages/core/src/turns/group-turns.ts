@@ -3,9 +3,8 @@ import type { Message } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message-content.js';
 
 /**
- * The smallest span of a history that is kept or dropped whole: one message, or an assistant message that
- * calls tools together with the tool messages right after it that carry their results, extended over the
- * messages a converter marked as joining the turn before them (`metadata.compaction.joinsPrevious`).
+ * The smallest span of a history kept or dropped whole: one message, or a tool-calling assistant message with
+ * the tool messages right after it, extended over messages marked `metadata.compaction.joinsPrevious`.
  */
 export interface Turn {
   /** Index of the first message. */
@@ -15,9 +14,8 @@ export interface Turn {
 }
 
 /**
- * Groups a history into {@link Turn}s. Every strategy keeps or drops turns whole, which is what keeps tool
- * calls and their results together. A tool message that does not follow a tool-calling assistant message is a
- * turn of its own (run {@link repairHistory} first to remove such orphans).
+ * Groups a history into {@link Turn}s, which strategies keep or drop whole so tool calls and results stay
+ * together. A tool message that follows no tool-calling assistant message is a turn of its own.
  */
 export function groupTurns(messages: readonly Message[]): Turn[] {
   const turns: Turn[] = [];

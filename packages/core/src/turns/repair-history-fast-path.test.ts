@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { assistant, calls, conversation, results, user } from '../__fixtures__/messages.js';
 import { InvalidMessagesError } from '../errors/invalid-messages-error.js';
 import type { Message } from '../messages/message.js';
-import { assertValidHistory, needsNoRepair, repairHistory } from './repair-history.js';
-import { repairToolPairing } from './repair-tool-pairing.js';
+import { assertValidHistory, needsNoRepair, repairHistory, repairToolPairing } from './repair-history.js';
 
 /** What the whole repair pass says: nothing when it would change nothing and reports no damage. */
 function repairFinds(messages: readonly Message[]): 'nothing' | 'damage' {

@@ -15,15 +15,11 @@ export interface Repair {
 
 /** What `repairHistory` does with damage it finds. */
 export interface RepairOptions {
-  /**
-   * A tool result whose call is nowhere in the history: `remove` drops it (default), `error` throws
-   * `InvalidMessagesError`.
-   */
+  /** A tool result whose call is nowhere in the history: `remove` drops it (default), `error` throws. */
   orphanedResults?: 'remove' | 'error';
   /**
    * A tool call with no result before the next non-tool message: `placeholder` inserts an error result
-   * saying none was recorded (default), `error` throws. A call in the last turn of the history is left alone:
-   * its tool may still be running.
+   * (default), `error` throws. Calls in the last turn are left alone: their tools may still be running.
    */
   missingResults?: 'placeholder' | 'error';
 }

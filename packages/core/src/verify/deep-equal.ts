@@ -10,20 +10,21 @@ export function deepEqual(left: unknown, right: unknown): boolean {
   if (left instanceof URL || right instanceof URL) {
     return left instanceof URL && right instanceof URL && left.href === right.href;
   }
-  if (left instanceof ArrayBuffer || right instanceof ArrayBuffer) {
-    return left instanceof ArrayBuffer && right instanceof ArrayBuffer && sameBytes(left, right);
-  }
-  if (ArrayBuffer.isView(left) || ArrayBuffer.isView(right)) {
+  const [leftBytes, rightBytes] = [bytesOf(left), bytesOf(right)];
+  if (leftBytes !== undefined || rightBytes !== undefined) {
     return (
-      ArrayBuffer.isView(left) &&
-      ArrayBuffer.isView(right) &&
+      leftBytes?.length === rightBytes?.length &&
       left.constructor === right.constructor &&
-      sameBytes(left, right)
+      leftBytes!.every((byte, index) => byte === rightBytes![index])
     );
   }
-  if (Array.isArray(left) !== Array.isArray(right)) return false;
-  if (Array.isArray(left) && Array.isArray(right)) {
-    return left.length === right.length && left.every((item, index) => deepEqual(item, right[index]));
+  if (Array.isArray(left) || Array.isArray(right)) {
+    return (
+      Array.isArray(left) &&
+      Array.isArray(right) &&
+      left.length === right.length &&
+      left.every((item, index) => deepEqual(item, right[index]))
+    );
   }
   const leftRecord = left as Record<string, unknown>;
   const rightRecord = right as Record<string, unknown>;
@@ -35,14 +36,9 @@ export function deepEqual(left: unknown, right: unknown): boolean {
   );
 }
 
-function sameBytes(left: ArrayBuffer | ArrayBufferView, right: ArrayBuffer | ArrayBufferView): boolean {
-  const bytes = (value: ArrayBuffer | ArrayBufferView) =>
-    value instanceof ArrayBuffer
-      ? new Uint8Array(value)
-      : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  const [leftBytes, rightBytes] = [bytes(left), bytes(right)];
-  if (leftBytes.length !== rightBytes.length) return false;
-  for (let index = 0; index < leftBytes.length; index++)
-    if (leftBytes[index] !== rightBytes[index]) return false;
-  return true;
+function bytesOf(value: object): Uint8Array | undefined {
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return ArrayBuffer.isView(value)
+    ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+    : undefined;
 }

@@ -1,4 +1,9 @@
-/** The rules every compaction result must keep. */
+/**
+ * The rules every compaction result must keep: well-formed messages; tool results right after their calls,
+ * and answered calls still answered; system, pinned and newest user messages kept verbatim and in order; a
+ * user turn first when the input had one; reasoning first in each assistant turn; no removal marker last;
+ * every message an unchanged input object or marked with `metadata.compaction.kind`; within the limit.
+ */
 export type CompactionRule =
   | 'valid-messages'
   | 'tool-pairing'
