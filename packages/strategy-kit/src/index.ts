@@ -7,6 +7,7 @@ export {
 } from './assemble-within-limit.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';
 export { isSummary } from './is-summary.js';
+export { keepTaskWhenItReturns } from './keep-returning-task.js';
 export {
   type AssembledHistory,
   assembleKeptTurns,

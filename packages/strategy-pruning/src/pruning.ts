@@ -1,6 +1,5 @@
 import {
   assertValidHistory,
-  BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
   type Message,
@@ -10,9 +9,9 @@ import {
   assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
+  keepTaskWhenItReturns,
   keptTurnsOutput,
   planTurns,
-  protectedOverLimit,
   type RemovalMarkerSettings,
   removalMarkerCost,
 } from '@compaction/strategy-kit';
@@ -104,34 +103,16 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
         }
         return { kept, replacements };
       };
-      /** The kept turns assembled, or, when what they count is over the limit, that count. */
-      const assemble = ({ kept, replacements }: ReturnType<typeof selectTurns>) => {
-        try {
+      return keepTaskWhenItReturns(messages, plan, counter, budget.target, (turnPlan) => {
+        const { kept, replacements } = selectTurns(turnPlan.protectedTurns);
+        const assembled = assembleWithinLimit(
           // The recent turns are not dropped to keep a user turn first.
-          return assembleWithinLimit(
-            { messages, plan, kept, replacements, dropBefore: recentStart, markers: settings },
-            counter,
-            budget,
-          );
-        } catch (error) {
-          if (BudgetUnreachableError.isInstance(error)) return error.best;
-          throw error;
-        }
-      };
-
-      let assembled = assemble(selectTurns(plan.protectedTurns));
-      const tokensOf = (result: typeof assembled) => (typeof result === 'number' ? result : result.tokens);
-      const overTarget = tokensOf(assembled) > budget.target;
-      if (overTarget && plan.taskTurn !== -1 && plan.protectedTurns[plan.taskTurn] === 0) {
-        // Keeping a user turn first brought back the original task the tally counted as removed (a pinned
-        // model message stood first): the task was not removable after all, so select again around it.
-        const protectedTurns = plan.protectedTurns.slice();
-        protectedTurns[plan.taskTurn] = 1;
-        const again = assemble(selectTurns(protectedTurns));
-        if (tokensOf(again) < tokensOf(assembled)) assembled = again;
-      }
-      if (typeof assembled === 'number') throw protectedOverLimit(budget, assembled);
-      return keptTurnsOutput(assembled, { tokensBefore: total });
+          { messages, plan: turnPlan, kept, replacements, dropBefore: recentStart, markers: settings },
+          counter,
+          budget,
+        );
+        return keptTurnsOutput(assembled, { tokensBefore: total });
+      });
     },
   };
 }

@@ -1,6 +1,5 @@
 import {
   assertValidHistory,
-  BudgetUnreachableError,
   type CompactionOutput,
   type CompactionStrategy,
   type Message,
@@ -11,6 +10,7 @@ import {
   assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
+  keepTaskWhenItReturns,
   keptTurnsOutput,
   planTurns,
   protectedOverLimit,
@@ -47,34 +47,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
       assertValidHistory(messages);
       const plan = planTurns(messages, counter, { keepOriginalTask });
-      /** The window over `plan`'s turns: the kept ones assembled, or a `BudgetUnreachableError`. */
-      const windowOf = (plan: TurnPlan): CompactionOutput | BudgetUnreachableError => {
-        try {
-          return selectWindow(plan);
-        } catch (error) {
-          if (BudgetUnreachableError.isInstance(error)) return error;
-          throw error;
-        }
-      };
-      const tokensOf = (result: CompactionOutput | BudgetUnreachableError) =>
-        BudgetUnreachableError.isInstance(result) ? result.best : counter.estimate(result.messages);
-      let result = windowOf(plan);
-      if (
-        tokensOf(result) > budget.target &&
-        plan.taskTurn !== -1 &&
-        plan.protectedTurns[plan.taskTurn] === 0
-      ) {
-        // Keeping a user turn first brought back the original task the window left out (a pinned model
-        // message stood first): the task was not removable after all, so choose the window again around it.
-        const protectedTurns = plan.protectedTurns.slice();
-        const tokens = plan.tokens.slice();
-        protectedTurns[plan.taskTurn] = 1;
-        tokens[plan.taskTurn] = countTurn(messages, plan.turns[plan.taskTurn]!, counter);
-        const again = windowOf({ ...plan, protectedTurns, tokens });
-        if (tokensOf(again) < tokensOf(result)) result = again;
-      }
-      if (BudgetUnreachableError.isInstance(result)) throw result;
-      return result;
+      return keepTaskWhenItReturns(messages, plan, counter, budget.target, selectWindow);
 
       function selectWindow(plan: TurnPlan): CompactionOutput {
         const turnCount = plan.turns.length;
