@@ -2,9 +2,9 @@ import type { JSONValue, Message, Part, ToolResultPart } from '@compaction/core'
 import { isJSONValue } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
 import { dataToString } from './data-content.js';
-import { elementReader } from './element-reader.js';
+import { elementReader, type OptionsReader } from './element-reader.js';
 import { isRecord, type JSONRecord, readProviderOptions } from './metadata-slot.js';
-import { type OptionsReader, outputFromAiSdk } from './tool-result-output.js';
+import { outputFromAiSdk } from './tool-result-output.js';
 
 /** A part kept outside the core content, with its position in the AI SDK content. */
 export interface DetachedPart extends JSONRecord {

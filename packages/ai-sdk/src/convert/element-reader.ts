@@ -1,6 +1,8 @@
 import { ConversionProblem } from './conversion-problem.js';
-import { type JSONRecord, joinMetadata } from './metadata-slot.js';
-import type { OptionsReader } from './tool-result-output.js';
+import { type JSONRecord, joinMetadata, type ReadOptions } from './metadata-slot.js';
+
+/** Reads an element's `providerOptions`; see `readProviderOptions`. */
+export type OptionsReader = (providerOptions: unknown, path: string) => ReadOptions;
 
 /** What decoding one AI SDK element works with; see {@link elementReader}. */
 export interface ElementReader {

@@ -1,7 +1,7 @@
 import type { JSONValue, ToolResultContentPart, ToolResultPart } from '@compaction/core';
 import { isJSONValue } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
-import { elementReader } from './element-reader.js';
+import { elementReader, type OptionsReader } from './element-reader.js';
 import {
   isRecord,
   type JSONRecord,
@@ -9,9 +9,6 @@ import {
   splitMetadata,
   writeProviderOptions,
 } from './metadata-slot.js';
-
-/** Reads an element's `providerOptions`; see `readProviderOptions`. */
-export type OptionsReader = (providerOptions: unknown, path: string) => ReadOptions;
 
 /** The text a denied tool call without a reason shows to strategies and counters. */
 export const deniedText = '[The tool call was denied.]';
