@@ -2,13 +2,7 @@ import type { JSONValue, ToolResultContentPart, ToolResultPart } from '@compacti
 import { isJSONValue } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
 import { elementReader, type OptionsReader } from './element-reader.js';
-import {
-  isRecord,
-  type JSONRecord,
-  type ReadOptions,
-  splitMetadata,
-  writeProviderOptions,
-} from './metadata-slot.js';
+import { isRecord, type JSONRecord, splitMetadata, writeProviderOptions } from './metadata-slot.js';
 
 /** The text a denied tool call without a reason shows to strategies and counters. */
 export const deniedText = '[The tool call was denied.]';
