@@ -1,13 +1,13 @@
 import {
   type CompactionOutput,
   type CompactionStrategy,
-  groupTurns,
   latestUserMessageIndex,
   type Message,
   type Provider,
   type UserMessage,
   withCompactionMetadata,
 } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import { contextText } from './context-text.js';
 
 /** Settings of {@link createSummarizingCondenser}. */

@@ -86,7 +86,6 @@ export {
 export { type AnchoredTokenCounter, createTokenCounter, type ReportedUsage } from './tokens/token-counter.js';
 
 // Turns, repair, verification
-export { groupTurns, type Turn } from './turns/group-turns.js';
 export { mergesAheadOfReasoning } from './turns/reasoning-boundary.js';
 export type * from './turns/repair.js';
 export { assertValidHistory, repairHistory } from './turns/repair-history.js';

@@ -1,4 +1,5 @@
-import { compactionMetadataOf, groupTurns, type Message } from '@compaction/core';
+import { compactionMetadataOf, type Message } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import { describe, expect, it } from 'vitest';
 import type { AnthropicRequest } from './anthropic-request.js';
 import { fromAnthropicRequest } from './from-anthropic-request.js';

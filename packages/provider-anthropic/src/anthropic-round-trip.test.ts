@@ -1,10 +1,5 @@
-import {
-  findMessageIssues,
-  groupTurns,
-  InvalidMessagesError,
-  type Message,
-  repairHistory,
-} from '@compaction/core';
+import { findMessageIssues, InvalidMessagesError, type Message, repairHistory } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import { conversationArbitrary } from '@compaction/testing';
 import { missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import fc from 'fast-check';

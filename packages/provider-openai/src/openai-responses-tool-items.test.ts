@@ -1,12 +1,12 @@
 import {
   compactionMetadataOf,
   createTokenCounter,
-  groupTurns,
   latestUserMessageIndex,
   type Message,
   repairHistory,
   type ToolCallPart,
 } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { describe, expect, it } from 'vitest';
 import { fromOpenAIResponsesInput } from './from-openai-responses-input.js';

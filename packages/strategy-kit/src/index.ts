@@ -6,6 +6,7 @@ export {
   protectedOverLimit,
 } from './assemble-within-limit.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';
+export { groupTurns, type Turn } from './group-turns.js';
 export { isSummary } from './is-summary.js';
 export { keepTaskWhenItReturns } from './keep-returning-task.js';
 export {

@@ -2,7 +2,6 @@ import {
   type AssistantMessage,
   compactionMetadataOf,
   createTokenCounter,
-  groupTurns,
   type Message,
   type ToolMessage,
   withCompactionMetadata,
@@ -10,6 +9,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { system, user } from './__fixtures__/messages.js';
+import { groupTurns } from './group-turns.js';
 import { fillRoomWithTurn, shortenTurn, wholeTurnSlack } from './shorten-turn.js';
 
 const marks = { round: 2, strategy: 'test' };

@@ -3,10 +3,10 @@ import {
   type Message,
   type TokenCounter,
   type ToolMessage,
-  type Turn,
   withCompactionMetadata,
 } from '@compaction/core';
 import { fitToRoom } from './fit-to-room.js';
+import type { Turn } from './group-turns.js';
 import {
   shortenToolResultToTokens,
   type ToolResultSize,

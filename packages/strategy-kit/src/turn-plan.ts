@@ -1,13 +1,12 @@
 import {
   firstUserMessageIndex,
-  groupTurns,
   isPinned,
   latestUserMessageIndex,
   type Message,
   type TokenCounter,
-  type Turn,
   toolCallsOf,
 } from '@compaction/core';
+import { groupTurns, type Turn } from './group-turns.js';
 
 /**
  * A history seen as turns, for strategies that keep or drop whole turns: which turns must be kept and what

@@ -3,9 +3,8 @@ import {
   latestUserMessageIndex,
   type Message,
   type TokenCounter,
-  type Turn,
 } from '@compaction/core';
-import { fillRoomWithTurn, isSummary, shortenTurn, type TurnPlan } from '@compaction/strategy-kit';
+import { fillRoomWithTurn, isSummary, shortenTurn, type Turn, type TurnPlan } from '@compaction/strategy-kit';
 import { strategyName } from './summary-message.js';
 
 /** How a history splits before summarizing. */

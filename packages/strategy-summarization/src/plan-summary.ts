@@ -3,9 +3,8 @@ import {
   type CompactionInput,
   type CompactionOutput,
   type Message,
-  type Turn,
 } from '@compaction/core';
-import { planTurns } from '@compaction/strategy-kit';
+import { planTurns, type Turn } from '@compaction/strategy-kit';
 import { allocateRoom } from './allocate-room.js';
 import { type ArtifactTrail, mergeArtifactTrails } from './artifact-trail.js';
 import { extractArtifacts } from './extract-artifacts.js';

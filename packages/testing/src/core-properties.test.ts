@@ -1,10 +1,5 @@
-import {
-  createTokenCounter,
-  groupTurns,
-  repairHistory,
-  toolCallsOf,
-  verifyCompaction,
-} from '@compaction/core';
+import { createTokenCounter, repairHistory, toolCallsOf, verifyCompaction } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConformanceRuns } from './conformance.js';

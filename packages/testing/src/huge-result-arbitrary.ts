@@ -1,4 +1,5 @@
-import { groupTurns, type Message, toolCallsOf } from '@compaction/core';
+import { type Message, toolCallsOf } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import fc from 'fast-check';
 import { conversationArbitrary } from './conversation-arbitrary.js';
 

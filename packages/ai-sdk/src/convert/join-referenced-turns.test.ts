@@ -1,10 +1,6 @@
 import { anthropic, createAnthropic } from '@ai-sdk/anthropic';
-import {
-  type CompactionStrategy,
-  compactionMetadataOf,
-  groupTurns,
-  latestUserMessageIndex,
-} from '@compaction/core';
+import { type CompactionStrategy, compactionMetadataOf, latestUserMessageIndex } from '@compaction/core';
+import { groupTurns } from '@compaction/strategy-kit';
 import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -58,6 +58,33 @@ describe("Compactor with countTokens: 'provider'", () => {
     expect(compactor.check(history).tokens).toBe(exact);
   });
 
+  it('asks again only for a history that recorded usage does not cover whole', async () => {
+    const { provider, requests } = countingProvider((messages) => ({
+      tokens: messages.length * 10,
+      accuracy: 'exact',
+      source: 'test',
+    }));
+    const compactor = createCompactor({
+      strategy: collapseMiddle(),
+      budget,
+      provider,
+      countTokens: 'provider',
+    });
+    const opening = history.slice(0, 2);
+    await compactor.prepare(opening);
+    // The count of the same history is anchored: a second call would only repeat it.
+    await compactor.prepare(opening);
+    expect(requests).toHaveLength(1);
+    // Usage the application records covers its history too.
+    const longer = history.slice(0, 3);
+    compactor.recordUsage({ messages: longer, inputTokens: 30 });
+    await compactor.prepare(longer);
+    expect(requests).toHaveLength(1);
+    // A message appended since is not covered: one more call.
+    await compactor.prepare(history.slice(0, 4));
+    expect(requests).toHaveLength(2);
+  });
+
   it('leaves the decision to the estimate when the provider only estimated', async () => {
     const { provider, requests } = countingProvider(() => ({
       tokens: estimate * 3,

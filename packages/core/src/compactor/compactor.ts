@@ -42,8 +42,9 @@ export interface CompactorSettings {
   provider?: Provider;
   /**
    * How {@link Compactor.prepare} counts: `estimate` (default), the counter alone; `provider`, one count by
-   * the `provider`'s `countTokens` per `prepare`, recorded on the counter as usage. A count that fails (an
-   * `error` event with the source `count`) or that the provider only estimated leaves it to the counter.
+   * the `provider`'s `countTokens` per `prepare` (none when recorded usage covers the whole history),
+   * recorded on the counter as usage. A count that fails (an `error` event with the source `count`) or
+   * that the provider only estimated leaves it to the counter.
    */
   countTokens?: 'estimate' | 'provider';
   /** Records every compaction and the messages it removed. */
@@ -283,6 +284,8 @@ export class Compactor {
   private async countWithProvider(messages: readonly Message[], sessionId: string): Promise<void> {
     const { provider } = this.settings;
     if (this.settings.countTokens !== 'provider' || provider === undefined) return;
+    // Usage recorded for this very history already counts it exactly: a call would only repeat it.
+    if (this.counter.anchoredLength(messages) === messages.length) return;
     // A failed count is reported, not thrown: the counter's estimate decides instead.
     await this.observed({ sessionId, trigger: 'auto', failures: [], source: 'count' }, async () => {
       const count = await provider.countTokens?.({ messages: [...messages] });

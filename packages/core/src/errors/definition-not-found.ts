@@ -2,6 +2,8 @@ import { CompactionError, type CompactionErrorCode } from './compaction-error.js
 
 /** What a name that is neither registered nor installed is reported with. */
 export interface DefinitionNotFoundSettings {
+  /** The name that was asked for. */
+  requestedName: string;
   /** The names that are registered. */
   registeredNames: string[];
   /** The package that would provide the name. */
@@ -11,15 +13,17 @@ export interface DefinitionNotFoundSettings {
 
 /** Base of {@link StrategyNotFoundError} and {@link ProviderNotFoundError}: a name neither registered nor installed. */
 export abstract class DefinitionNotFoundError extends CompactionError {
+  /** The name that was asked for. */
+  declare readonly requestedName: string;
   /** The names that are registered. */
   declare readonly registeredNames: string[];
   /** The package that would provide the name. */
   declare readonly packageName: string;
-  constructor(code: CompactionErrorCode, label: string, name: string, settings: DefinitionNotFoundSettings) {
-    const { registeredNames, packageName, cause } = settings;
+  constructor(code: CompactionErrorCode, label: string, settings: DefinitionNotFoundSettings) {
+    const { requestedName, registeredNames, packageName, cause } = settings;
     const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
-    const message = `No ${label} named "${name}". Registered: ${registered}. Install ${packageName} to use it.`;
+    const message = `No ${label} named "${requestedName}". Registered: ${registered}. Install ${packageName} to use it.`;
     super({ code, message, cause });
-    Object.assign(this, { registeredNames, packageName });
+    Object.assign(this, { requestedName, registeredNames, packageName });
   }
 }

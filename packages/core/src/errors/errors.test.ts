@@ -9,7 +9,7 @@ import { StrategyNotFoundError } from './strategy-not-found-error.js';
 describe('errors', () => {
   it('carry stable codes and are recognised by isInstance', () => {
     const error = new StrategyNotFoundError({
-      strategyName: 'x',
+      requestedName: 'x',
       registeredNames: ['a', 'b'],
       packageName: '@compaction/strategy-x',
     });

@@ -4,10 +4,7 @@ import { DefinitionNotFoundError, type DefinitionNotFoundSettings } from './defi
 export class ProviderNotFoundError extends DefinitionNotFoundError {
   static override readonly marker: string = 'compaction.error.provider-not-found';
   override readonly name: string = 'ProviderNotFoundError';
-  /** The name that was asked for. */
-  readonly providerName: string;
-  constructor({ providerName, ...settings }: { providerName: string } & DefinitionNotFoundSettings) {
-    super('core/provider-not-found', 'provider', providerName, settings);
-    this.providerName = providerName;
+  constructor(settings: DefinitionNotFoundSettings) {
+    super('core/provider-not-found', 'provider', settings);
   }
 }

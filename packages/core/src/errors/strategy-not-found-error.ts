@@ -4,10 +4,7 @@ import { DefinitionNotFoundError, type DefinitionNotFoundSettings } from './defi
 export class StrategyNotFoundError extends DefinitionNotFoundError {
   static override readonly marker: string = 'compaction.error.strategy-not-found';
   override readonly name: string = 'StrategyNotFoundError';
-  /** The name that was asked for. */
-  readonly strategyName: string;
-  constructor({ strategyName, ...settings }: { strategyName: string } & DefinitionNotFoundSettings) {
-    super('core/strategy-not-found', 'strategy', strategyName, settings);
-    this.strategyName = strategyName;
+  constructor(settings: DefinitionNotFoundSettings) {
+    super('core/strategy-not-found', 'strategy', settings);
   }
 }

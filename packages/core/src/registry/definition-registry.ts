@@ -1,3 +1,4 @@
+import type { DefinitionNotFoundSettings } from '../errors/definition-not-found.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
@@ -20,7 +21,7 @@ export interface DefinitionKind<Definition extends NamedDefinition> {
     [Key in keyof Definition]: Definition[Key] extends OptionsSchema ? Key : never;
   }[keyof Definition];
   /** The error for a name that is neither registered nor installed. */
-  notFound(context: { name: string; registeredNames: string[]; packageName: string; cause?: unknown }): Error;
+  notFound(settings: DefinitionNotFoundSettings): Error;
 }
 
 /**
@@ -58,7 +59,7 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     if (registered !== undefined) return registered;
     const { label, notFound } = this.kind;
     const packageName = `@compaction/${label}-${name}`;
-    const context = { name, registeredNames: this.names(), packageName };
+    const context = { requestedName: name, registeredNames: this.names(), packageName };
     if (this.loadPackage === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound(context);
     let loaded: unknown;
     try {

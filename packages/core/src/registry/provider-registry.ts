@@ -45,7 +45,7 @@ export function createProviderRegistry(settings: ProviderRegistrySettings = {}):
     {
       label: 'provider',
       schema: 'settingsSchema',
-      notFound: ({ name, ...context }) => new ProviderNotFoundError({ providerName: name, ...context }),
+      notFound: (context) => new ProviderNotFoundError(context),
     },
     settings,
   );

@@ -35,7 +35,7 @@ export function createStrategyRegistry(settings: StrategyRegistrySettings = {}):
     {
       label: 'strategy',
       schema: 'optionsSchema',
-      notFound: ({ name, ...context }) => new StrategyNotFoundError({ strategyName: name, ...context }),
+      notFound: (context) => new StrategyNotFoundError(context),
     },
     { ...settings, definitions },
   );

@@ -15,6 +15,8 @@ export interface ReportedUsage {
 export interface AnchoredTokenCounter extends TokenCounterV1 {
   recordUsage(usage: ReportedUsage): void;
   clearUsage(): void;
+  /** How many leading messages of `messages` a recorded usage covers exactly (0 when none does). */
+  anchoredLength(messages: readonly Message[]): number;
 }
 
 /**
@@ -78,6 +80,10 @@ class MemoizedTokenCounter implements AnchoredTokenCounter {
 
   clearUsage(): void {
     this.anchors = [];
+  }
+
+  anchoredLength(messages: readonly Message[]): number {
+    return this.anchoredPrefix(messages)?.messages.length ?? 0;
   }
 
   /** The most recently recorded usage whose messages start `messages`, if any. */

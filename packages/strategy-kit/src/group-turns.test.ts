@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, calls, results, system, user } from '../__fixtures__/messages.js';
+import { assistant, calls, results, system, user } from './__fixtures__/messages.js';
 import { groupTurns } from './group-turns.js';
 
 describe('groupTurns', () => {

@@ -1,6 +1,4 @@
-import { compactionMetadataOf } from '../messages/compaction-metadata.js';
-import type { Message } from '../messages/message.js';
-import { toolCallsOf } from '../messages/message-content.js';
+import { compactionMetadataOf, type Message, toolCallsOf } from '@compaction/core';
 
 /**
  * The smallest span of a history kept or dropped whole: one message, or a tool-calling assistant message with
