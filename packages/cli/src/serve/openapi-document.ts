@@ -69,7 +69,8 @@ const errorAnswers: Record<number, { description: string; code: string; message:
     message: 'anthropic: overloaded',
   },
   503: {
-    description: 'The compaction queue is full (with Retry-After) or the server is stopping.',
+    description:
+      'The compaction queue is full (with Retry-After), another server sharing the store held the session for the whole lock timeout (`session-busy`, with Retry-After), or the server is stopping.',
     code: 'server-busy',
     message: '8 compactions are running and 64 are waiting; retry after 1 s',
   },

@@ -90,6 +90,30 @@ export class SessionPersistence {
     return restored.sort((first, second) => first.stored.sequence - second.stored.sequence);
   }
 
+  /**
+   * One session as the store has it now, or `undefined` when the store has none (never saved, or deleted);
+   * a stored entry that cannot be read is a 500 `store-failed`.
+   */
+  async read(id: string): Promise<RestoredSession | undefined> {
+    const metadata = await this.store.getSessionMetadata(id);
+    if (metadata?.[sessionKey] === undefined) return undefined;
+    const problem = storedProblem(metadata);
+    if (problem !== undefined) {
+      throw new HttpError({
+        status: 500,
+        errorCode: 'store-failed',
+        message: `session "${id}" cannot be read from the store: ${problem}`,
+      });
+    }
+    const records = await this.store.list(id);
+    return {
+      id,
+      stored: metadata[sessionKey] as unknown as StoredSession,
+      messages: metadata[messagesKey] as unknown as Message[],
+      events: records.map((record) => record.event),
+    };
+  }
+
   /** Saves a session, with `messages` as its messages (its own by default). */
   save(session: PersistedSession, messages: readonly Message[] = session.messages): Promise<void> {
     this.used.delete(session.id);
