@@ -162,6 +162,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         lastActiveAt: Date.parse(stored.lastActiveAt),
         messages,
         events,
+        ...(stored.appliedRequests === undefined ? {} : { appliedRequests: stored.appliedRequests }),
       },
     });
     // Another request may have loaded it meanwhile: the first one kept wins.
@@ -199,6 +200,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
             lastActiveAt: Date.parse(stored.lastActiveAt),
             messages,
             events,
+            ...(stored.appliedRequests === undefined ? {} : { appliedRequests: stored.appliedRequests }),
           },
         });
       } catch (error) {

@@ -31,6 +31,9 @@ export type SlotRunner = <T>(operation: () => Promise<T>) => Promise<T>;
 
 const runNow: SlotRunner = (operation) => operation();
 
+/** How many `Idempotency-Key`s of its newest appends a session remembers. */
+export const keptRequestKeys = 100;
+
 /** How many compaction events a session keeps; older ones are dropped (the count stays). */
 export const keptCompactionEvents = 100;
 
@@ -59,6 +62,8 @@ export interface SessionOptions {
     messages: Message[];
     /** Its compaction events, oldest first. */
     events: CompactionEvent[];
+    /** The `Idempotency-Key`s of its newest appends. */
+    appliedRequests?: string[];
   };
 }
 
@@ -86,6 +91,8 @@ export class CompactionSession {
   private readonly maxBytes: number;
   private readonly listeners = new Set<SessionListener>();
   private persistence: SessionPersistence | undefined;
+  /** The `Idempotency-Key`s of the newest appends, oldest first, at most {@link keptRequestKeys}. */
+  private appliedRequests: readonly string[] = [];
   private readonly lock: CompactionStore['withSessionLock'];
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
@@ -104,6 +111,7 @@ export class CompactionSession {
       this.sequence = restored.sequence;
       this.lastActiveAt = restored.lastActiveAt;
       this.messages = restored.messages;
+      this.appliedRequests = restored.appliedRequests ?? [];
       this.compactionCount = restored.events.length;
       this.compactions.push(...restored.events.slice(-keptCompactionEvents));
     }
@@ -146,6 +154,7 @@ export class CompactionSession {
       format: this.format,
       ...(this.shape === undefined ? {} : { shape: this.shape }),
       ...(this.config === undefined ? {} : { config: this.config }),
+      ...(this.appliedRequests.length === 0 ? {} : { appliedRequests: [...this.appliedRequests] }),
     };
   }
 
@@ -184,22 +193,33 @@ export class CompactionSession {
   append(
     read: Message[] | ((current: readonly Message[]) => Promise<Message[]>),
     runInSlot: SlotRunner = runNow,
+    requestKey?: string,
   ): Promise<{ compacted: boolean; event?: CompactionEvent }> {
+    // An append whose key was applied already is answered with the session as it is, and not applied again.
+    const applied = () => requestKey !== undefined && this.appliedRequests.includes(requestKey);
     const added = (current: readonly Message[]) =>
       typeof read === 'function' ? read(current) : Promise.resolve(read);
     // Shared: the messages are read against the session as the store has it, under the lock.
     if (this.lock !== undefined && this.persistence !== undefined) {
       return this.serialize(() =>
-        runInSlot(() => this.exclusively(async () => this.appendNow(await added(this.messages)))),
+        runInSlot(() =>
+          this.exclusively(async () =>
+            applied() ? { compacted: false } : this.appendNow(await added(this.messages), requestKey),
+          ),
+        ),
       );
     }
     return this.serialize(async () => {
+      if (applied()) return { compacted: false };
       const messages = await added(this.messages);
-      return runInSlot(() => this.appendNow(messages));
+      return runInSlot(() => this.appendNow(messages, requestKey));
     });
   }
 
-  private async appendNow(added: Message[]): Promise<{ compacted: boolean; event?: CompactionEvent }> {
+  private async appendNow(
+    added: Message[],
+    requestKey: string | undefined,
+  ): Promise<{ compacted: boolean; event?: CompactionEvent }> {
     const current = this.bytes();
     const addedBytes = messagesBytes(added);
     if (current + addedBytes > this.maxBytes) {
@@ -212,8 +232,18 @@ export class CompactionSession {
       });
     }
     const result = await this.compactor.prepare([...this.messages, ...added], { sessionId: this.id });
-    // Saved before it becomes the session's, so what a request was told is what a restart finds.
-    await this.persistence?.save(this, result.messages);
+    // The key is saved with the messages, in the same write: a retry finds both or neither.
+    const previousRequests = this.appliedRequests;
+    if (requestKey !== undefined) {
+      this.appliedRequests = [...previousRequests, requestKey].slice(-keptRequestKeys);
+    }
+    try {
+      // Saved before it becomes the session's, so what a request was told is what a restart finds.
+      await this.persistence?.save(this, result.messages);
+    } catch (error) {
+      this.appliedRequests = previousRequests;
+      throw error;
+    }
     this.messages = result.messages;
     return {
       compacted: result.compacted,
@@ -236,6 +266,7 @@ export class CompactionSession {
       });
     }
     this.messages = state.messages;
+    this.appliedRequests = state.stored.appliedRequests ?? [];
     this.compactionCount = state.events.length;
     this.compactions.splice(0, this.compactions.length, ...state.events.slice(-keptCompactionEvents));
   }

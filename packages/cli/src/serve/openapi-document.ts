@@ -219,6 +219,16 @@ export const openApiDocument = {
       parameters: [sessionId],
       post: {
         summary: "Appends messages in the session's format; compacts when the trigger fires",
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              "Any 1 to 200 characters, unique per append. An append retried with the key of one of the session's newest 100 appends is not applied again: the answer is the session as it is, with compacted false.",
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        ],
         requestBody: requestBody('AppendRequest', {
           toolCall: example(sessionExamples.appendCall.request, "The model's tool call"),
           toolResult: example(

@@ -185,9 +185,14 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
     },
     'POST /v1/sessions/{id}/messages': async (request, response, parameters) => {
       const session = await sessionOf(parameters);
+      const requestKey = idempotencyKeyOf(request);
       const input = await readBody(request, ['messages']);
       const result = await limited((runInSlot) =>
-        session.append((current) => readAppendedMessages(input.messages, session.format, current), runInSlot),
+        session.append(
+          (current) => readAppendedMessages(input.messages, session.format, current),
+          runInSlot,
+          requestKey,
+        ),
       );
       return sendJson(response, 200, { ...(await withConversation(session)), ...changeOf(result) });
     },
@@ -213,4 +218,20 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
       openEventStream(session, request, response);
     },
   };
+}
+
+/** Longest `Idempotency-Key` header. */
+export const maxIdempotencyKeyLength = 200;
+
+/** The `Idempotency-Key` header of an append: 1 to 200 characters, or none; 400 otherwise. */
+function idempotencyKeyOf(request: IncomingMessage): string | undefined {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > maxIdempotencyKeyLength) {
+    throw badRequest(
+      'invalid-request',
+      `the Idempotency-Key header must be one value of 1 to ${maxIdempotencyKeyLength} characters`,
+    );
+  }
+  return key;
 }

@@ -181,6 +181,35 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
     );
   });
 
+  it('applies an append retried with its Idempotency-Key once, whichever server the retry reaches', async () => {
+    const url = postgres!.createDatabase();
+    const servers = [await start(url), await start(url)];
+    const [first, second] = servers.map((server) => serveClient(server.url));
+    const created = (await (
+      await first!('/v1/sessions', { method: 'POST', json: { format: 'core' } })
+    ).json()) as {
+      id: string;
+    };
+    const append = (call: typeof first, key: string, text: string) =>
+      call!(`/v1/sessions/${created.id}/messages`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+        json: { messages: [userMessage(text)] },
+      });
+    expect((await append(first, 'append-1', 'once')).status).toBe(200);
+    const retried = await append(second, 'append-1', 'once');
+    expect(retried.status).toBe(200);
+    expect(((await retried.json()) as { conversation: Message[] }).conversation.map(textOf)).toEqual([
+      'once',
+    ]);
+    expect((await append(second, 'append-2', 'twice')).status).toBe(200);
+    const session = (await (await first!(`/v1/sessions/${created.id}`)).json()) as {
+      conversation: Message[];
+    };
+    expect(session.conversation.map(textOf)).toEqual(['once', 'twice']);
+    expect((await append(first, 'x'.repeat(201), 'too long')).status).toBe(400);
+  });
+
   it('serves a bounded load through one and through two servers', async () => {
     const results: string[] = [];
     for (const count of [1, 2]) {
@@ -189,7 +218,7 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
       for (let index = 0; index < count; index++) servers.push(await start(url));
       const result = await measureLoad(
         servers.map((server) => serveClient(server.url)),
-        { clients: 20, sessions: 10, requestsPerClient: 25 },
+        { clients: 20, sessions: 10, requestsPerClient: 15 },
       );
       expect(result.failures).toBe(0);
       results.push(

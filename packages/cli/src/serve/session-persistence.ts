@@ -24,6 +24,8 @@ export interface StoredSession {
   shape?: ConversationShape;
   /** The request's `config`, checked against the request policy again when the session is restored. */
   config?: JSONValue;
+  /** The `Idempotency-Key`s of its newest appends, so an append retried with its key is applied once. */
+  appliedRequests?: string[];
 }
 
 /** A session as the store gave it back at start-up. */
@@ -196,6 +198,10 @@ function storedProblem(metadata: JSONObject): string | undefined {
   }
   if (!(servedFormatNames as readonly unknown[]).includes(stored.format)) {
     return `its format ${JSON.stringify(stored.format)} is not one the server reads`;
+  }
+  const applied = stored.appliedRequests;
+  if (applied !== undefined && !(Array.isArray(applied) && applied.every((key) => typeof key === 'string'))) {
+    return 'its appliedRequests is not a list of strings';
   }
   const messages = metadata[messagesKey];
   const nesting = findExcessiveNesting(messages);
