@@ -132,13 +132,18 @@ export class SessionPersistence {
   async flushActivity(): Promise<void> {
     const sessions = [...this.used.values()];
     this.used.clear();
+    // A store shared with other servers may have lost the session to a delete on another server: a time of
+    // use must not bring back a description without messages. (Not under the session's lock: a change of
+    // this server holding it may be waiting on this very write.)
+    const shared = this.store.withSessionLock !== undefined;
     await Promise.all(
       sessions.map((session) =>
-        this.write(session.id, () =>
-          this.store.updateSessionMetadata(session.id, {
+        this.write(session.id, async () => {
+          if (shared && (await this.store.getSessionMetadata(session.id))?.[sessionKey] === undefined) return;
+          await this.store.updateSessionMetadata(session.id, {
             [sessionKey]: session.stored() as unknown as JSONObject,
-          }),
-        ),
+          });
+        }),
       ),
     );
   }
