@@ -3,6 +3,7 @@ import { type CliIO, processIO } from './cli-io.js';
 import { chatCommand } from './commands/chat-command.js';
 import { compactCommand } from './commands/compact-command.js';
 import { countCommand } from './commands/count-command.js';
+import { migrateCommand } from './commands/migrate-command.js';
 import { schemaCommand } from './commands/schema-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { simulateCommand } from './commands/simulate-command.js';
@@ -18,6 +19,7 @@ const commands: Record<string, Command> = {
   serve: serveCommand,
   chat: chatCommand,
   schema: schemaCommand,
+  migrate: migrateCommand,
 };
 
 /** The CLI's version, from its package.json. */

@@ -28,6 +28,7 @@ Commands:
   serve              HTTP API: stateless compaction and sessions with live events
   chat               terminal chat with a real provider that compacts automatically
   schema             print the JSON Schema of compaction.config.json
+  migrate            apply the schema migrations of a PostgreSQL session store
 
 <input> is a file path, or - (or nothing) for standard input. Formats: core JSON (a message list or
 {messages}), Anthropic Messages requests, OpenAI Chat Completions and Responses requests (or bare lists of
@@ -154,7 +155,13 @@ Errors are {"error": {"code", "message"}} with a 4xx or 5xx status.
 Sessions, their messages and their compaction records are kept in a store, so a restarted server serves
 them again:
       --store <path|memory>   a SQLite file (default .compaction/sessions.sqlite in the working folder,
-                              created with a .gitignore); memory keeps sessions until the server stops
+                              created with a .gitignore); memory keeps sessions until the server stops;
+                              or postgres://user:password@host:port/database: sessions shared by any
+                              number of servers on that database (docs/deployment.md), migrated at start
+      --store-pool-size <n>   PostgreSQL connections of this server (default 10)
+      --store-lock-timeout <t>
+                              longest wait for a session that another server is changing (default 30s),
+                              then 503 with Retry-After
 
 What a request's "config" may choose: by default, among the strategies configured here (flags or
 compaction.config.json), each with the options configured here, and the budget. The provider, its base
@@ -215,4 +222,14 @@ Prints the JSON Schema of compaction.config.json, with the options of every inst
 config's "$schema" at it for editor completion; @compaction/cli ships it as compaction.schema.json.
 
   -o, --output <path>         write it to a file
+`;
+
+/** `compaction migrate --help`. */
+export const migrateHelp = `Usage: compaction migrate --store postgres://user:password@host:port/database
+
+Applies the schema migrations the PostgreSQL session store lacks, and says which. Safe to run again, and
+while servers run: migrations are applied one at a time, under a lock. "compaction serve --store postgres://..."
+applies them too when it starts; run this first to migrate once before starting many servers.
+
+      --store <url>           the database's connection string
 `;

@@ -60,6 +60,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'session-idle',
       'shutdown-timeout',
       'store',
+      'store-pool-size',
+      'store-lock-timeout',
     ),
   });
   if (printedHelp(values, serveHelp, io)) return 0;
@@ -117,7 +119,14 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
   await new ProviderPool(settings.provider, io.env).get();
   const storeLocation = storeLocationOf(values.store, io.cwd);
-  const store = await openSessionStore(storeLocation);
+  const store = await openSessionStore(storeLocation, {
+    ...(values['store-pool-size'] === undefined
+      ? {}
+      : { poolSize: positiveInteger(values['store-pool-size'], '--store-pool-size', 10) }),
+    ...(values['store-lock-timeout'] === undefined
+      ? {}
+      : { lockTimeoutMs: parseDuration(values['store-lock-timeout'], '--store-lock-timeout') }),
+  });
   const server = createCompactionServer({
     settings,
     registry,

@@ -5,7 +5,7 @@ import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { hasBearerToken } from './bearer-token.js';
 import { CompactionLimiter } from './compaction-limiter.js';
-import { CompactionSession, type SessionOptions } from './compaction-session.js';
+import { CompactionSession, type SessionEndReason, type SessionOptions } from './compaction-session.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { sendError } from './json-response.js';
 import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
@@ -103,10 +103,22 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const { store } = options;
   const persistence =
     store === undefined ? undefined : new SessionPersistence(store, sweepIntervalMs(idleMs));
+  // A store with session locks is shared with other servers: sessions are read from it when used, not kept.
+  const shared = store?.withSessionLock !== undefined;
+  /** Removes a deleted or expired session from the store; shared, only when no server used it lately. */
+  const onRemoved = async (session: CompactionSession, reason: SessionEndReason) => {
+    if (persistence === undefined) return;
+    if (shared && reason === 'expired') {
+      const stored = await persistence.read(session.id).catch(() => undefined);
+      const lastActiveAt = stored === undefined ? 0 : Date.parse(stored.stored.lastActiveAt);
+      if (Date.now() - lastActiveAt < idleMs) return;
+    }
+    await persistence.forget(session.id);
+  };
   const sessions = new LiveSessions({
     maxSessions: options.maxSessions ?? serverDefaults.maxSessions,
     idleMs,
-    ...(persistence === undefined ? {} : { onRemoved: (session) => persistence.forget(session.id) }),
+    onRemoved,
   });
   const inFlight = new InFlightRequests();
   let draining = false;
@@ -132,8 +144,42 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
       ...options,
       ...(config === undefined ? {} : { config: config as JSONValue }),
       maxBytes: maxSessionBytes,
-      ...(store === undefined ? {} : { store }),
+      ...(store === undefined ? {} : { store, shared }),
     });
+  };
+
+  /** A session as the store has it, built and kept by this server; `undefined` when the store has none. */
+  const load = async (id: string): Promise<CompactionSession | undefined> => {
+    const found = await persistence?.read(id);
+    if (found === undefined) return undefined;
+    const { stored, messages, events } = found;
+    const session = await buildSession(id, stored.config, {
+      format: stored.format,
+      ...(stored.shape === undefined ? {} : { shape: stored.shape }),
+      restored: {
+        sequence: stored.sequence,
+        createdAt: stored.createdAt,
+        lastActiveAt: Date.parse(stored.lastActiveAt),
+        messages,
+        events,
+        ...(stored.appliedRequests === undefined ? {} : { appliedRequests: stored.appliedRequests }),
+      },
+    });
+    // Another request may have loaded it meanwhile: the first one kept wins.
+    const kept = sessions.find(id);
+    if (kept !== undefined) return kept;
+    sessions.add(session, true);
+    if (persistence !== undefined) session.keepIn(persistence);
+    return session;
+  };
+
+  /**
+   * The session of a request, marked as used; 404 when there is none. Shared, a session this server does
+   * not keep yet is read from the store (another server created it).
+   */
+  const sessionOf = async (id: string): Promise<CompactionSession> => {
+    if (shared && sessions.find(id) === undefined) await load(id);
+    return sessions.get(id);
   };
 
   /**
@@ -141,7 +187,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
    * at once. Resolves with how many are left.
    */
   const restoreSessions = async (): Promise<number> => {
-    if (persistence === undefined) return 0;
+    if (persistence === undefined || shared) return 0;
     for (const { id, stored, messages, events } of await persistence.restore()) {
       let session: CompactionSession;
       try {
@@ -154,6 +200,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
             lastActiveAt: Date.parse(stored.lastActiveAt),
             messages,
             events,
+            ...(stored.appliedRequests === undefined ? {} : { appliedRequests: stored.appliedRequests }),
           },
         });
       } catch (error) {
@@ -179,6 +226,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     settingsFor,
     providerFor,
     buildSession,
+    sessionOf,
     readBody: (request, allowed) => readObjectBody(request, maxBodyBytes, allowed),
     ...(persistence === undefined ? {} : { persistence }),
   });

@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
-import { CompactionSession, keptCompactionEvents, type SessionEndReason } from './compaction-session.js';
+import {
+  CompactionSession,
+  keptCompactionEvents,
+  keptRequestKeys,
+  type SessionEndReason,
+} from './compaction-session.js';
 import { messagesBytes } from './message-bytes.js';
 import { SessionPersistence } from './session-persistence.js';
 
@@ -34,6 +39,21 @@ describe('CompactionSession', () => {
     // What still fits is appended.
     await limited.append([text('c')]);
     expect(limited.messages).toHaveLength(2);
+  });
+
+  it('applies an append retried with its request key once, and remembers only the newest keys', async () => {
+    const keyed = await session();
+    await keyed.append([text('first')], undefined, 'key-1');
+    expect(await keyed.append([text('first')], undefined, 'key-1')).toEqual({ compacted: false });
+    expect(keyed.messages).toEqual([text('first')]);
+    await keyed.append([text('second')], undefined, 'key-2');
+    expect(keyed.stored().appliedRequests).toEqual(['key-1', 'key-2']);
+    for (let index = 0; index < keptRequestKeys; index++)
+      await keyed.append([text(`${index}`)], undefined, `more-${index}`);
+    expect(keyed.stored().appliedRequests).toHaveLength(keptRequestKeys);
+    // The oldest key is forgotten: an append with it is applied again.
+    await keyed.append([text('first')], undefined, 'key-1');
+    expect(keyed.messages.at(-1)).toEqual(text('first'));
   });
 
   it('keeps the newest compaction events and counts them all', async () => {

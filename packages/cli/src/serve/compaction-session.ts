@@ -31,6 +31,9 @@ export type SlotRunner = <T>(operation: () => Promise<T>) => Promise<T>;
 
 const runNow: SlotRunner = (operation) => operation();
 
+/** How many `Idempotency-Key`s of its newest appends a session remembers. */
+export const keptRequestKeys = 100;
+
 /** How many compaction events a session keeps; older ones are dropped (the count stays). */
 export const keptCompactionEvents = 100;
 
@@ -46,6 +49,11 @@ export interface SessionOptions {
   maxBytes?: number;
   /** Where its Compactor records each compaction and the messages it removed. */
   store?: CompactionStore;
+  /**
+   * Whether other servers share the store (it has `withSessionLock`): each change then runs holding the
+   * session's lock, on the session as the store has it, and commits with the store's writes.
+   */
+  shared?: boolean;
   /** What it was when the server stopped, for a session restored from the store. */
   restored?: {
     sequence: number;
@@ -54,6 +62,8 @@ export interface SessionOptions {
     messages: Message[];
     /** Its compaction events, oldest first. */
     events: CompactionEvent[];
+    /** The `Idempotency-Key`s of its newest appends. */
+    appliedRequests?: string[];
   };
 }
 
@@ -81,6 +91,9 @@ export class CompactionSession {
   private readonly maxBytes: number;
   private readonly listeners = new Set<SessionListener>();
   private persistence: SessionPersistence | undefined;
+  /** The `Idempotency-Key`s of the newest appends, oldest first, at most {@link keptRequestKeys}. */
+  private appliedRequests: readonly string[] = [];
+  private readonly lock: CompactionStore['withSessionLock'];
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
 
@@ -91,12 +104,14 @@ export class CompactionSession {
     this.shape = options.shape;
     this.config = options.config;
     this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    this.lock = options.shared ? options.store?.withSessionLock?.bind(options.store) : undefined;
     const { restored } = options;
     this.createdAt = restored?.createdAt ?? new Date().toISOString();
     if (restored !== undefined) {
       this.sequence = restored.sequence;
       this.lastActiveAt = restored.lastActiveAt;
       this.messages = restored.messages;
+      this.appliedRequests = restored.appliedRequests ?? [];
       this.compactionCount = restored.events.length;
       this.compactions.push(...restored.events.slice(-keptCompactionEvents));
     }
@@ -139,6 +154,7 @@ export class CompactionSession {
       format: this.format,
       ...(this.shape === undefined ? {} : { shape: this.shape }),
       ...(this.config === undefined ? {} : { config: this.config }),
+      ...(this.appliedRequests.length === 0 ? {} : { appliedRequests: [...this.appliedRequests] }),
     };
   }
 
@@ -177,46 +193,115 @@ export class CompactionSession {
   append(
     read: Message[] | ((current: readonly Message[]) => Promise<Message[]>),
     runInSlot: SlotRunner = runNow,
+    requestKey?: string,
   ): Promise<{ compacted: boolean; event?: CompactionEvent }> {
+    // An append whose key was applied already is answered with the session as it is, and not applied again.
+    const applied = () => requestKey !== undefined && this.appliedRequests.includes(requestKey);
+    const added = (current: readonly Message[]) =>
+      typeof read === 'function' ? read(current) : Promise.resolve(read);
+    // Shared: the messages are read against the session as the store has it, under the lock.
+    if (this.lock !== undefined && this.persistence !== undefined) {
+      return this.serialize(() =>
+        runInSlot(() =>
+          this.exclusively(async () =>
+            applied() ? { compacted: false } : this.appendNow(await added(this.messages), requestKey),
+          ),
+        ),
+      );
+    }
     return this.serialize(async () => {
-      const added = typeof read === 'function' ? await read(this.messages) : read;
-      return runInSlot(async () => {
-        const current = this.bytes();
-        const addedBytes = messagesBytes(added);
-        if (current + addedBytes > this.maxBytes) {
-          throw new HttpError({
-            status: 413,
-            errorCode: 'session-too-large',
-            message:
-              `session "${this.id}" holds ${current} bytes of messages and these ${added.length} add ${addedBytes}, ` +
-              `over its limit of ${this.maxBytes} bytes; compact it (POST /v1/sessions/${this.id}/compact) or start a new one`,
-          });
-        }
-        const result = await this.compactor.prepare([...this.messages, ...added], { sessionId: this.id });
-        // Saved before it becomes the session's, so what a request was told is what a restart finds.
-        await this.persistence?.save(this, result.messages);
-        this.messages = result.messages;
-        return {
-          compacted: result.compacted,
-          ...(result.event === undefined ? {} : { event: result.event }),
-        };
+      if (applied()) return { compacted: false };
+      const messages = await added(this.messages);
+      return runInSlot(() => this.appendNow(messages, requestKey));
+    });
+  }
+
+  private async appendNow(
+    added: Message[],
+    requestKey: string | undefined,
+  ): Promise<{ compacted: boolean; event?: CompactionEvent }> {
+    const current = this.bytes();
+    const addedBytes = messagesBytes(added);
+    if (current + addedBytes > this.maxBytes) {
+      throw new HttpError({
+        status: 413,
+        errorCode: 'session-too-large',
+        message:
+          `session "${this.id}" holds ${current} bytes of messages and these ${added.length} add ${addedBytes}, ` +
+          `over its limit of ${this.maxBytes} bytes; compact it (POST /v1/sessions/${this.id}/compact) or start a new one`,
       });
+    }
+    const result = await this.compactor.prepare([...this.messages, ...added], { sessionId: this.id });
+    // The key is saved with the messages, in the same write: a retry finds both or neither.
+    const previousRequests = this.appliedRequests;
+    if (requestKey !== undefined) {
+      this.appliedRequests = [...previousRequests, requestKey].slice(-keptRequestKeys);
+    }
+    try {
+      // Saved before it becomes the session's, so what a request was told is what a restart finds.
+      await this.persistence?.save(this, result.messages);
+    } catch (error) {
+      this.appliedRequests = previousRequests;
+      throw error;
+    }
+    this.messages = result.messages;
+    return {
+      compacted: result.compacted,
+      ...(result.event === undefined ? {} : { event: result.event }),
+    };
+  }
+
+  /**
+   * Reads the session again from a store other servers share, since one of them may have changed it; a session
+   * another server deleted is 404. Nothing to do when the store is not shared.
+   */
+  async refresh(): Promise<void> {
+    if (this.lock === undefined || this.persistence === undefined) return;
+    const state = await this.persistence.read(this.id);
+    if (state === undefined) {
+      throw new HttpError({
+        status: 404,
+        errorCode: 'session-not-found',
+        message: `no session "${this.id}"`,
+      });
+    }
+    this.messages = state.messages;
+    this.appliedRequests = state.stored.appliedRequests ?? [];
+    this.compactionCount = state.events.length;
+    this.compactions.splice(0, this.compactions.length, ...state.events.slice(-keptCompactionEvents));
+  }
+
+  /**
+   * Runs a change holding the session's lock in a shared store, on the session as the store has it; its
+   * writes commit together when it succeeds. On a failure the session is read again, as nothing was written.
+   */
+  private exclusively<T>(operation: () => Promise<T>): Promise<T> {
+    const lock = this.lock;
+    if (lock === undefined || this.persistence === undefined) return operation();
+    return lock(this.id, async () => {
+      await this.refresh();
+      return operation();
+    }).catch(async (error: unknown) => {
+      await this.refresh().catch(() => undefined);
+      throw storeFailure(error, this.id);
     });
   }
 
   /** Compacts now (a manual compaction), with optional instructions. */
   compact(instructions: string | undefined, runInSlot: SlotRunner = runNow) {
     return this.serialize(() =>
-      runInSlot(async () => {
-        const result = await this.compactor.compact(this.messages, {
-          sessionId: this.id,
-          trigger: 'manual',
-          ...(instructions === undefined ? {} : { instructions }),
-        });
-        if (result.compacted) await this.persistence?.save(this, result.messages);
-        this.messages = result.messages;
-        return result;
-      }),
+      runInSlot(() =>
+        this.exclusively(async () => {
+          const result = await this.compactor.compact(this.messages, {
+            sessionId: this.id,
+            trigger: 'manual',
+            ...(instructions === undefined ? {} : { instructions }),
+          });
+          if (result.compacted) await this.persistence?.save(this, result.messages);
+          this.messages = result.messages;
+          return result;
+        }),
+      ),
     );
   }
 
@@ -247,4 +332,27 @@ export class CompactionSession {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * The answer to a shared store's own failure around a change: 503 (a 503 carries Retry-After) when another
+ * server held the session for the whole lock timeout, 500 `store-failed` for any other store failure. An
+ * answer already decided (an HttpError) goes as it is.
+ */
+function storeFailure(error: unknown, id: string): unknown {
+  if (error instanceof HttpError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !code.startsWith('store-')) return error;
+  if (code.endsWith('/lock-timeout')) {
+    return new HttpError({
+      status: 503,
+      errorCode: 'session-busy',
+      message: `session "${id}" is being changed by another server; try again`,
+    });
+  }
+  return new HttpError({
+    status: 500,
+    errorCode: 'store-failed',
+    message: `the session store failed: ${(error as Error).message}`,
+  });
 }

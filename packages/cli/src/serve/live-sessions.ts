@@ -9,7 +9,7 @@ export interface LiveSessionsSettings {
   /** A session unused for this long (and not busy) is forgotten, in milliseconds. */
   idleMs: number;
   /** Runs when a session is deleted or expires (not when the server stops), to remove it from the store. */
-  onRemoved?: (session: CompactionSession) => Promise<void>;
+  onRemoved?: (session: CompactionSession, reason: SessionEndReason) => Promise<void>;
 }
 
 /** One page of sessions and the cursor of the next, if there is one. */
@@ -73,6 +73,11 @@ export class LiveSessions {
     this.sessions.set(session.id, session);
   }
 
+  /** The session if this server keeps it, not marked as used. */
+  find(id: string): CompactionSession | undefined {
+    return this.sessions.get(id);
+  }
+
   /** The session, marked as used now; 404 when there is none. */
   get(id: string): CompactionSession {
     const session = this.sessions.get(id);
@@ -89,7 +94,7 @@ export class LiveSessions {
     if (session === undefined) return;
     this.sessions.delete(id);
     session.end(reason);
-    await this.settings.onRemoved?.(session);
+    await this.settings.onRemoved?.(session, reason);
   }
 
   /** Sessions in creation order, after the cursor, at most `limit`; 400 for a cursor it did not give. */

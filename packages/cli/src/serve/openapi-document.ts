@@ -69,7 +69,8 @@ const errorAnswers: Record<number, { description: string; code: string; message:
     message: 'anthropic: overloaded',
   },
   503: {
-    description: 'The compaction queue is full (with Retry-After) or the server is stopping.',
+    description:
+      'The compaction queue is full (with Retry-After), another server sharing the store held the session for the whole lock timeout (`session-busy`, with Retry-After), or the server is stopping.',
     code: 'server-busy',
     message: '8 compactions are running and 64 are waiting; retry after 1 s',
   },
@@ -218,6 +219,16 @@ export const openApiDocument = {
       parameters: [sessionId],
       post: {
         summary: "Appends messages in the session's format; compacts when the trigger fires",
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              "Any 1 to 200 characters, unique per append. An append retried with the key of one of the session's newest 100 appends is not applied again: the answer is the session as it is, with compacted false.",
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        ],
         requestBody: requestBody('AppendRequest', {
           toolCall: example(sessionExamples.appendCall.request, "The model's tool call"),
           toolResult: example(

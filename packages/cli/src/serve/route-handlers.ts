@@ -38,6 +38,8 @@ export interface ServerParts {
   providerFor(settings: CompactionSettings): Promise<Provider | undefined>;
   /** A new session built from a request's config. */
   buildSession(id: string, config: unknown, options: SessionOptions): Promise<CompactionSession>;
+  /** A session by its id, marked as used (404 when there is none); read from a shared store when needed. */
+  sessionOf(id: string): Promise<CompactionSession>;
   /** Reads a JSON object body with only the `allowed` fields. */
   readBody(request: IncomingMessage, allowed: readonly string[]): Promise<Record<string, unknown>>;
 }
@@ -86,7 +88,13 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
     ...describe(session),
     conversation: await conversationJson(session.messages, session.format, session.shape),
   });
-  const sessionOf = (parameters: Record<string, string>) => sessions.get(parameters.id!);
+  const sessionOf = (parameters: Record<string, string>) => parts.sessionOf(parameters.id!);
+  /** The session as it is now, for a read: another server sharing the store may have changed it. */
+  const freshSessionOf = async (parameters: Record<string, string>) => {
+    const session = await sessionOf(parameters);
+    await session.refresh();
+    return session;
+  };
 
   return {
     'GET /openapi.json': async (_request, response) => sendJson(response, 200, openApiDocument),
@@ -170,21 +178,26 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
       return sendJson(response, 201, { ...(await withConversation(session)), ...changeOf(appended) });
     },
     'GET /v1/sessions/{id}': async (_request, response, parameters) =>
-      sendJson(response, 200, await withConversation(sessionOf(parameters))),
+      sendJson(response, 200, await withConversation(await freshSessionOf(parameters))),
     'DELETE /v1/sessions/{id}': async (_request, response, parameters) => {
-      await sessions.delete(sessionOf(parameters).id);
+      await sessions.delete((await sessionOf(parameters)).id);
       response.writeHead(204).end();
     },
     'POST /v1/sessions/{id}/messages': async (request, response, parameters) => {
-      const session = sessionOf(parameters);
+      const session = await sessionOf(parameters);
+      const requestKey = idempotencyKeyOf(request);
       const input = await readBody(request, ['messages']);
       const result = await limited((runInSlot) =>
-        session.append((current) => readAppendedMessages(input.messages, session.format, current), runInSlot),
+        session.append(
+          (current) => readAppendedMessages(input.messages, session.format, current),
+          runInSlot,
+          requestKey,
+        ),
       );
       return sendJson(response, 200, { ...(await withConversation(session)), ...changeOf(result) });
     },
     'POST /v1/sessions/{id}/compact': async (request, response, parameters) => {
-      const session = sessionOf(parameters);
+      const session = await sessionOf(parameters);
       const input = await readBody(request, ['instructions']);
       const instructions = instructionsOf(input.instructions);
       const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
@@ -195,14 +208,30 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
       });
     },
     'GET /v1/sessions/{id}/compactions': async (_request, response, parameters) => {
-      const session = sessionOf(parameters);
+      const session = await freshSessionOf(parameters);
       return sendJson(response, 200, { total: session.compactionCount, compactions: session.compactions });
     },
     'GET /v1/sessions/{id}/events': async (request, response, parameters) => {
-      const session = sessionOf(parameters);
+      const session = await sessionOf(parameters);
       // A stream lives until its session ends; it is not a request a stop waits for.
       inFlight.becomeStream(response);
       openEventStream(session, request, response);
     },
   };
+}
+
+/** Longest `Idempotency-Key` header. */
+export const maxIdempotencyKeyLength = 200;
+
+/** The `Idempotency-Key` header of an append: 1 to 200 characters, or none; 400 otherwise. */
+function idempotencyKeyOf(request: IncomingMessage): string | undefined {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > maxIdempotencyKeyLength) {
+    throw badRequest(
+      'invalid-request',
+      `the Idempotency-Key header must be one value of 1 to ${maxIdempotencyKeyLength} characters`,
+    );
+  }
+  return key;
 }

@@ -27,6 +27,27 @@ afterEach(async () => {
 });
 
 describe('SessionPersistence', () => {
+  it('does not bring back a session deleted elsewhere when it writes a time of use to a shared store', async () => {
+    const store = new InMemoryCompactionStore();
+    // Shared as far as SessionPersistence can tell: the store locks sessions.
+    const shared = Object.assign(store, {
+      withSessionLock: <T>(_id: string, run: () => Promise<T>) => run(),
+    });
+    const saving = persistence(shared);
+    const kept = session('kept', 1);
+    const deleted = session('deleted', 2);
+    await saving.save(kept);
+    await saving.save(deleted);
+    saving.touched(kept);
+    saving.touched(deleted);
+    // Another server deletes one of them.
+    await persistence(shared).forget('deleted');
+    await saving.flushActivity();
+    expect((await store.getSessionMetadata('deleted'))?.serve).toBeUndefined();
+    expect(await saving.read('deleted')).toBeUndefined();
+    expect((await saving.read('kept'))?.messages).toEqual(kept.messages);
+  });
+
   it('restores saved sessions in creation order, with their messages and compaction events', async () => {
     const store = new InMemoryCompactionStore();
     const saving = persistence(store);

@@ -24,6 +24,8 @@ export interface StoredSession {
   shape?: ConversationShape;
   /** The request's `config`, checked against the request policy again when the session is restored. */
   config?: JSONValue;
+  /** The `Idempotency-Key`s of its newest appends, so an append retried with its key is applied once. */
+  appliedRequests?: string[];
 }
 
 /** A session as the store gave it back at start-up. */
@@ -90,6 +92,30 @@ export class SessionPersistence {
     return restored.sort((first, second) => first.stored.sequence - second.stored.sequence);
   }
 
+  /**
+   * One session as the store has it now, or `undefined` when the store has none (never saved, or deleted);
+   * a stored entry that cannot be read is a 500 `store-failed`.
+   */
+  async read(id: string): Promise<RestoredSession | undefined> {
+    const metadata = await this.store.getSessionMetadata(id);
+    if (metadata?.[sessionKey] === undefined) return undefined;
+    const problem = storedProblem(metadata);
+    if (problem !== undefined) {
+      throw new HttpError({
+        status: 500,
+        errorCode: 'store-failed',
+        message: `session "${id}" cannot be read from the store: ${problem}`,
+      });
+    }
+    const records = await this.store.list(id);
+    return {
+      id,
+      stored: metadata[sessionKey] as unknown as StoredSession,
+      messages: metadata[messagesKey] as unknown as Message[],
+      events: records.map((record) => record.event),
+    };
+  }
+
   /** Saves a session, with `messages` as its messages (its own by default). */
   save(session: PersistedSession, messages: readonly Message[] = session.messages): Promise<void> {
     this.used.delete(session.id);
@@ -106,13 +132,18 @@ export class SessionPersistence {
   async flushActivity(): Promise<void> {
     const sessions = [...this.used.values()];
     this.used.clear();
+    // A store shared with other servers may have lost the session to a delete on another server: a time of
+    // use must not bring back a description without messages. (Not under the session's lock: a change of
+    // this server holding it may be waiting on this very write.)
+    const shared = this.store.withSessionLock !== undefined;
     await Promise.all(
       sessions.map((session) =>
-        this.write(session.id, () =>
-          this.store.updateSessionMetadata(session.id, {
+        this.write(session.id, async () => {
+          if (shared && (await this.store.getSessionMetadata(session.id))?.[sessionKey] === undefined) return;
+          await this.store.updateSessionMetadata(session.id, {
             [sessionKey]: session.stored() as unknown as JSONObject,
-          }),
-        ),
+          });
+        }),
       ),
     );
   }
@@ -172,6 +203,10 @@ function storedProblem(metadata: JSONObject): string | undefined {
   }
   if (!(servedFormatNames as readonly unknown[]).includes(stored.format)) {
     return `its format ${JSON.stringify(stored.format)} is not one the server reads`;
+  }
+  const applied = stored.appliedRequests;
+  if (applied !== undefined && !(Array.isArray(applied) && applied.every((key) => typeof key === 'string'))) {
+    return 'its appliedRequests is not a list of strings';
   }
   const messages = metadata[messagesKey];
   const nesting = findExcessiveNesting(messages);

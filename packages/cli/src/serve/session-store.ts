@@ -10,12 +10,26 @@ export const defaultStoreFolder = '.compaction';
 /** The SQLite file of the default store, in {@link defaultStoreFolder}. */
 export const defaultStoreFile = 'sessions.sqlite';
 
-/** Where `compaction serve` keeps its sessions: a SQLite file, or memory only. */
-export type StoreLocation = { kind: 'memory' } | { kind: 'sqlite'; path: string; defaulted: boolean };
+/** Where `compaction serve` keeps its sessions: a SQLite file, a PostgreSQL database, or memory only. */
+export type StoreLocation =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; path: string; defaulted: boolean }
+  | { kind: 'postgres'; connectionString: string };
 
-/** Reads `--store`: `memory`, a file path, or nothing for `.compaction/sessions.sqlite` in `directory`. */
+/** How a PostgreSQL store is run; defaults in `@compaction/store-postgres`. */
+export interface PostgresStoreOptions {
+  poolSize?: number;
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Reads `--store`: `memory`, a `postgres://` or `postgresql://` connection string, a file path, or nothing for
+ * `.compaction/sessions.sqlite` in `directory`.
+ */
 export function storeLocationOf(flag: string | undefined, directory: string): StoreLocation {
   if (flag === 'memory') return { kind: 'memory' };
+  if (flag !== undefined && /^postgres(ql)?:\/\//i.test(flag))
+    return { kind: 'postgres', connectionString: flag };
   if (flag === undefined) {
     return { kind: 'sqlite', path: join(directory, defaultStoreFolder, defaultStoreFile), defaulted: true };
   }
@@ -25,6 +39,8 @@ export function storeLocationOf(flag: string | undefined, directory: string): St
 /** How the start-up line names the store: a path relative to the working folder when inside it. */
 export function describeStoreLocation(location: StoreLocation, directory: string): string {
   if (location.kind === 'memory') return 'sessions in memory only';
+  if (location.kind === 'postgres')
+    return `sessions in PostgreSQL ${nameOfDatabase(location.connectionString)}`;
   const shown = relative(directory, location.path);
   return `sessions in ${shown.startsWith('..') || shown === '' ? location.path : shown}`;
 }
@@ -34,8 +50,12 @@ export function describeStoreLocation(location: StoreLocation, directory: string
  * The default folder is created with a `.gitignore` that ignores it, so sessions are never committed by
  * accident. A file that cannot be opened stops the start with one line that names it.
  */
-export async function openSessionStore(location: StoreLocation): Promise<CompactionStore | undefined> {
+export async function openSessionStore(
+  location: StoreLocation,
+  postgres: PostgresStoreOptions = {},
+): Promise<CompactionStore | undefined> {
   if (location.kind === 'memory') return undefined;
+  if (location.kind === 'postgres') return openPostgresStore(location.connectionString, postgres);
   const folder = dirname(location.path);
   try {
     if (location.defaulted && !existsSync(folder)) {
@@ -49,6 +69,38 @@ export async function openSessionStore(location: StoreLocation): Promise<Compact
     throw new CliError({
       kind: 'config',
       message: `cannot open the session store ${location.path}: ${(error as Error).message}`,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * A database by its connection string without the password, for messages and the start-up line: the
+ * password must never reach a log.
+ */
+export function nameOfDatabase(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'the database';
+  }
+}
+
+/** Opens `@compaction/store-postgres` on the database once it is reachable, applying its migrations. */
+async function openPostgresStore(
+  connectionString: string,
+  options: PostgresStoreOptions,
+): Promise<CompactionStore> {
+  try {
+    const { openPostgresCompactionStore } = await import('@compaction/store-postgres');
+    return await openPostgresCompactionStore({ connectionString, ...options });
+  } catch (error) {
+    // The store's messages name the database without its password.
+    throw new CliError({
+      kind: 'config',
+      message: `cannot open the session store: ${(error as Error).message}`,
       cause: error,
     });
   }

@@ -24,6 +24,14 @@ export interface CompactionStore {
   getSessionMetadata(sessionId: string): Promise<JSONObject | undefined>;
   /** Merges `metadata` into the session's metadata (keys set to `undefined` are removed). */
   updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject>;
+  /**
+   * Optional, for storage that several processes share: runs `operation` while `sessionId` is locked against
+   * every process using the same storage. The calls for that session made inside it are committed together
+   * when it resolves, and none of them when it throws or the process dies. Waits at most the store's lock
+   * timeout for the lock, then rejects without running `operation`; a dead process's lock is released by the
+   * storage itself. A server uses it so one session is never compacted twice for one trigger.
+   */
+  withSessionLock?<T>(sessionId: string, operation: () => Promise<T>): Promise<T>;
   /** Releases what the store holds open (files, connections). Further calls fail. */
   close(): Promise<void>;
 }

@@ -1,0 +1,33 @@
+import { CompactionError } from '@compaction/core';
+
+/**
+ * Why a PostgreSQL store call failed: the store was closed (`closed`), a session's lock stayed held by another
+ * process for the whole lock timeout (`lock-timeout`), the database's schema was written by a newer version of
+ * this package (`newer-schema`), or the database or the connection failed (`failed`, with PostgreSQL's message).
+ */
+export type PostgresStoreErrorReason = 'closed' | 'lock-timeout' | 'newer-schema' | 'failed';
+
+/** A call on a {@link PostgresCompactionStore} that did not happen. Nothing was written by it. */
+export class PostgresStoreError extends CompactionError {
+  static override readonly marker: string = 'compaction.error.postgres-store';
+  override readonly name: string = 'PostgresStoreError';
+  readonly reason: PostgresStoreErrorReason;
+  /** The database, as its connection string without the password. */
+  readonly database: string;
+
+  constructor({
+    reason,
+    database,
+    message,
+    cause,
+  }: {
+    reason: PostgresStoreErrorReason;
+    database: string;
+    message: string;
+    cause?: unknown;
+  }) {
+    super({ code: `store-postgres/${reason}`, message, cause });
+    this.reason = reason;
+    this.database = database;
+  }
+}

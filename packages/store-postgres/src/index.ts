@@ -1,0 +1,12 @@
+export { PostgresStoreError, type PostgresStoreErrorReason } from './errors/postgres-store-error.js';
+export { schemaVersion } from './migrations.js';
+export {
+  createPostgresCompactionStore,
+  defaultLockTimeoutMs,
+  defaultPoolSize,
+  migratePostgresStore,
+  openPostgresCompactionStore,
+  PostgresCompactionStore,
+  type PostgresCompactionStoreSettings,
+} from './postgres-compaction-store.js';
+export { redactConnectionString } from './redact-connection-string.js';

@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { startTestPostgres } from '@compaction/testing/postgres-server';
+import { describeStoreConformance, sampleCompactionRecord } from '@compaction/testing/vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresStoreError } from './errors/postgres-store-error.js';
+import { schemaVersion } from './migrations.js';
+import {
+  createPostgresCompactionStore,
+  migratePostgresStore,
+  openPostgresCompactionStore,
+  type PostgresCompactionStore,
+} from './postgres-compaction-store.js';
+import { redactConnectionString } from './redact-connection-string.js';
+
+// A real server from Debian's packages (or PATH), on a throwaway folder; skipped with one line outside CI when
+// none can be started.
+const postgres = await startTestPostgres();
+afterAll(() => postgres?.stop());
+const urls = new WeakMap<object, string>();
+
+const newStore = (settings: { lockTimeoutMs?: number } = {}) => {
+  const connectionString = postgres!.createDatabase();
+  const store = createPostgresCompactionStore({ connectionString, ...settings });
+  urls.set(store, connectionString);
+  return store;
+};
+
+describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
+  describeStoreConformance('postgres', {
+    create: () => newStore(),
+    reopen: async (store) => {
+      await store.close();
+      return createPostgresCompactionStore({ connectionString: urls.get(store)! });
+    },
+  });
+
+  it('writes a record once however often its append is retried', async () => {
+    const store = newStore();
+    const record = sampleCompactionRecord('a', 1);
+    await Promise.all([store.append(record), store.append(record), store.append(structuredClone(record))]);
+    await store.append(record);
+    expect(await store.list('a')).toEqual([record]);
+    await store.close();
+  });
+
+  it('applies migrations once, also when several processes start together, and refuses a newer schema', async () => {
+    const connectionString = postgres!.createDatabase();
+    const results = await Promise.all([1, 2, 3].map(() => migratePostgresStore(connectionString)));
+    expect(results.flat()).toEqual([schemaVersion]);
+    expect(await migratePostgresStore(connectionString)).toEqual([]);
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    await client.query("INSERT INTO compaction_schema_migrations (version, name) VALUES (99, 'future')");
+    await client.end();
+    await expect(openPostgresCompactionStore({ connectionString })).rejects.toMatchObject({
+      reason: 'newer-schema',
+      code: 'store-postgres/newer-schema',
+      message: expect.stringContaining('schema 99'),
+    });
+  });
+
+  it('runs one session lock holder at a time across stores, and commits its writes together', async () => {
+    const first = newStore();
+    const second = createPostgresCompactionStore({ connectionString: urls.get(first)! });
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holding = first.withSessionLock('s', async () => {
+      order.push('first in');
+      await first.append(sampleCompactionRecord('s', 1));
+      await first.updateSessionMetadata('s', { step: 1 });
+      await held;
+      order.push('first out');
+    });
+    await waitUntil(() => order.length === 1);
+    // Not visible before the commit, from another store or outside the lock.
+    expect(await second.list('s')).toEqual([]);
+    const waiting = second.withSessionLock('s', async () => {
+      order.push('second in');
+      return second.getSessionMetadata('s');
+    });
+    // Another session is not held up.
+    await second.withSessionLock('other', async () => order.push('other'));
+    release();
+    await holding;
+    expect(await waiting).toEqual({ step: 1 });
+    expect(order).toEqual(['first in', 'other', 'first out', 'second in']);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('writes nothing of an operation that throws', async () => {
+    const store = newStore();
+    const failure = new Error('refused');
+    await expect(
+      store.withSessionLock('s', async () => {
+        await store.append(sampleCompactionRecord('s', 1));
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await store.list('s')).toEqual([]);
+    await store.close();
+  });
+
+  it('gives up on a held lock after the lock timeout, with a lock-timeout error', async () => {
+    const holder = newStore();
+    const waiter = createPostgresCompactionStore({ connectionString: urls.get(holder)!, lockTimeoutMs: 200 });
+    let release!: () => void;
+    const holding = holder.withSessionLock('s', () => new Promise<void>((resolve) => (release = resolve)));
+    await waitUntil(() => release !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const error = await waiter.withSessionLock('s', async () => 'ran').catch((caught: unknown) => caught);
+    expect(PostgresStoreError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ reason: 'lock-timeout', message: expect.stringContaining('"s"') });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    release();
+    await holding;
+    await Promise.all([holder.close(), waiter.close()]);
+  });
+
+  it('gets the lock of a process killed while holding it, without waiting for a timeout', async () => {
+    const store = newStore() as PostgresCompactionStore;
+    const connectionString = urls.get(store)!;
+    await store.ready;
+    // Another process takes the session's lock (as the store does) and is killed while holding it.
+    const script = `
+      const pg = require(${JSON.stringify(createRequire(import.meta.url).resolve('pg'))});
+      const client = new pg.Client({ connectionString: process.argv[1] });
+      client.connect().then(async () => {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [0x636f6d70, 's']);
+        process.stdout.write('held\\n');
+      });`;
+    const child = spawn(process.execPath, ['-e', script, connectionString], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const blocked = createPostgresCompactionStore({ connectionString, lockTimeoutMs: 300 });
+    await expect(blocked.withSessionLock('s', async () => 'ran')).rejects.toMatchObject({
+      reason: 'lock-timeout',
+    });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('close', resolve));
+    const started = Date.now();
+    expect(await store.withSessionLock('s', async () => 'ran')).toBe('ran');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await Promise.all([store.close(), blocked.close()]);
+  });
+
+  it('names an unreachable database without its password', async () => {
+    const error = await openPostgresCompactionStore({
+      connectionString: 'postgres://someone:secret-password@127.0.0.1:1/none',
+      connectionTimeoutMs: 2_000,
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ reason: 'failed', code: 'store-postgres/failed' });
+    expect((error as Error).message).toContain('postgres://someone:***@127.0.0.1:1/none');
+    expect((error as Error).message).not.toContain('secret-password');
+  });
+});
+
+describe('redactConnectionString', () => {
+  it('hides passwords in URLs and key=value strings', () => {
+    expect(redactConnectionString('postgres://user:pa55@db:5432/app?sslpassword=x')).toBe(
+      'postgres://user:***@db:5432/app?sslpassword=***',
+    );
+    expect(redactConnectionString('host=db dbname=app user=me password=pa55')).toBe(
+      'host=db dbname=app user=me',
+    );
+    expect(redactConnectionString('postgres://db/app')).toBe('postgres://db/app');
+  });
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

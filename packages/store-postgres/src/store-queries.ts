@@ -1,0 +1,84 @@
+import type { CompactionRecord, JSONObject } from '@compaction/core';
+
+/** A pool or one connection: what a query runs on. */
+export interface Queryable {
+  query<Row extends object>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
+/**
+ * What each store call does in SQL. Values are kept as JSON text rather than `jsonb`, so a message reads back
+ * exactly as written (`jsonb` reorders keys and refuses `\u0000` in strings).
+ */
+export const storeQueries = {
+  /** A record whose event id is already stored is left as it is: a retried append writes nothing. */
+  async append(client: Queryable, record: CompactionRecord): Promise<void> {
+    const { event } = record;
+    await client.query(
+      `INSERT INTO compaction_records (event_id, session_id, round, started_at, event, removed_messages)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (event_id) DO NOTHING`,
+      [
+        event.id,
+        event.sessionId,
+        event.round,
+        event.startedAt,
+        JSON.stringify(event),
+        JSON.stringify(record.removedMessages),
+      ],
+    );
+  },
+
+  async list(client: Queryable, sessionId: string): Promise<CompactionRecord[]> {
+    const { rows } = await client.query<{ event: string; removed_messages: string }>(
+      'SELECT event, removed_messages FROM compaction_records WHERE session_id = $1 ORDER BY sequence',
+      [sessionId],
+    );
+    return rows.map((row) => ({
+      event: JSON.parse(row.event),
+      removedMessages: JSON.parse(row.removed_messages),
+    }));
+  },
+
+  async sessions(client: Queryable): Promise<string[]> {
+    // Byte order, as JavaScript's sort of ASCII ids, whatever the database's collation.
+    const { rows } = await client.query<{ session_id: string }>(
+      `SELECT session_id FROM
+         (SELECT session_id FROM compaction_records UNION SELECT session_id FROM compaction_sessions) AS known
+       ORDER BY session_id COLLATE "C"`,
+    );
+    return rows.map((row) => row.session_id);
+  },
+
+  async getSessionMetadata(client: Queryable, sessionId: string): Promise<JSONObject | undefined> {
+    const { rows } = await client.query<{ metadata: string }>(
+      'SELECT metadata FROM compaction_sessions WHERE session_id = $1',
+      [sessionId],
+    );
+    return rows[0] === undefined ? undefined : (JSON.parse(rows[0].metadata) as JSONObject);
+  },
+
+  /** Must run in a transaction: the row stays locked from the read to the write, so no update is lost. */
+  async updateSessionMetadata(
+    client: Queryable,
+    sessionId: string,
+    metadata: JSONObject,
+  ): Promise<JSONObject> {
+    // Creates the row or locks the existing one, and reads it, in one statement.
+    const { rows } = await client.query<{ metadata: string }>(
+      `INSERT INTO compaction_sessions (session_id, metadata) VALUES ($1, '{}')
+       ON CONFLICT (session_id) DO UPDATE SET session_id = excluded.session_id
+       RETURNING metadata`,
+      [sessionId],
+    );
+    const update = { ...(JSON.parse(rows[0]!.metadata) as JSONObject), ...metadata };
+    // A key set to undefined is removed, as in every store (the store conformance suite checks it).
+    const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
+    const text = JSON.stringify(merged);
+    await client.query(
+      'UPDATE compaction_sessions SET metadata = $2, updated_at = now() WHERE session_id = $1',
+      [sessionId, text],
+    );
+    // A copy: later edits of the caller's values change nothing here.
+    return JSON.parse(text) as JSONObject;
+  },
+};
