@@ -31,15 +31,32 @@ export function englishSentence(random: Random): string {
           ? random.pick(nouns)
           : roll < 0.85
             ? random.pick(verbs)
-            : roll < 0.97
+            : roll < 0.89
               ? random.pick(adjectives)
-              : String(random.integer(1, random.pick([12, 100, 2026, 100000])));
+              : roll < 0.97
+                ? rareWord(random)
+                : String(random.integer(1, random.pick([12, 100, 2026, 100000])));
     if (index > 2 && random.chance(0.08)) word += ',';
     if (random.chance(0.02)) word = `"${word}"`;
     if (random.chance(0.015)) word = `(${word})`;
     words.push(word);
   }
   return capitalized(words.join(' ')) + random.pick(['.', '.', '.', '.', '?', '!', ':', ';']);
+}
+
+const syllables =
+  'ka lan gal mor tri ven sho dra pel qui zor ith um ex ba ro ne fi tu lem gra ssa ong cur wy oth pha'.split(
+    ' ',
+  );
+
+/**
+ * A made-up word of two to four syllables, standing for the names, borrowings and rare words of real prose
+ * (`galangal`, `Nittaya`), which tokenizers split into several pieces where common words are one token.
+ */
+export function rareWord(random: Random): string {
+  const parts = Array.from({ length: random.integer(2, 4) }, () => random.pick(syllables));
+  const word = parts.join('');
+  return random.chance(0.3) ? word[0]!.toUpperCase() + word.slice(1) : word;
 }
 
 export function englishParagraph(random: Random): string {

@@ -1,7 +1,7 @@
 /** Machine text for the corpus: JSON, logs, URLs, diffs, base64 of binary data, and emoji-heavy chat. */
 import { codeFunction, codeLanguages } from './code.js';
 import { camelCase, fill, hex, pad, snakeCase, timestamp, uuid } from './names.js';
-import { englishSentence } from './prose.js';
+import { englishSentence, rareWord } from './prose.js';
 import type { Random } from './random.js';
 import { identifierParts } from './vocabulary.js';
 
@@ -69,6 +69,7 @@ export function url(random: Random): string {
     random.pick([
       () => random.pick(identifierParts),
       () => `${random.pick(identifierParts)}-${random.pick(identifierParts)}-${random.pick(identifierParts)}`,
+      () => Array.from({ length: random.integer(2, 6) }, () => rareWord(random).toLowerCase()).join('-'),
       () => String(random.integer(1, 99999)),
       () => hex(random, random.pick([7, 12, 40])),
       () => `${snakeCase(random, 2)}.${random.pick(['html', 'json', 'png', 'md'])}`,
