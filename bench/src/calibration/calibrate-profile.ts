@@ -9,8 +9,12 @@ import { nonNegativeLeastSquares } from './non-negative-least-squares.js';
 
 const textFeatureCount = textFeatureNames.length;
 
-/** One calibration sample: a text, or a text with a weight (default 1) in the fit. */
-export type CalibrationSample = string | { text: string; weight?: number };
+/**
+ * One calibration sample: a text, or a text with a weight (default 1) in the fit and the group (a class of
+ * content, say) it belongs to: the fitted safety factor lifts every group's total to at most
+ * `underCountTolerance` under its exact total.
+ */
+export type CalibrationSample = string | { text: string; weight?: number; group?: string };
 
 /** Options of {@link calibrateProfile}. */
 export interface CalibrationOptions {
@@ -143,6 +147,38 @@ interface MeasuredSample {
   features: Float64Array;
   tokens: number;
   weight: number;
+  group: string | undefined;
+}
+
+/** Each group's samples and the relative error of its total estimate (with no safety factor). */
+function groupErrors(
+  samples: readonly MeasuredSample[],
+  weights: TextFeatureWeights,
+): [MeasuredSample[], number][] {
+  const groups = new Map<string, MeasuredSample[]>();
+  for (const sample of samples) {
+    if (sample.group === undefined) continue;
+    const members = groups.get(sample.group) ?? [];
+    members.push(sample);
+    groups.set(sample.group, members);
+  }
+  return [...groups.values()].map((members) => {
+    let estimate = 0;
+    let tokens = 0;
+    for (const sample of members) {
+      estimate += estimateOf(sample, weights);
+      tokens += sample.tokens;
+    }
+    return [members, estimate / tokens - 1];
+  });
+}
+
+function estimateOf(sample: MeasuredSample, weights: TextFeatureWeights): number {
+  let estimate = 0;
+  textFeatureNames.forEach((feature, index) => {
+    estimate += sample.features[index]! * weights[feature];
+  });
+  return estimate;
 }
 
 function measureCorpus(
@@ -153,8 +189,9 @@ function measureCorpus(
   for (const sample of corpus) {
     const text = typeof sample === 'string' ? sample : sample.text;
     const weight = typeof sample === 'string' ? 1 : (sample.weight ?? 1);
+    const group = typeof sample === 'string' ? undefined : sample.group;
     const tokens = exactCounter(text);
-    if (tokens > 0 && weight > 0) samples.push({ features: measureText(text), tokens, weight });
+    if (tokens > 0 && weight > 0) samples.push({ features: measureText(text), tokens, weight, group });
   }
   return samples;
 }
@@ -171,10 +208,7 @@ function fitSafetyFactor(
   const needs = samples
     .filter((sample) => sample.tokens >= minimumTokens)
     .map((sample) => {
-      let estimate = 0;
-      textFeatureNames.forEach((feature, index) => {
-        estimate += sample.features[index]! * weights[feature];
-      });
+      const estimate = estimateOf(sample, weights);
       return {
         factor: estimate > 0 ? ((1 - tolerance) * sample.tokens) / estimate : 1,
         weight: sample.weight,
@@ -189,6 +223,9 @@ function fitSafetyFactor(
     factor = need.factor;
     if (skipped > share * totalWeight) break;
   }
+  // No group under by more than the tolerance either.
+  for (const [, error] of groupErrors(samples, weights))
+    factor = Math.max(factor, (1 - tolerance) / (1 + error));
   return Math.ceil(Math.max(1, factor) * 1000) / 1000;
 }
 

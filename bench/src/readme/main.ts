@@ -9,6 +9,8 @@ import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { strategyReport } from '../strategies/report.js';
 import { loadStrategyResults, resultsDirectory } from '../strategies/results.js';
+import { tokenReadmeFigures, tokenSectionName } from '../tokens/readme-figures.js';
+import { loadTokenResults } from '../tokens/token-results.js';
 import { readmePath, withGeneratedSection } from './generated-section.js';
 
 const strategyResults = loadStrategyResults();
@@ -16,4 +18,5 @@ writeFileSync(resolve(resultsDirectory, 'strategies.md'), strategyReport(strateg
 let readme = readFileSync(readmePath, 'utf8');
 readme = withGeneratedSection(readme, strategySectionName, strategyReadmeFigures(strategyResults));
 readme = withGeneratedSection(readme, cliSectionName, cliReadmeFigures(loadCliResults()));
+readme = withGeneratedSection(readme, tokenSectionName, tokenReadmeFigures(loadTokenResults()));
 writeFileSync(readmePath, readme);

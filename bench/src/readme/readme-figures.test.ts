@@ -4,6 +4,8 @@ import { loadCliResults } from '../cli/cli-results.js';
 import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { loadStrategyResults } from '../strategies/results.js';
+import { tokenReadmeFigures, tokenSectionName } from '../tokens/readme-figures.js';
+import { loadTokenResults } from '../tokens/token-results.js';
 import { generatedSection, readmePath, withGeneratedSection } from './generated-section.js';
 
 const readme = readFileSync(readmePath, 'utf8');
@@ -11,6 +13,10 @@ const readme = readFileSync(readmePath, 'utf8');
 describe('bench/README.md', () => {
   it('shows the strategy figures of the saved results (run `pnpm bench:strategies` to write them)', () => {
     expect(generatedSection(readme, strategySectionName)).toBe(strategyReadmeFigures(loadStrategyResults()));
+  });
+
+  it('shows the token counting figures of the saved results (run `pnpm bench:tokens` to write them)', () => {
+    expect(generatedSection(readme, tokenSectionName)).toBe(tokenReadmeFigures(loadTokenResults()));
   });
 
   it('shows the CLI startup figures of the saved results (run `pnpm bench:cli` to write them)', () => {

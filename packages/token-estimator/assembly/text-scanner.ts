@@ -19,6 +19,8 @@ const otherWhitespace: u32 = 7;
 const punctuation: u32 = 8;
 const cjkCharacter: u32 = 9;
 const surrogate: u32 = 10;
+const rareCjkCharacter: u32 = 12;
+const loneCjkCharacter: u32 = 13;
 const pastEnd: u32 = 0x10000;
 
 const pairsAt: usize = 66560;
@@ -51,10 +53,17 @@ export function measure(length: i32): void {
   let spacedNumbers: i32 = 0;
   let punctuationCount: i32 = 0;
   let punctuationRuns: i32 = 0;
+  let joinedPunctuation: i32 = 0;
   let lineBreaks: i32 = 0;
   let spaceRuns: i32 = 0;
-  let nonAsciiLetters: i32 = 0;
+  let accentedLetters: i32 = 0;
+  let cyrillicLetters: i32 = 0;
+  let arabicLetters: i32 = 0;
+  let indicLetters: i32 = 0;
+  let hangulLetters: i32 = 0;
   let cjk: i32 = 0;
+  let loneCjk: i32 = 0;
+  let rareCjk: i32 = 0;
   let otherNonAscii: i32 = 0;
   let surrogates: i32 = 0;
   let before: u32 = 0;
@@ -94,7 +103,11 @@ export function measure(length: i32): void {
             }
             kind = classOf(code);
             if (kind !== otherLetter) break;
-            nonAsciiLetters++;
+            if (code < 0x370) accentedLetters++;
+            else if (code < 0x590) cyrillicLetters++;
+            else if (code < 0x900) arabicLetters++;
+            else if (code < 0xac00) indicLetters++;
+            else hangulLetters++;
             previous = 0;
             index++;
             code = codeAt(index, length);
@@ -139,7 +152,7 @@ export function measure(length: i32): void {
         kind = classOf(code);
       } while (kind >= space && kind <= otherWhitespace);
       if (lineBreak) lineBreaks++;
-      if (trailing > 1 || (trailing === 1 && !trailingIsSpace)) spaceRuns++;
+      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) spaceRuns++;
       if (kind === digit) spacedNumbers++;
       before = space;
       continue;
@@ -153,13 +166,20 @@ export function measure(length: i32): void {
         kind = classOf(code);
       } while (kind === punctuation);
       punctuationCount += index - start;
-      punctuationRuns++;
+      if (index - start === 1 && kind <= otherLetter && before !== space) joinedPunctuation++;
+      else punctuationRuns++;
       before = punctuation;
       continue;
     }
 
     if (kind === cjkCharacter) cjk++;
-    else if (kind === surrogate) surrogates++;
+    else if (kind === loneCjkCharacter) {
+      cjk++;
+      loneCjk++;
+    } else if (kind === rareCjkCharacter) {
+      cjk++;
+      rareCjk++;
+    } else if (kind === surrogate) surrogates++;
     else otherNonAscii++;
     before = kind;
     index++;
@@ -176,10 +196,17 @@ export function measure(length: i32): void {
   store<i32>(countsAt, spacedNumbers, 24);
   store<i32>(countsAt, punctuationCount, 28);
   store<i32>(countsAt, punctuationRuns, 32);
-  store<i32>(countsAt, lineBreaks, 36);
-  store<i32>(countsAt, spaceRuns, 40);
-  store<i32>(countsAt, nonAsciiLetters, 44);
-  store<i32>(countsAt, cjk, 48);
-  store<i32>(countsAt, otherNonAscii, 52);
-  store<i32>(countsAt, surrogates, 56);
+  store<i32>(countsAt, joinedPunctuation, 36);
+  store<i32>(countsAt, lineBreaks, 40);
+  store<i32>(countsAt, spaceRuns, 44);
+  store<i32>(countsAt, accentedLetters, 48);
+  store<i32>(countsAt, cyrillicLetters, 52);
+  store<i32>(countsAt, arabicLetters, 56);
+  store<i32>(countsAt, indicLetters, 60);
+  store<i32>(countsAt, hangulLetters, 64);
+  store<i32>(countsAt, cjk, 68);
+  store<i32>(countsAt, loneCjk, 72);
+  store<i32>(countsAt, rareCjk, 76);
+  store<i32>(countsAt, otherNonAscii, 80);
+  store<i32>(countsAt, surrogates, 84);
 }

@@ -33,7 +33,9 @@ describe('measureText', () => {
     expect(measured.lineBreaks).toBe(3);
     expect(measured.spaceRuns).toBe(1);
     expect(features('a b').spaceRuns).toBe(0);
-    expect(features('a  b\tc').spaceRuns).toBe(2);
+    // A single tab joins the word after it, as a single space does; before punctuation it stands alone.
+    expect(features('a  b\tc').spaceRuns).toBe(1);
+    expect(features('a\t(b').spaceRuns).toBe(1);
   });
 
   it('counts rare letter pairs inside pieces: many in random text, none in words', () => {
@@ -48,13 +50,39 @@ describe('measureText', () => {
   });
 
   it('classifies non-ASCII text', () => {
-    expect(features('上下文窗口').cjk).toBe(5);
-    expect(features('ありがとう').cjk).toBe(5);
-    expect(features('Привет мир').nonAsciiLetters).toBe(9);
-    expect(features('Привет мир').letterPieces).toBe(2);
-    expect(features('café').letterPieces).toBe(1);
-    expect(features('😀👍').surrogates).toBe(4);
-    expect(features('a → b ✓').otherNonAscii).toBe(2);
+    const cases: [string, TextFeature, number][] = [
+      ['上下文窗口', 'cjk', 5],
+      ['ありがとう', 'cjk', 5],
+      ['Привет мир', 'cyrillicLetters', 9],
+      ['Ελλάδα', 'cyrillicLetters', 6],
+      ['café', 'accentedLetters', 1],
+      ['مرحبا', 'arabicLetters', 5],
+      ['नमस्ते', 'indicLetters', 6],
+      ['Привет мир', 'letterPieces', 2],
+      ['café', 'letterPieces', 1],
+      ['😀👍', 'surrogates', 4],
+      ['a → b ✓', 'otherNonAscii', 2],
+    ];
+    expect(cases.map(([text, feature]) => features(text)[feature])).toEqual(
+      cases.map(([, , count]) => count),
+    );
+  });
+
+  it('reads Hangul syllables as letters of words and CJK characters by how o200k holds them', () => {
+    // Korean joins into words, as alphabets do: one piece per word, not one count per syllable.
+    const korean = features('안녕하세요 사용자');
+    expect([korean.hangulLetters, korean.letterPieces, korean.cjk]).toEqual([8, 2, 0]);
+    // Common Chinese characters merge into longer entries; these two are entries alone; this one is none.
+    expect([features('上下文').loneCjk, features('上下文').rareCjk]).toEqual([0, 0]);
+    expect([features('驗證').cjk, features('驗證').loneCjk]).toEqual([2, 2]);
+    expect([features('檔').cjk, features('檔').rareCjk]).toEqual([1, 1]);
+  });
+
+  it('tells punctuation joined to the word after it from punctuation standing alone', () => {
+    // `.push` and `(x` are one pre-token each; after a space, or in a run of two, the character stays apart.
+    const joined = ['a.push(x)', 'cd /path', 'a?.push'].map((text) => features(text).joinedPunctuation);
+    expect(joined).toEqual([2, 0, 0]);
+    expect(features('a.push(x)').punctuationRuns).toBe(1);
   });
 
   it('treats lone surrogates and special-token strings as text', () => {

@@ -1,3 +1,4 @@
+import { loneCjkCharacters, mergingCjkCharacters } from './cjk-characters.js';
 import { rareLetterPairs } from './rare-letter-pairs.js';
 import { measureWithScanner } from './text-scanner.js';
 
@@ -16,14 +17,22 @@ import { measureWithScanner } from './text-scanner.js';
  *   full of them, words have none;
  * - `digitGroups`: digits in groups of up to three, as o200k and cl100k split numbers; `spacedNumbers`:
  *   numbers right after whitespace, since a number never absorbs the space before it (a word does);
- * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them;
+ * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them, except the single
+ *   characters that the pre-tokenizers join to the letters right after them (`.push`, `/path`, `-thai`), which
+ *   count as `joinedPunctuation` (a space before the character keeps it apart);
  * - `lineBreaks`: whitespace runs that contain a line feed; `spaceRuns`: runs of spaces and tabs other
  *   than a single space (which joins the next token), including indentation after a line feed;
- * - `nonAsciiLetters`: letters of other alphabets (accented Latin, Greek, Cyrillic, Hebrew, Arabic, Indic
- *   scripts...), which also count in `letterPieces` and `letters`;
- * - `cjk`: Chinese, Japanese and Korean characters and full-width forms; `otherNonAscii`: any other
- *   non-ASCII UTF-16 unit outside surrogates (symbols, arrows, box drawing); `surrogates`: surrogate units
- *   (emoji and other astral characters, lone surrogates included).
+ * - letters of other alphabets, which also count in `letterPieces` and `letters`, by script, since each
+ *   tokenizer learned each script to a different depth: `accentedLetters` (Latin-1 and Latin Extended),
+ *   `cyrillicLetters` (Greek, Cyrillic, Armenian), `arabicLetters` (Hebrew, Arabic, Syriac, Thaana) and
+ *   `indicLetters` (Devanagari and the other scripts from U+0900), `hangulLetters` (Korean syllables, which
+ *   tokenizers merge into words as they do letters, not one by one as they do Chinese characters);
+ * - `cjk`: Chinese, Japanese and Korean characters and full-width forms, of which o200k merges the common
+ *   ones into entries of several characters (see {@link mergingCjkCharacters}); `loneCjk`: those that are an
+ *   entry of their own but merge with none (see {@link loneCjkCharacters}), about a token each; `rareCjk`:
+ *   those in neither list, two or three byte tokens each (Traditional Chinese is full of both); `otherNonAscii`: any other non-ASCII UTF-16 unit outside surrogates
+ *   (symbols, arrows, box drawing); `surrogates`: surrogate units (emoji and other astral characters, lone
+ *   surrogates included).
  *
  * Every count is local: it depends on single characters, on two neighbouring ones, or on a run that text
  * added anywhere can only lengthen or split (digit groups, pieces, runs), never on a verdict about a whole run.
@@ -40,10 +49,17 @@ export const textFeatureNames = [
   'spacedNumbers',
   'punctuation',
   'punctuationRuns',
+  'joinedPunctuation',
   'lineBreaks',
   'spaceRuns',
-  'nonAsciiLetters',
+  'accentedLetters',
+  'cyrillicLetters',
+  'arabicLetters',
+  'indicLetters',
+  'hangulLetters',
   'cjk',
+  'loneCjk',
+  'rareCjk',
   'otherNonAscii',
   'surrogates',
 ] as const;
@@ -70,8 +86,12 @@ const punctuation = 8;
 const cjkCharacter = 9;
 const surrogate = 10;
 const symbol = 11;
+/** A CJK character without a token of its own in o200k. */
+const rareCjkCharacter = 12;
+/** A CJK character that is an o200k token of its own but inside no longer one. */
+const loneCjkCharacter = 13;
 /** Past the end of the text. */
-const end = 12;
+const end = 14;
 /** The unit read past the end of the text: one more than any UTF-16 unit, of class `end`. */
 const pastEnd = 0x10000;
 
@@ -93,11 +113,19 @@ function buildClassTable(): Uint8Array {
   table.fill(otherLetter, 0x370, 0x2000);
   table[0xd7] = symbol;
   table[0xf7] = symbol;
-  // CJK punctuation, kana, ideographs, Hangul syllables, compatibility ideographs, full-width forms.
+  // CJK punctuation, kana, ideographs, compatibility ideographs, full-width forms; Hangul syllables are letters.
   table.fill(cjkCharacter, 0x3000, 0xa000);
-  table.fill(cjkCharacter, 0xac00, 0xd7b0);
+  table.fill(otherLetter, 0xac00, 0xd7b0);
   table.fill(cjkCharacter, 0xf900, 0xfb00);
   table.fill(cjkCharacter, 0xff00, 0xfff0);
+  for (let code = 0x3000; code < 0xfff0; code++)
+    if (table[code] === cjkCharacter) table[code] = rareCjkCharacter;
+  for (let index = 0; index < loneCjkCharacters.length; index++) {
+    table[loneCjkCharacters.charCodeAt(index)] = loneCjkCharacter;
+  }
+  for (let index = 0; index < mergingCjkCharacters.length; index++) {
+    table[mergingCjkCharacters.charCodeAt(index)] = cjkCharacter;
+  }
   table.fill(surrogate, 0xd800, 0xe000);
   return table;
 }
@@ -124,15 +152,18 @@ export const letterPairTable = buildLetterPairTable();
 /**
  * The features that adding text can lower, grouped by the place where it happens. Text put between two
  * neighbouring characters separates them and takes away at most one count of each feature in that place's
- * group: a rare pair of letters; a piece right after punctuation; a number right after whitespace, together
- * with the whitespace before it (indentation that becomes the end of a line). Every other count only grows:
+ * group: a rare pair of letters; a piece right after punctuation, together with the single punctuation
+ * character joined to it (a space put between them); a run of punctuation (a letter put after a single
+ * character joins it to the letter); a number right after whitespace, together with the whitespace before it
+ * (indentation that becomes the end of a line). Every other count only grows:
  * added text lengthens or splits runs and pieces but never merges two. So adding text lowers an estimate by at
  * most the largest sum of weights of one group, times the safety factor; the shipped profiles keep that
  * under one token.
  */
 export const textFeatureBonds: readonly (readonly TextFeature[])[] = [
   ['rareLetterPairs'],
-  ['attachedPieces'],
+  ['attachedPieces', 'joinedPunctuation'],
+  ['punctuationRuns'],
   ['spacedNumbers', 'spaceRuns'],
 ];
 
@@ -174,10 +205,17 @@ export function measureTextInJavaScript(
   let spacedNumbers = 0;
   let punctuationCount = 0;
   let punctuationRuns = 0;
+  let joinedPunctuation = 0;
   let lineBreaks = 0;
   let spaceRuns = 0;
-  let nonAsciiLetters = 0;
+  let accentedLetters = 0;
+  let cyrillicLetters = 0;
+  let arabicLetters = 0;
+  let indicLetters = 0;
+  let hangulLetters = 0;
   let cjk = 0;
+  let loneCjk = 0;
+  let rareCjk = 0;
   let otherNonAscii = 0;
   let surrogates = 0;
   // The class of the run before the current one: a word right after punctuation is "attached".
@@ -225,7 +263,12 @@ export function measureTextInJavaScript(
             }
             kind = table[code]!;
             if (kind !== otherLetter) break;
-            nonAsciiLetters++;
+            // The script, by its place in Unicode: the table says only that the unit is a letter.
+            if (code < 0x370) accentedLetters++;
+            else if (code < 0x590) cyrillicLetters++;
+            else if (code < 0x900) arabicLetters++;
+            else if (code < 0xac00) indicLetters++;
+            else hangulLetters++;
             previous = 0;
             index++;
             code = index < length ? text.charCodeAt(index) : pastEnd;
@@ -273,7 +316,7 @@ export function measureTextInJavaScript(
         kind = table[code]!;
       } while (kind >= space && kind <= otherWhitespace);
       if (lineBreak) lineBreaks++;
-      if (trailing > 1 || (trailing === 1 && !trailingIsSpace)) spaceRuns++;
+      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) spaceRuns++;
       if (kind === digit) spacedNumbers++;
       before = space;
       continue;
@@ -287,13 +330,20 @@ export function measureTextInJavaScript(
         kind = table[code]!;
       } while (kind === punctuation);
       punctuationCount += index - start;
-      punctuationRuns++;
+      if (index - start === 1 && kind <= otherLetter && before !== space) joinedPunctuation++;
+      else punctuationRuns++;
       before = punctuation;
       continue;
     }
 
     if (kind === cjkCharacter) cjk++;
-    else if (kind === surrogate) surrogates++;
+    else if (kind === loneCjkCharacter) {
+      cjk++;
+      loneCjk++;
+    } else if (kind === rareCjkCharacter) {
+      cjk++;
+      rareCjk++;
+    } else if (kind === surrogate) surrogates++;
     else otherNonAscii++;
     before = kind;
     index++;
@@ -310,11 +360,18 @@ export function measureTextInJavaScript(
   into[6] = spacedNumbers;
   into[7] = punctuationCount;
   into[8] = punctuationRuns;
-  into[9] = lineBreaks;
-  into[10] = spaceRuns;
-  into[11] = nonAsciiLetters;
-  into[12] = cjk;
-  into[13] = otherNonAscii;
-  into[14] = surrogates;
+  into[9] = joinedPunctuation;
+  into[10] = lineBreaks;
+  into[11] = spaceRuns;
+  into[12] = accentedLetters;
+  into[13] = cyrillicLetters;
+  into[14] = arabicLetters;
+  into[15] = indicLetters;
+  into[16] = hangulLetters;
+  into[17] = cjk;
+  into[18] = loneCjk;
+  into[19] = rareCjk;
+  into[20] = otherNonAscii;
+  into[21] = surrogates;
   return into;
 }

@@ -13,19 +13,33 @@ export function dropOldestTurns(): CompactionStrategy {
     async compact({ messages: input, counter, budget, round }) {
       const { messages } = repairHistory(input, { orphanedResults: 'error', missingResults: 'error' });
       const plan = planTurns(messages, counter, { keepOriginalTask: true });
-      const kept = new Uint8Array(plan.turns.length).fill(1);
+      const unprotected = plan.turns.flatMap((_, turnIndex) =>
+        plan.protectedTurns[turnIndex] === 1 ? [] : [turnIndex],
+      );
+      /** The history without the oldest `count` unprotected turns. */
+      const withoutOldest = (count: number) => {
+        const kept = new Uint8Array(plan.turns.length).fill(1);
+        for (const turnIndex of unprotected.slice(0, count)) kept[turnIndex] = 0;
+        return assembleKeptTurns(messages, plan, kept, {
+          markers: false,
+          text: (removed) => `[${removed} removed]`,
+          round,
+          strategy: 'drop-oldest-turns',
+        });
+      };
+      // Turn counts first; then, since the assembled history need not count exactly the sum of its turns
+      // (repairs where two model turns would merge), one more turn at a time until it fits.
       let tokens = counter.estimate(messages);
-      plan.turns.forEach((turn, turnIndex) => {
-        if (tokens <= budget.target || plan.protectedTurns[turnIndex] === 1) return;
-        kept[turnIndex] = 0;
-        tokens -= countTurn(messages, turn, counter);
-      });
-      const assembled = assembleKeptTurns(messages, plan, kept, {
-        markers: false,
-        text: (count) => `[${count} removed]`,
-        round,
-        strategy: 'drop-oldest-turns',
-      });
+      let dropped = 0;
+      while (dropped < unprotected.length && tokens > budget.target) {
+        tokens -= countTurn(messages, plan.turns[unprotected[dropped]!]!, counter);
+        dropped++;
+      }
+      let assembled = withoutOldest(dropped);
+      while (dropped < unprotected.length && counter.estimate(assembled.messages) > budget.target) {
+        dropped++;
+        assembled = withoutOldest(dropped);
+      }
       const best = counter.estimate(assembled.messages);
       if (best > budget.limit) {
         throw new BudgetUnreachableError({

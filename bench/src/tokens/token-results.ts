@@ -1,0 +1,74 @@
+/**
+ * The saved results of the token counting benchmark: `bench/results/tokens.json`. The Markdown report, the
+ * figures of docs/counting.md and those of bench/README.md are written from it, so none drifts from a run.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { IncrementalCheckResult } from './incremental-check.js';
+
+/** Exact and estimated tokens of a set of texts for one tokenizer. */
+export interface Counts {
+  exact: number;
+  /** The fast estimator with the tokenizer's shipped profile. */
+  fast: number;
+}
+
+/** Totals of one set of texts for both tokenizers, and `characters / 4` against o200k. */
+export interface RowCounts {
+  o200k: Counts;
+  cl100k: Counts;
+  quarter: number;
+}
+
+/** One content class, counted on the calibration corpus and on the held-back one. */
+export interface ClassResult {
+  name: string;
+  calibration: RowCounts;
+  heldBack: RowCounts;
+}
+
+/** Megabytes of UTF-8 per second of each counter over the whole held-back corpus and the transcripts. */
+export interface Throughput {
+  fast: number;
+  quarter: number;
+  tiktoken: number;
+  gptTokenizer: number;
+}
+
+export interface TokenResults {
+  date: string;
+  node: string;
+  cores: number;
+  samplesPerClass: number;
+  calibrationSeed: number;
+  heldBackSeed: number;
+  classes: ClassResult[];
+  /** Real transcripts, which the profiles are fitted on too. */
+  transcripts: { name: string; counts: RowCounts }[];
+  megabytes: number;
+  /** Runs each throughput is the median of. */
+  runs: number;
+  throughput: Throughput;
+  incremental: IncrementalCheckResult;
+}
+
+export const tokenResultsPath = resolve(import.meta.dirname, '../../results/tokens.json');
+
+export function loadTokenResults(path = tokenResultsPath): TokenResults {
+  return JSON.parse(readFileSync(path, 'utf8')) as TokenResults;
+}
+
+/** Relative error of an estimate, `+4.2%` style. */
+export function percent(estimate: number, exact: number): string {
+  const error = (estimate / exact - 1) * 100;
+  return `${error >= 0 ? '+' : ''}${error.toFixed(1)}%`;
+}
+
+/** Relative errors of the fast estimator on every class of both corpora and every transcript, for one tokenizer. */
+export function fastErrors(results: TokenResults, tokenizer: 'o200k' | 'cl100k'): number[] {
+  const error = (counts: RowCounts) => counts[tokenizer].fast / counts[tokenizer].exact - 1;
+  return [
+    ...results.classes.flatMap((result) => [error(result.calibration), error(result.heldBack)]),
+    ...results.transcripts.map((transcript) => error(transcript.counts)),
+  ];
+}
