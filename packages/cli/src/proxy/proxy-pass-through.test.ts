@@ -81,8 +81,16 @@ const anthropicStream = [
     index: 0,
     content_block: { type: 'text', text: '' },
   }),
-  sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } }),
-  sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'lo' } }),
+  sse('content_block_delta', {
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'text_delta', text: 'Hel' },
+  }),
+  sse('content_block_delta', {
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'text_delta', text: 'lo' },
+  }),
   sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
   sse('message_delta', {
     type: 'message_delta',
@@ -116,7 +124,11 @@ describe('compaction proxy: pass-through', () => {
     // The raw answer, as the client read it, is the upstream's.
     upstream.enqueue('/v1/messages', { raw: anthropicAnswer });
     const raw = await anthropicClient()
-      .messages.create({ model: 'claude-sonnet-5-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] })
+      .messages.create({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
       .asResponse();
     expect(await raw.text()).toBe(anthropicAnswer);
     expect(proxy.lines.join('\n')).not.toContain('secret');
@@ -174,23 +186,35 @@ describe('compaction proxy: pass-through', () => {
     const responsesAnswer =
       '{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-4.1","output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}]}],"usage":{"input_tokens":5,"output_tokens":1,"total_tokens":6}}';
     upstream.enqueue('/v1/responses', { raw: responsesAnswer });
-    const response = await client.responses.create({ model: 'gpt-4.1', input: [{ role: 'user', content: 'Hello' }] });
+    const response = await client.responses.create({
+      model: 'gpt-4.1',
+      input: [{ role: 'user', content: 'Hello' }],
+    });
     expect(response.output_text).toBe('Hi');
     expect(upstream.requests[2]?.path).toBe('/v1/responses');
     expect(upstream.requests[2]?.rawBody).toBe(recorded.bodies[2]);
   });
 
   it('passes the upstream’s 429 and 500 back as they came', async () => {
-    const limited = { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } };
+    const limited = {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' },
+    };
     upstream.enqueue('/v1/messages', { status: 429, body: limited, headers: { 'retry-after': '7' } });
     const error = await anthropicClient()
-      .messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .messages.create({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toEqual(limited);
     expect((error as InstanceType<typeof Anthropic.APIError>).headers?.get('retry-after')).toBe('7');
 
-    const failed = { error: { message: 'The server had an error', type: 'server_error', param: null, code: null } };
+    const failed = {
+      error: { message: 'The server had an error', type: 'server_error', param: null, code: null },
+    };
     upstream.enqueue('/v1/chat/completions', { status: 500, body: failed });
     const serverError = await openAIClient()
       .chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hello' }] })
@@ -203,27 +227,34 @@ describe('compaction proxy: pass-through', () => {
 
   it('refuses a request that names its own upstream, and sends it nowhere', async () => {
     const refusedWith = async (path: string, headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; body: { error?: { code?: string; message?: string } } }>((resolve, reject) => {
-        const address = new URL(proxy.url);
-        const outgoing = httpRequest(
-          {
-            host: address.hostname,
-            port: address.port,
-            method: 'POST',
-            path,
-            headers: { 'content-type': 'application/json', 'x-api-key': anthropicKey, ...headers },
-          },
-          (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () =>
-              resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
-            );
-          },
-        );
-        outgoing.on('error', reject);
-        outgoing.end(JSON.stringify({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'Hi' }] }));
-      });
+      new Promise<{ status: number; body: { error?: { code?: string; message?: string } } }>(
+        (resolve, reject) => {
+          const address = new URL(proxy.url);
+          const outgoing = httpRequest(
+            {
+              host: address.hostname,
+              port: address.port,
+              method: 'POST',
+              path,
+              headers: { 'content-type': 'application/json', 'x-api-key': anthropicKey, ...headers },
+            },
+            (response) => {
+              const chunks: Buffer[] = [];
+              response.on('data', (chunk: Buffer) => chunks.push(chunk));
+              response.on('end', () =>
+                resolve({
+                  status: response.statusCode ?? 0,
+                  body: JSON.parse(Buffer.concat(chunks).toString()),
+                }),
+              );
+            },
+          );
+          outgoing.on('error', reject);
+          outgoing.end(
+            JSON.stringify({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'Hi' }] }),
+          );
+        },
+      );
     for (const [path, headers] of [
       ['http://attacker.invalid/v1/messages', {}],
       ['/v1/messages', { 'x-upstream-url': 'http://attacker.invalid' }],
@@ -236,7 +267,11 @@ describe('compaction proxy: pass-through', () => {
       expect(body.error?.message).toContain('--upstream');
     }
     const viaSdk = await anthropicClient(undefined, { 'x-compaction-upstream': 'http://attacker.invalid' })
-      .messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .messages.create({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
       .catch((caught: unknown) => caught);
     expect(viaSdk).toBeInstanceOf(Anthropic.BadRequestError);
     expect(upstream.requests).toHaveLength(0);
