@@ -143,7 +143,9 @@ describe('compaction proxy: compaction', () => {
         [],
       );
       // Shorter (truncated tool results keep the count of turns; a sliding window drops turns).
-      expect(JSON.stringify(received[index]!.messages).length).toBeLessThan(JSON.stringify(sent[index]).length);
+      expect(JSON.stringify(received[index]!.messages).length).toBeLessThan(
+        JSON.stringify(sent[index]).length,
+      );
     }
     expect(proxy.lines[0]).toMatch(
       /^compaction proxy: conversation [0-9a-f]{8}: \d+ → \d+ tokens \(.+; trigger auto\)$/,
