@@ -1,8 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { compactedRequestViolations } from '@compaction/testing';
-import { type RecordedRequest, startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicApi } from '../serve/__fixtures__/anthropic-api.js';
+import { answerWithToolCalls, runAgent, tools } from './__fixtures__/coding-agent.js';
 import { type RunningProxy, recordingFetch, startProxy } from './__fixtures__/start-proxy.js';
 
 // A coding agent on the real Anthropic SDK, through the proxy: its history crosses the trigger again and again.
@@ -16,77 +17,6 @@ beforeAll(async () => {
 afterEach(() => upstream.reset());
 afterAll(() => upstream.close());
 
-type MessageParam = Anthropic.MessageParam;
-
-/** Answers each request with a tool call reading the next file, as a coding agent's model would. */
-function answerWithToolCalls(request: RecordedRequest) {
-  const turn = upstream.requests.filter((each) => each.path === '/v1/messages').length;
-  return {
-    body: {
-      id: `msg_${turn}`,
-      type: 'message',
-      role: 'assistant',
-      model: (request.body as { model: string }).model,
-      content: [
-        { type: 'text', text: `Reading file ${turn} next.` },
-        {
-          type: 'tool_use',
-          id: `toolu_${turn}`,
-          name: 'read_file',
-          input: { path: `src/module-${turn}.ts` },
-        },
-      ],
-      stop_reason: 'tool_use',
-      stop_sequence: null,
-      usage: { input_tokens: 100, output_tokens: 20 },
-    },
-  };
-}
-
-/** A file's content of about 450 tokens, different for every turn. */
-const fileContent = (turn: number) =>
-  Array.from(
-    { length: 36 },
-    (_, line) => `export const value${turn}_${line} = compute(${turn}, ${line}); // line ${line}`,
-  ).join('\n');
-
-const tools: Anthropic.Tool[] = [
-  {
-    name: 'read_file',
-    description: 'Reads a file of the repository.',
-    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-];
-
-/** Runs the agent loop for `turns` requests; returns what the client sent each time. */
-async function runAgent(
-  client: Anthropic,
-  turns: number,
-  model = 'claude-sonnet-5-5',
-): Promise<MessageParam[][]> {
-  const messages: MessageParam[] = [
-    { role: 'user', content: 'Find where compute() is defined and fix its rounding bug.' },
-  ];
-  const sent: MessageParam[][] = [];
-  for (let turn = 0; turn < turns; turn++) {
-    sent.push(structuredClone(messages));
-    const answer = await client.messages.create({
-      model,
-      max_tokens: 1024,
-      system: 'You are a careful coding agent.',
-      tools,
-      messages,
-    });
-    messages.push({ role: 'assistant', content: answer.content as Anthropic.ContentBlockParam[] });
-    const call = answer.content.find((block) => block.type === 'tool_use');
-    messages.push({
-      role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: call!.id, content: fileContent(turn) }],
-    });
-  }
-  return sent;
-}
-
 const startsWith = (list: unknown[], prefix: unknown[]) =>
   prefix.length <= list.length && JSON.stringify(list.slice(0, prefix.length)) === JSON.stringify(prefix);
 
@@ -98,7 +28,7 @@ describe('compaction proxy: compaction', () => {
   afterAll(() => proxy.close());
 
   it('compacts a long conversation once per trigger and keeps the compacted prefix between compactions', async () => {
-    upstream.handle('/v1/messages', answerWithToolCalls);
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
     const recorded = recordingFetch();
     const client = new Anthropic({
       apiKey: 'client-key',
@@ -107,7 +37,7 @@ describe('compaction proxy: compaction', () => {
       fetch: recorded.fetch,
     });
     const turns = 30;
-    const sent = await runAgent(client, turns);
+    const { sent } = await runAgent(client, turns);
     const received = upstream.requests.map(
       (request) => request.body as { system: unknown; messages: unknown[] },
     );
@@ -157,7 +87,7 @@ describe('compaction proxy: compaction', () => {
   });
 
   it('keeps conversations apart, by their first messages or the x-compaction-conversation header', async () => {
-    upstream.handle('/v1/messages', answerWithToolCalls);
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
     const before = proxy.server.status().conversations;
     const named = new Anthropic({
       apiKey: 'client-key',
@@ -191,13 +121,13 @@ describe('compaction proxy: compaction', () => {
       maxRetries: 0,
       defaultHeaders: { 'x-compaction-conversation': 'overflowing' },
     });
-    upstream.handle('/v1/messages', answerWithToolCalls);
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
     // Under the proxy's trigger, so the first attempt goes as it is.
-    const sent = await runAgent(client, 8);
+    const { sent } = await runAgent(client, 8);
     const lines = proxy.lines.length;
     upstream.reset();
     upstream.enqueue('/v1/messages', overflow);
-    upstream.handle('/v1/messages', answerWithToolCalls);
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
     const history = [...sent.at(-1)!];
     const answer = await client.messages.create({
       model: 'claude-sonnet-5-5',
@@ -236,13 +166,13 @@ describe('compaction proxy: summaries', () => {
         'context-window': '10000',
         strategy: 'summarization',
         provider: 'anthropic',
-        model: 'operator-model',
+        model: 'claude-haiku-5-5',
         'base-url': summarizer.url,
       },
       { environment: { ANTHROPIC_API_KEY: 'operator-key' } },
     );
     try {
-      upstream.handle('/v1/messages', answerWithToolCalls);
+      upstream.handle('/v1/messages', answerWithToolCalls(upstream));
       const client = new Anthropic({
         apiKey: 'client-key',
         baseURL: proxy.url,
@@ -253,7 +183,7 @@ describe('compaction proxy: summaries', () => {
       expect(proxy.lines.length).toBeGreaterThan(0);
       expect(summarizer.requests.length).toBeGreaterThan(0);
       for (const request of summarizer.requests) {
-        expect((request.body as { model: string }).model).toBe('operator-model');
+        expect((request.body as { model: string }).model).toBe('claude-haiku-5-5');
         expect(JSON.stringify(request.headers)).toContain('operator-key');
         expect(JSON.stringify(request.headers)).not.toContain('client-key');
       }

@@ -280,7 +280,7 @@ describe('compaction proxy: pass-through', () => {
   it('answers its status at GET /compaction/status', async () => {
     const response = await fetch(`${proxy.url}/compaction/status`);
     expect(response.status).toBe(200);
-    const status = await response.json();
+    const status = (await response.json()) as { requests: number };
     expect(status).toMatchObject({
       requests: expect.any(Number),
       compactions: 0,
