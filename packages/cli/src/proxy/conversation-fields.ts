@@ -25,6 +25,35 @@ export function hashJson(value: unknown): string {
     .slice(0, 32);
 }
 
+/**
+ * A value without its Anthropic `cache_control` marks. Agents move their cache breakpoint to the newest turn on
+ * every request, so a turn is the same turn with or without its mark; the prompt cache does not key on them.
+ */
+export function withoutCacheMarks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheMarks);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key !== 'cache_control') copy[key] = withoutCacheMarks(entry);
+  }
+  return copy;
+}
+
+/** The hash of a turn or of the fields beside the list, its cache marks left out. */
+export function hashTurn(value: unknown): string {
+  return hashJson(withoutCacheMarks(value));
+}
+
+/** How many `cache_control` marks a value holds. */
+export function countCacheMarks(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countCacheMarks(item), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  return Object.entries(value).reduce(
+    (sum, [key, entry]) => sum + (key === 'cache_control' ? 1 : countCacheMarks(entry)),
+    0,
+  );
+}
+
 /** The fields beside the list that hold conversation, as one value to hash (Anthropic's system prompt). */
 export function besideList(format: ProxiedFormat, body: Record<string, unknown>): JSONObject {
   const { listField, fields } = conversationFieldsOf[format];
@@ -64,7 +93,7 @@ export function conversationKey(
     (item) => typeof item === 'object' && item !== null && (item as { role?: unknown }).role === 'user',
   );
   const first = list.slice(0, firstUser === -1 ? 1 : firstUser + 1);
-  return `${format}:${hashJson([besideList(format, body), first]).slice(0, 16)}`;
+  return `${format}:${hashTurn([besideList(format, body), first]).slice(0, 16)}`;
 }
 
 /** The request with its conversation fields replaced (in place in the key order, others removed). */

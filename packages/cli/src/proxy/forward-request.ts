@@ -35,7 +35,9 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, bodyLength: number
   const forwarded: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || hopByHop.has(name) || listed.has(name)) continue;
-    if (name === 'host' || name === 'content-length' || name === conversationHeader) continue;
+    // `expect: 100-continue` was answered by this server; the body goes upstream whole, without waiting.
+    if (name === 'host' || name === 'content-length' || name === 'expect' || name === conversationHeader)
+      continue;
     forwarded[name] = value;
   }
   forwarded['content-length'] = bodyLength;

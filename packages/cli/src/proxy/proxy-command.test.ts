@@ -66,7 +66,7 @@ describe('compaction proxy (the command)', () => {
 
     const second = await startProxyProcess(args, directory);
     try {
-      await runAgent(client(second.url), 1, 'claude-sonnet-5-5', history);
+      await runAgent(client(second.url), 1, { history });
       const after = upstream.requests.at(-1)!.body as { messages: unknown[] };
       // The restarted proxy sends the same compacted turns as before, then the new ones.
       expect(JSON.stringify(after.messages.slice(0, before.messages.length))).toBe(

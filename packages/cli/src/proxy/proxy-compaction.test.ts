@@ -86,6 +86,37 @@ describe('compaction proxy: compaction', () => {
     expect(status.conversations).toBe(1);
   });
 
+  it('recognizes the turns of an agent that moves its cache marks, and keeps within four marks', async () => {
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
+    const before = proxy.lines.length;
+    const client = new Anthropic({
+      apiKey: 'client-key',
+      baseURL: proxy.url,
+      maxRetries: 0,
+      defaultHeaders: { 'x-compaction-conversation': 'moving-marks' },
+    });
+    const turns = 30;
+    const { sent } = await runAgent(client, turns, { cacheMarks: true });
+    const received = upstream.requests.map((request) => request.body as { messages: unknown[] });
+    const compactions = proxy.lines.length - before;
+    // Once per trigger, as without marks: the moved marks do not make old turns look new.
+    expect(compactions).toBeGreaterThanOrEqual(3);
+    expect(compactions).toBeLessThan(turns / 3);
+    received.forEach((body, index) => {
+      const original = {
+        model: 'claude-sonnet-5-5',
+        max_tokens: 1024,
+        system: [
+          { type: 'text', text: 'You are a careful coding agent.', cache_control: { type: 'ephemeral' } },
+        ],
+        tools,
+        messages: sent[index],
+      };
+      expect(compactedRequestViolations('anthropic', original, body), `request ${index}`).toEqual([]);
+      expect(JSON.stringify(body).split('"cache_control"').length - 1).toBeLessThanOrEqual(4);
+    });
+  });
+
   it('keeps conversations apart, by their first messages or the x-compaction-conversation header', async () => {
     upstream.handle('/v1/messages', answerWithToolCalls(upstream));
     const before = proxy.server.status().conversations;
@@ -179,7 +210,7 @@ describe('compaction proxy: summaries', () => {
         maxRetries: 0,
         defaultHeaders: { 'x-compaction-conversation': 'summarized' },
       });
-      await runAgent(client, 16, 'client-model');
+      await runAgent(client, 16, { model: 'client-model' });
       expect(proxy.lines.length).toBeGreaterThan(0);
       expect(summarizer.requests.length).toBeGreaterThan(0);
       for (const request of summarizer.requests) {

@@ -11,8 +11,10 @@ import {
   besideList,
   conversationFieldsOf,
   conversationKey,
-  hashJson,
+  countCacheMarks,
+  hashTurn,
   withConversation,
+  withoutCacheMarks,
 } from './conversation-fields.js';
 import { type PrefixMemory, storeSession } from './prefix-memory.js';
 import type { ProxiedFormat } from './upstreams.js';
@@ -79,11 +81,16 @@ export async function prepareRequest(
   if (
     remembered !== undefined &&
     remembered.format === format &&
-    remembered.besideHash === hashJson(besideList(format, body)) &&
+    remembered.besideHash === hashTurn(besideList(format, body)) &&
     remembered.turnHashes.length <= turns.length &&
-    remembered.turnHashes.every((hash, index) => hash === hashJson(turns[index]))
+    remembered.turnHashes.every((hash, index) => hash === hashTurn(turns[index]))
   ) {
-    const replaced = remembered.replacement[listField] as unknown[];
+    const replaced = withinCacheMarkLimit(
+      format,
+      body,
+      remembered.replacement[listField] as unknown[],
+      turns.slice(remembered.turnHashes.length),
+    );
     sent = withConversation(format, body, {
       ...remembered.replacement,
       [listField]: [...replaced, ...turns.slice(remembered.turnHashes.length)],
@@ -122,6 +129,26 @@ export async function compactAfterOverflow(
   return remember(conversation, result, context);
 }
 
+/** Anthropic accepts at most this many `cache_control` marks in a request. */
+const maximumCacheMarks = 4;
+
+/**
+ * The remembered compacted turns, with their cache marks dropped when, with the client's new marks, the
+ * request would hold more than Anthropic accepts. The marks do not change what the cache holds, and the
+ * client's marks on its newest turns are the ones that write the next entry.
+ */
+function withinCacheMarkLimit(
+  format: ProxiedFormat,
+  request: Record<string, unknown>,
+  replaced: unknown[],
+  added: unknown[],
+): unknown[] {
+  if (format !== 'anthropic') return replaced;
+  const others = countCacheMarks(request.system) + countCacheMarks(request.tools) + countCacheMarks(added);
+  if (countCacheMarks(replaced) + others <= maximumCacheMarks) return replaced;
+  return replaced.map(withoutCacheMarks);
+}
+
 /** Writes a compaction's result into the request, remembers it for the conversation's next requests. */
 async function remember(
   conversation: ReadConversation,
@@ -140,8 +167,8 @@ async function remember(
   await context.memory.set(key, {
     version: 1,
     format,
-    turnHashes: turns.map((turn) => hashJson(turn)),
-    besideHash: hashJson(besideList(format, request)),
+    turnHashes: turns.map((turn) => hashTurn(turn)),
+    besideHash: hashTurn(besideList(format, request)),
     replacement,
     compactions: (previous?.compactions ?? 0) + 1,
   });

@@ -43,25 +43,59 @@ export const tools: Anthropic.Tool[] = [
   },
 ];
 
+const ephemeral = { type: 'ephemeral' } as const;
+
+/**
+ * The messages with a cache breakpoint on the last block of each of the last two, as coding agents mark them on
+ * every request (the marks move forward as the conversation grows).
+ */
+export function withMovingCacheMarks(messages: readonly MessageParam[]): MessageParam[] {
+  return messages.map((message, index) => {
+    if (index < messages.length - 2) return message;
+    const blocks: Anthropic.ContentBlockParam[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+    const last = blocks.length - 1;
+    return {
+      ...message,
+      content: blocks.map((block, position) =>
+        position === last ? ({ ...block, cache_control: ephemeral } as Anthropic.ContentBlockParam) : block,
+      ),
+    } as MessageParam;
+  });
+}
+
+/** How the agent of {@link runAgent} writes its requests. */
+export interface AgentOptions {
+  model?: string;
+  /** Where it starts: by default one user request. */
+  history?: MessageParam[];
+  /** Marks its system prompt and its last two messages for the prompt cache, as coding agents do. */
+  cacheMarks?: boolean;
+}
+
 /** Runs the agent loop for `turns` requests, from `history`; returns what it sent each time and its history. */
 export async function runAgent(
   client: Anthropic,
   turns: number,
-  model = 'claude-sonnet-5-5',
-  history: MessageParam[] = [
-    { role: 'user', content: 'Find where compute() is defined and fix its rounding bug.' },
-  ],
+  options: AgentOptions = {},
 ): Promise<{ sent: MessageParam[][]; history: MessageParam[] }> {
-  const messages = structuredClone(history);
+  const model = options.model ?? 'claude-sonnet-5-5';
+  const opening: MessageParam[] = [
+    { role: 'user', content: 'Find where compute() is defined and fix its rounding bug.' },
+  ];
+  const messages = structuredClone(options.history ?? opening);
   const sent: MessageParam[][] = [];
   for (let turn = 0; turn < turns; turn++) {
-    sent.push(structuredClone(messages));
+    const request = options.cacheMarks === true ? withMovingCacheMarks(messages) : structuredClone(messages);
+    sent.push(request);
+    const system = 'You are a careful coding agent.';
     const answer = await client.messages.create({
       model,
       max_tokens: 1024,
-      system: 'You are a careful coding agent.',
+      system:
+        options.cacheMarks === true ? [{ type: 'text', text: system, cache_control: ephemeral }] : system,
       tools,
-      messages,
+      messages: request,
     });
     messages.push({ role: 'assistant', content: answer.content as Anthropic.ContentBlockParam[] });
     const call = answer.content.find((block) => block.type === 'tool_use');
