@@ -26,6 +26,7 @@ Commands:
   count <input>      count tokens by role, part kind and tool
   simulate <input>   replay a conversation as an agent loop: context size, billed tokens, compactions
   serve              HTTP API: stateless compaction and sessions with live events
+  proxy              compacting proxy for the Anthropic and OpenAI APIs (set ANTHROPIC_BASE_URL)
   chat               terminal chat with a real provider that compacts automatically
   schema             print the JSON Schema of compaction.config.json
   migrate            apply the schema migrations of a PostgreSQL session store
@@ -189,6 +190,39 @@ Limits (sizes accept 512kb, 10mb; durations 500ms, 10s, 5m, 1h):
       --session-idle <t>      a session unused this long expires (default 30m)
       --shutdown-timeout <t>  on SIGTERM or SIGINT, time for requests in flight to finish (default 30s);
                               exit 0 when they all did, 1 when some were cut off
+
+${compactionFlags}
+`;
+
+/** `compaction proxy --help`. */
+export const proxyHelp = `Usage: compaction proxy [options]
+
+Forwards Anthropic Messages (/v1/messages) and OpenAI Chat Completions (/v1/chat/completions) and Responses
+(/v1/responses) requests to the provider, compacting each conversation on the way when it crosses the
+trigger (docs/proxy.md). Point an agent at it with one variable:
+
+  ANTHROPIC_BASE_URL=http://127.0.0.1:4320          (Anthropic SDK, coding agents)
+  OPENAI_BASE_URL=http://127.0.0.1:4320/v1          (OpenAI SDK)
+
+Requests under the trigger and every response, streams included, pass through unchanged; headers (API
+keys, beta flags) pass through and are never logged or kept. Each conversation (a hash of its first
+messages, or the x-compaction-conversation header) keeps its compacted prefix: later requests that start
+with the same turns are sent with the same compacted turns, so the provider's prompt cache stays warm
+until the next compaction. When the provider answers that a request is too long, the proxy compacts harder
+and retries once, else returns the provider's error. Summaries use the provider configured here, never one
+a request names. One line per compaction goes to standard error.
+
+  GET /compaction/status      {uptimeSeconds, requests, compactions, overflowRetries, conversations, upstreams}
+
+      --upstream <where>      anthropic (https://api.anthropic.com), openai (https://api.openai.com),
+                              anthropic=<url>, openai=<url>, or a <url> for both; repeatable
+                              (default: both providers). A request cannot choose it: a header, query
+                              parameter or absolute URL naming one gets 400.
+      --store <path|memory>   where compacted prefixes and compactions are kept: a SQLite file (default
+                              .compaction/sessions.sqlite in the working folder) or memory
+      --host <address>        default 127.0.0.1 (loopback only)
+      --port <n>              default 4320; 0 picks a free port
+      --max-body <size>       largest request body (default 32mb); larger ones get 413
 
 ${compactionFlags}
 `;

@@ -4,7 +4,7 @@ import { type CompactionScheduleRun, expectCompactionSchedule } from './compacti
 import type { ScriptedExchange } from './scripted-agent.js';
 
 const exchange = (answer: number, inputTokens: number, overflowed = false): ScriptedExchange => ({
-  request: { method: 'POST', path: '/', headers: {}, body: undefined, receivedAt: 0 },
+  request: { method: 'POST', path: '/', headers: {}, body: undefined, rawBody: '', receivedAt: 0 },
   answer,
   overflowed,
   inputTokens,

@@ -20,6 +20,7 @@ export async function startTestServer(): Promise<TestServer> {
         path,
         headers: incoming.headers,
         body: text === '' ? undefined : JSON.parse(text),
+        rawBody: text,
         receivedAt: performance.now(),
       };
       requests.push(request);
@@ -59,9 +60,28 @@ export async function startTestServer(): Promise<TestServer> {
 
 function write(response: ServerResponse, reply: Reply): void {
   if (response.destroyed) return;
+  if (reply.chunks !== undefined) {
+    writeChunks(response, reply, reply.chunks).catch(() => response.destroy());
+    return;
+  }
   const body = reply.raw ?? JSON.stringify(reply.body ?? {});
   response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
   response.end(body);
+}
+
+async function writeChunks(
+  response: ServerResponse,
+  reply: Reply,
+  chunks: AsyncIterable<string> | readonly string[],
+): Promise<void> {
+  response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
+  // Headers go out before the first piece, as a provider's stream does.
+  response.flushHeaders();
+  for await (const chunk of chunks) {
+    if (response.destroyed) return;
+    response.write(chunk);
+  }
+  response.end();
 }
 
 export {

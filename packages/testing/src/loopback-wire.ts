@@ -6,6 +6,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** The body exactly as it arrived, to check that a proxy passed it on byte for byte. */
+  rawBody: string;
   /** `performance.now()` when the request arrived, to check how long a client waited before retrying. */
   receivedAt: number;
 }
@@ -16,6 +18,11 @@ export interface Reply {
   headers?: Record<string, string>;
   body?: unknown;
   raw?: string;
+  /**
+   * A body written piece by piece (a server-sent-events stream): each piece is written as soon as the iterable
+   * yields it, so a test can hold the rest back until it has seen the first piece arrive.
+   */
+  chunks?: AsyncIterable<string> | readonly string[];
   delayMs?: number;
 }
 

@@ -1,0 +1,145 @@
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { HttpError } from '../errors/http-error.js';
+
+/** Headers that belong to one connection (RFC 9110 §7.6.1), never passed on. */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** The proxy's own request header: read by the proxy, not sent on. */
+export const conversationHeader = 'x-compaction-conversation';
+
+/** A request's headers as they go upstream: everything but hop-by-hop headers, the host and the proxy's own. */
+export function upstreamHeaders(headers: IncomingHttpHeaders, bodyLength: number): OutgoingHttpHeaders {
+  const listed = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
+  const forwarded: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || hopByHop.has(name) || listed.has(name)) continue;
+    // `expect: 100-continue` was answered by this server; the body goes upstream whole, without waiting.
+    if (name === 'host' || name === 'content-length' || name === 'expect' || name === conversationHeader)
+      continue;
+    forwarded[name] = value;
+  }
+  forwarded['content-length'] = bodyLength;
+  return forwarded;
+}
+
+/** An upstream response's headers as they go back to the client. */
+export function clientHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const listed = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
+  const copied: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || hopByHop.has(name) || listed.has(name)) continue;
+    copied[name] = value;
+  }
+  return copied;
+}
+
+/**
+ * Sends a request upstream and resolves with the response as soon as its headers arrive; its body is left
+ * unread, to be piped to the client as it comes. Aborting `signal` (the client went away) cuts the request.
+ */
+export function sendUpstream(
+  target: URL,
+  method: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      target,
+      { method, headers: upstreamHeaders(headers, body.length), signal },
+      resolve,
+    );
+    outgoing.on('error', (error) =>
+      reject(
+        signal.aborted
+          ? error
+          : new HttpError({
+              status: 502,
+              errorCode: 'upstream-unreachable',
+              message: `the upstream ${target.origin} could not be reached: ${error.message}`,
+            }),
+      ),
+    );
+    outgoing.end(body);
+  });
+}
+
+/** Passes an upstream response to the client as it arrives: status, headers and body bytes unchanged. */
+export function pipeResponse(upstream: IncomingMessage, response: ServerResponse): Promise<void> {
+  response.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, clientHeaders(upstream.headers));
+  // Headers reach the client at once, before the first event of a stream that may take a while.
+  response.flushHeaders();
+  return new Promise((resolve) => {
+    upstream.pipe(response);
+    upstream.on('end', resolve);
+    upstream.on('error', () => {
+      response.destroy();
+      resolve();
+    });
+    response.on('close', () => {
+      if (!upstream.complete) upstream.destroy();
+      resolve();
+    });
+  });
+}
+
+/** Writes a response whose body was read whole (an error kept to check for a context overflow). */
+export function sendBuffered(upstream: IncomingMessage, body: Buffer, response: ServerResponse): void {
+  response.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, clientHeaders(upstream.headers));
+  response.end(body);
+}
+
+/**
+ * Reads a response body whole. Only refusals are read so (a 400 or 413 that may be a context overflow): the
+ * providers answer them with a short JSON body, and the operator's upstream is trusted not to send more.
+ */
+export async function readWhole(stream: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The JSON of an error body, decoded as its `content-encoding` says; undefined when it is not JSON. */
+export function errorJson(body: Buffer, encoding: string | undefined): unknown {
+  try {
+    const decoded =
+      encoding === 'gzip'
+        ? gunzipSync(body)
+        : encoding === 'br'
+          ? brotliDecompressSync(body)
+          : encoding === 'deflate'
+            ? inflateSync(body)
+            : body;
+    return JSON.parse(decoded.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

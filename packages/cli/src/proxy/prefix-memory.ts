@@ -1,0 +1,85 @@
+import type { CompactionStore, JSONObject } from '@compaction/core';
+import type { ProxiedFormat } from './upstreams.js';
+
+/**
+ * What the proxy remembers of a conversation's last compaction: which original turns it replaced and what it
+ * sent instead. The next request that starts with those turns gets the same replacement, byte for byte, so
+ * the provider's prompt cache still holds it.
+ */
+export interface CompactedPrefix extends JSONObject {
+  /** The layout of this entry, so a later version can read older ones. */
+  version: 1;
+  format: ProxiedFormat;
+  /** A hash of each original turn (item of the list field) the replacement stands for, in order. */
+  turnHashes: string[];
+  /** A hash of the original fields beside the list (Anthropic's system prompt). */
+  besideHash: string;
+  /** The conversation fields sent instead of those turns and fields. */
+  replacement: JSONObject;
+  /** Compactions of this conversation so far. */
+  compactions: number;
+}
+
+/**
+ * The store's session id of a conversation, for its entry and its compaction records: apart from the
+ * sessions of `compaction serve`, which skips entries that are not its own.
+ */
+export const storeSession = (key: string) => `proxy:${key}`;
+
+/**
+ * The compacted prefixes by conversation key: in memory (the most recent `maxEntries`), and in the store
+ * when there is one, so a restarted proxy keeps sending the same prefixes.
+ */
+export class PrefixMemory {
+  private readonly entries = new Map<string, CompactedPrefix>();
+
+  constructor(
+    private readonly store: CompactionStore | undefined,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** Conversations remembered in memory now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async get(key: string): Promise<CompactedPrefix | undefined> {
+    const kept = this.entries.get(key);
+    if (kept !== undefined) {
+      // Re-inserted, so the least recently used entry is first when one must go.
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      return kept;
+    }
+    const stored = (await this.store?.getSessionMetadata(storeSession(key)))?.proxy;
+    if (!isCompactedPrefix(stored)) return undefined;
+    this.remember(key, stored);
+    return stored;
+  }
+
+  async set(key: string, entry: CompactedPrefix): Promise<void> {
+    this.remember(key, entry);
+    await this.store?.updateSessionMetadata(storeSession(key), { proxy: entry });
+  }
+
+  private remember(key: string, entry: CompactedPrefix): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+}
+
+function isCompactedPrefix(value: unknown): value is CompactedPrefix {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<CompactedPrefix>;
+  return (
+    entry.version === 1 &&
+    Array.isArray(entry.turnHashes) &&
+    typeof entry.besideHash === 'string' &&
+    typeof entry.replacement === 'object' &&
+    entry.replacement !== null
+  );
+}

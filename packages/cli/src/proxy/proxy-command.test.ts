@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary, runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
+import { answerWithToolCalls, runAgent } from './__fixtures__/coding-agent.js';
+
+// `compaction proxy` as a process: it starts, forwards, logs one line per compaction, keeps each conversation's
+// compacted prefix in its SQLite store across a restart, and stops on SIGTERM.
+
+interface RunningProxyProcess {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<number | null>;
+}
+
+function startProxyProcess(args: string[], directory: string): Promise<RunningProxyProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binary, 'proxy', '--port', '0', ...args], {
+      cwd: directory,
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match !== null) {
+        resolve({
+          url: match[1]!,
+          child,
+          stderr: () => stderr,
+          stop: () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    child.on('close', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
+}
+
+let upstream: TestServer;
+beforeAll(async () => {
+  upstream = await startTestServer();
+});
+afterAll(() => upstream.close());
+
+describe('compaction proxy (the command)', () => {
+  it('keeps a conversation’s compacted prefix in its store across a restart', async () => {
+    const directory = temporaryDirectory();
+    const args = ['--upstream', `anthropic=${upstream.url}`, '--context-window', '10000'];
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
+    const first = await startProxyProcess(args, directory);
+    const client = (url: string) => new Anthropic({ apiKey: 'client-key', baseURL: url, maxRetries: 0 });
+    const { history } = await runAgent(client(first.url), 14);
+    expect(first.stderr()).toMatch(/compaction proxy: conversation [0-9a-f]{8}: \d+ → \d+ tokens/);
+    expect(first.stderr()).toContain('conversations in .compaction/sessions.sqlite');
+    expect(await first.stop()).toBe(0);
+    const before = upstream.requests.at(-1)!.body as { messages: unknown[] };
+
+    const second = await startProxyProcess(args, directory);
+    try {
+      await runAgent(client(second.url), 1, { history });
+      const after = upstream.requests.at(-1)!.body as { messages: unknown[] };
+      // The restarted proxy sends the same compacted turns as before, then the new ones.
+      expect(JSON.stringify(after.messages.slice(0, before.messages.length))).toBe(
+        JSON.stringify(before.messages),
+      );
+      // Shorter than the client's history: the remembered compaction stood in for its first turns.
+      expect(JSON.stringify(after.messages).length).toBeLessThan(JSON.stringify(history).length);
+      expect(second.stderr()).not.toContain('client-key');
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+    expect(existsSync(join(directory, '.compaction', 'sessions.sqlite'))).toBe(true);
+  });
+
+  it('refuses an upstream that is not http(s) and prints its help', async () => {
+    const refused = await runBinary(['proxy', '--upstream', 'ftp://example.com']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--upstream: "ftp://example.com" must be an http or https URL');
+    const help = await runBinary(['proxy', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('ANTHROPIC_BASE_URL=http://127.0.0.1:4320');
+  });
+});

@@ -1,0 +1,224 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  type CompactionEvent,
+  type CompactionStore,
+  type ContextOverflow,
+  createTokenCounter,
+  type StrategyRegistry,
+} from '@compaction/core';
+import { stagesOf } from '../compaction-stages.js';
+import { createConfiguredCompactor } from '../config/configured-compactor.js';
+import type { CompactionSettings } from '../config/resolve-settings.js';
+import { HttpError } from '../errors/http-error.js';
+import { fastEstimator } from '../estimators.js';
+import { loadProviderPackage } from '../formats/load-converters.js';
+import { contextWindowOf } from '../run-compaction.js';
+import { sendError, sendJson } from '../serve/json-response.js';
+import { ProviderPool } from '../serve/provider-pool.js';
+import { refuseClientUpstream } from './client-choice.js';
+import {
+  conversationHeader,
+  errorJson,
+  pipeResponse,
+  readWhole,
+  sendBuffered,
+  sendUpstream,
+} from './forward-request.js';
+import { PrefixMemory } from './prefix-memory.js';
+import { readRawBody } from './read-raw-body.js';
+import { compactAfterOverflow, type PreparedRequest, prepareRequest } from './request-compaction.js';
+import { type ProxiedFormat, routeOf, type Upstreams, upstreamTarget } from './upstreams.js';
+
+/** The path of the proxy's own status endpoint; every other path is forwarded. */
+export const statusPath = '/compaction/status';
+
+/** Settings of {@link createProxyServer}. */
+export interface ProxyServerSettings {
+  /** The operator's settings: the strategies, budget and summarizer every compaction runs with. */
+  settings: CompactionSettings;
+  registry: StrategyRegistry;
+  /** Where requests go, by provider. */
+  upstreams: Upstreams;
+  /** Where compacted prefixes and compactions are kept; none keeps them in memory only. */
+  store?: CompactionStore;
+  /** Largest request body in bytes. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** Where the summarizer's API key is read (the operator's environment, never a request). */
+  environment?: NodeJS.ProcessEnv;
+  /** Where the line about each compaction goes. Default standard error. */
+  log?: (line: string) => void;
+}
+
+/** What `GET /compaction/status` answers. */
+export interface ProxyStatus {
+  uptimeSeconds: number;
+  /** Requests forwarded upstream (a retry after an overflow counts once). */
+  requests: number;
+  /** Requests whose conversation was compacted on the way, overflow retries included. */
+  compactions: number;
+  /** Requests retried after the upstream answered a context overflow. */
+  overflowRetries: number;
+  /** Conversations whose compacted prefix the proxy remembers in memory. */
+  conversations: number;
+  upstreams: Record<string, string>;
+}
+
+/** The `node:http` server of `compaction proxy`. */
+export interface ProxyServer extends Server {
+  status(): ProxyStatus;
+}
+
+/** Default largest request body: 32 MiB (a full window of text with a few images). */
+export const defaultProxyMaxBodyBytes = 32 * 1024 * 1024;
+
+type OverflowParser = (error: unknown) => ContextOverflow | undefined;
+
+/** Each provider's reading of its own "too long" refusal, from the provider packages. */
+async function overflowParser(format: ProxiedFormat): Promise<OverflowParser> {
+  if (format === 'anthropic') {
+    const loaded = await loadProviderPackage<{ parseAnthropicContextOverflow: OverflowParser }>(
+      '@compaction/provider-anthropic',
+      ['parseAnthropicContextOverflow'],
+    );
+    return loaded.parseAnthropicContextOverflow;
+  }
+  const loaded = await loadProviderPackage<{ parseOpenAIContextOverflow: OverflowParser }>(
+    '@compaction/provider-openai',
+    ['parseOpenAIContextOverflow'],
+  );
+  return loaded.parseOpenAIContextOverflow;
+}
+
+/** One line about a compaction, with no header, key or message text in it. */
+export function compactionLine(key: string, event: CompactionEvent): string {
+  const stages = stagesOf(event).map((stage) => stage.name);
+  const strategy = event.strategy === 'pipeline' ? `pipeline: ${stages.join(', ')}` : event.strategy;
+  // A named conversation shows its own name; a hashed one, the first characters of its hash.
+  const shown = key.startsWith('named:')
+    ? key.slice('named:'.length)
+    : key.slice(key.indexOf(':') + 1, key.indexOf(':') + 9);
+  return (
+    `compaction proxy: conversation ${shown}: ${event.tokensBefore} → ${event.tokensAfter} tokens ` +
+    `(${strategy}; trigger ${event.trigger})`
+  );
+}
+
+/**
+ * The proxy of `compaction proxy`: Anthropic Messages, OpenAI Chat Completions and Responses requests are
+ * forwarded to the operator's upstream, their conversation compacted on the way when it crosses the trigger,
+ * and the responses, streams included, passed back as they arrive. Headers (API keys, beta flags) go through
+ * and are neither logged nor kept.
+ */
+export async function createProxyServer(options: ProxyServerSettings): Promise<ProxyServer> {
+  const { settings, registry, upstreams, store } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? defaultProxyMaxBodyBytes;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // The summarizer is the operator's provider, built from the operator's settings and environment only.
+  const provider = await new ProviderPool(settings.provider, options.environment).get();
+  const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
+    budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
+    counter: createTokenCounter(fastEstimator()),
+    ...(store === undefined ? {} : { store }),
+  });
+  const memory = new PrefixMemory(store);
+  const startedAt = Date.now();
+  const counts = { requests: 0, compactions: 0, overflowRetries: 0 };
+  const context = {
+    compactor,
+    memory,
+    compacted(key: string, event: CompactionEvent) {
+      counts.compactions++;
+      log(compactionLine(key, event));
+    },
+  };
+
+  const status = (): ProxyStatus => ({
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    ...counts,
+    conversations: memory.size,
+    upstreams: Object.fromEntries(Object.entries(upstreams).map(([name, url]) => [name, url.href])),
+  });
+
+  async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = request.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
+    const route = routeOf(path);
+    const upstream = upstreams[route.provider];
+    if (upstream === undefined) {
+      throw new HttpError({
+        status: 404,
+        errorCode: 'no-upstream',
+        message: `this proxy has no ${route.provider} upstream for ${path} (see --upstream)`,
+      });
+    }
+    const target = upstreamTarget(upstream, url);
+    const method = request.method ?? 'GET';
+    const raw = await readRawBody(request, maxBodyBytes);
+    const aborted = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) aborted.abort();
+    });
+    let prepared: PreparedRequest = { body: raw };
+    if (route.format !== undefined && method === 'POST') {
+      try {
+        prepared = await prepareRequest(route.format, raw, request.headers[conversationHeader], context);
+      } catch (error) {
+        if (HttpError.isInstance(error)) throw error;
+        // A compaction that fails leaves the request as the client sent it: the provider has the last word.
+        log(`compaction proxy: compaction failed, request forwarded unchanged: ${(error as Error).message}`);
+      }
+    }
+    counts.requests++;
+    const answer = await sendUpstream(target, method, request.headers, prepared.body, aborted.signal);
+    const status = answer.statusCode ?? 502;
+    if (prepared.conversation === undefined || (status !== 400 && status !== 413)) {
+      await pipeResponse(answer, response);
+      return;
+    }
+    // A refusal may be a context overflow: read it whole to find out, as only then is there a retry.
+    const refusal = await readWhole(answer);
+    const parse = await overflowParser(prepared.conversation.format);
+    const overflow = parse({
+      status,
+      error: errorJson(refusal, answer.headers['content-encoding'] as string),
+    });
+    if (overflow === undefined) {
+      sendBuffered(answer, refusal, response);
+      return;
+    }
+    let retry: PreparedRequest;
+    try {
+      retry = await compactAfterOverflow(prepared.conversation, overflow, context);
+    } catch {
+      // Nothing shorter to send: the client gets the provider's own refusal.
+      sendBuffered(answer, refusal, response);
+      return;
+    }
+    counts.overflowRetries++;
+    const retried = await sendUpstream(target, method, request.headers, retry.body, aborted.signal);
+    await pipeResponse(retried, response);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    refuseClientUpstream(request);
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === statusPath) {
+      if (request.method !== 'GET') {
+        throw new HttpError({
+          status: 405,
+          errorCode: 'method-not-allowed',
+          message: `use GET ${statusPath}`,
+        });
+      }
+      sendJson(response, 200, status());
+      return;
+    }
+    await forward(request, response);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => sendError(request, response, error));
+  }) as ProxyServer;
+  server.status = status;
+  return server;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { parseUpstreams, routeOf, upstreamTarget } from './upstreams.js';
+
+describe('parseUpstreams', () => {
+  it('reads provider names, provider=URL and a URL for both', () => {
+    expect(parseUpstreams(undefined)).toEqual({
+      anthropic: new URL('https://api.anthropic.com'),
+      openai: new URL('https://api.openai.com'),
+    });
+    expect(parseUpstreams(['anthropic'])).toEqual({ anthropic: new URL('https://api.anthropic.com') });
+    expect(parseUpstreams(['openai=http://127.0.0.1:9000/gateway', 'anthropic'])).toEqual({
+      openai: new URL('http://127.0.0.1:9000/gateway'),
+      anthropic: new URL('https://api.anthropic.com'),
+    });
+    const both = new URL('http://127.0.0.1:8080');
+    expect(parseUpstreams(['http://127.0.0.1:8080'])).toEqual({ anthropic: both, openai: both });
+  });
+
+  it('refuses what is not an http(s) origin, and a provider given twice', () => {
+    expect(() => parseUpstreams(['ftp://example.com'])).toThrow('must be an http or https URL');
+    expect(() => parseUpstreams(['anthropic-ish'])).toThrow('neither anthropic, openai nor an http(s) URL');
+    expect(() => parseUpstreams(['https://user:secret@example.com'])).toThrow('without query or credentials');
+    expect(() => parseUpstreams(['anthropic', 'http://127.0.0.1:1'])).toThrow('anthropic is given twice');
+  });
+});
+
+describe('routeOf and upstreamTarget', () => {
+  it('compacts the three conversation paths and forwards the rest to the provider whose path it is', () => {
+    expect(routeOf('/v1/messages')).toEqual({ provider: 'anthropic', format: 'anthropic' });
+    expect(routeOf('/v1/chat/completions/')).toEqual({ provider: 'openai', format: 'openai-chat' });
+    expect(routeOf('/v1/responses')).toEqual({ provider: 'openai', format: 'openai-responses' });
+    expect(routeOf('/v1/messages/count_tokens')).toEqual({ provider: 'anthropic' });
+    expect(routeOf('/v1/models')).toEqual({ provider: 'openai' });
+  });
+
+  it('puts the request path and query after the upstream’s own path', () => {
+    expect(upstreamTarget(new URL('http://127.0.0.1:9000/gateway/'), '/v1/messages?beta=true').href).toBe(
+      'http://127.0.0.1:9000/gateway/v1/messages?beta=true',
+    );
+    expect(upstreamTarget(new URL('https://api.openai.com'), '/v1/responses').href).toBe(
+      'https://api.openai.com/v1/responses',
+    );
+  });
+});
