@@ -28,8 +28,8 @@ import { measureWithScanner } from './text-scanner.js';
  *   `indicLetters` (Devanagari and the other scripts from U+0900), `hangulLetters` (Korean syllables, which
  *   tokenizers merge into words as they do letters, not one by one as they do Chinese characters);
  * - `cjk`: Chinese, Japanese and Korean characters and full-width forms, of which o200k merges the common
- *   ones into entries of several characters (see {@link mergingCjkCharacters}); `loneCjk`: those that are an
- *   entry of their own but merge with none (see {@link loneCjkCharacters}), about a token each; `rareCjk`:
+ *   ones into entries of several characters (listed in src/cjk-characters.ts); `loneCjk`: those that are an
+ *   entry of their own but merge with none (listed there too), about a token each; `rareCjk`:
  *   those in neither list, two or three byte tokens each (Traditional Chinese is full of both); `otherNonAscii`: any other non-ASCII UTF-16 unit outside surrogates
  *   (symbols, arrows, box drawing); `surrogates`: surrogate units (emoji and other astral characters, lone
  *   surrogates included).
