@@ -411,6 +411,49 @@ describe('failures and the fallback', () => {
   });
 });
 
+describe('the marker between two model turns', () => {
+  it('takes its cost out of the summary, so the result stays at or under every target it can reach', async () => {
+    // A pinned assistant message right before a kept assistant turn with reasoning: summarizing the span
+    // between them needs a marker, which the room for the summary must pay for.
+    const messages: Message[] = [
+      { role: 'system', content: [{ type: 'text', text: 'the' }] },
+      { role: 'user', content: [{ type: 'text', text: 'the' }] },
+      withCompactionMetadata(
+        { role: 'assistant', content: [{ type: 'text', text: 'the' }] },
+        { pinned: true },
+      ),
+      { role: 'user', content: [{ type: 'text', text: '<|endoftext|> 3.14 the '.repeat(800) }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'thinking', signature: 'sig-2' },
+          { type: 'text', text: 'the' },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: 'the' }] },
+    ];
+    const counter = createTokenCounter();
+    const head = counter.estimate([messages[0]!, messages[1]!, messages[2]!, messages[5]!]);
+    const strategy = createSummarization({ provider: summarizingProvider() });
+    let markers = 0;
+    for (let target = head + 64; target <= head + 160; target++) {
+      const input: CompactionInput = {
+        messages,
+        counter,
+        budget: { limit: target * 2, target },
+        trigger: 'auto',
+        round: 1,
+      };
+      const output = await strategy.compact(input);
+      expectValid(input, output.messages);
+      expect(counter.estimate(output.messages), `target ${target}`).toBeLessThanOrEqual(target);
+      markers += output.messages.filter((message) => compactionMetadataOf(message)?.kind === 'marker').length;
+    }
+    // The case the test is about happened: some results kept the reasoning turn behind a marker.
+    expect(markers).toBeGreaterThan(0);
+  });
+});
+
 describe('the summarizer window', () => {
   it('shortens tool outputs and summarizes a large span in chunks, each request under the window', async () => {
     const window = 3000;

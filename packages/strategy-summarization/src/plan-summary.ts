@@ -138,6 +138,11 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
     ),
     round,
   );
+  // The markers that keep two model turns from merging were placed after the room was divided: the summary
+  // gives up what they cost, or together they would go over the target.
+  const separatorsTokens = kept
+    .filter((item) => !Number.isInteger(item.index))
+    .reduce((sum, item) => sum + counter.countMessage(item.message), 0);
   const evicted = turnMessages(evictedTurns);
   const firstConversational = messages.find((message) => message.role !== 'system');
   return {
@@ -157,7 +162,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
         spanStart: Math.min(firstEvicted.start, ...layout.summaries.map((turn) => turn.start)),
         startsWithUser: firstConversational?.role === 'user',
       },
-      summaryRoom: room - recent.tokens,
+      summaryRoom: room - recent.tokens - separatorsTokens,
       trailTokens,
       summaryTokens,
       keptRecentTurns: layout.candidates.length - recent.firstKept,
