@@ -13,8 +13,10 @@ import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
 import { loadProviderPackage } from '../formats/load-converters.js';
 import { contextWindowOf } from '../run-compaction.js';
+import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
+import { serverDefaults } from '../serve/server-defaults.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
   conversationHeader,
@@ -43,6 +45,10 @@ export interface ProxyServerSettings {
   store?: CompactionStore;
   /** Largest request body in bytes. Default 32 MiB. */
   maxBodyBytes?: number;
+  /** Compactions running at once. Default 8. */
+  maxConcurrent?: number;
+  /** Compactions waiting for a slot; beyond, 503 with `Retry-After`. Default 64. */
+  maxQueue?: number;
   /** Where the summarizer's API key is read (the operator's environment, never a request). */
   environment?: NodeJS.ProcessEnv;
   /** Where the line about each compaction goes. Default standard error. */
@@ -121,6 +127,10 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     ...(store === undefined ? {} : { store }),
   });
   const memory = new PrefixMemory(store);
+  const limiter = new CompactionLimiter(
+    options.maxConcurrent ?? serverDefaults.maxConcurrent,
+    options.maxQueue ?? serverDefaults.maxQueue,
+  );
   const startedAt = Date.now();
   const counts = { requests: 0, compactions: 0, overflowRetries: 0 };
   const context = {
@@ -129,6 +139,14 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     compacted(key: string, event: CompactionEvent) {
       counts.compactions++;
       log(compactionLine(key, event));
+    },
+    async inSlot<T>(operation: () => Promise<T>): Promise<T> {
+      const ticket = limiter.admit();
+      try {
+        return await ticket.run(operation);
+      } finally {
+        ticket.release();
+      }
     },
   };
 
