@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
+  CompactionError,
   type CompactionEvent,
   type CompactionStore,
   type ContextOverflow,
@@ -235,7 +236,20 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => sendError(request, response, error));
+    handle(request, response).catch((error: unknown) => {
+      // A client that went away needs no answer; the upstream request was cut with it.
+      if (response.destroyed) return;
+      if (HttpError.isInstance(error) || CompactionError.isInstance(error)) {
+        sendError(request, response, error);
+        return;
+      }
+      log(`compaction proxy: ${(error as Error)?.stack ?? String(error)}`);
+      sendError(
+        request,
+        response,
+        new HttpError({ status: 500, errorCode: 'internal-error', message: 'internal error' }),
+      );
+    });
   }) as ProxyServer;
   server.status = status;
   return server;
