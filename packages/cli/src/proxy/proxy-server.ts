@@ -208,8 +208,11 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     let retry: PreparedRequest;
     try {
       retry = await compactAfterOverflow(prepared.conversation, overflow, context);
-    } catch {
+    } catch (error) {
       // Nothing shorter to send: the client gets the provider's own refusal.
+      log(
+        `compaction proxy: the upstream refused a request as too long, and it could not be compacted: ${(error as Error).message}`,
+      );
       sendBuffered(answer, refusal, response);
       return;
     }
