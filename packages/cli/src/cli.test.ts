@@ -7,12 +7,12 @@ describe('compaction --help', () => {
   it('lists every command', async () => {
     const { code, stdout } = await runBinary(['--help']);
     expect(code).toBe(0);
-    for (const command of ['compact', 'count', 'simulate', 'serve', 'chat', 'schema', 'migrate']) {
+    for (const command of ['compact', 'count', 'simulate', 'serve', 'chat', 'schema', 'migrate', 'proxy']) {
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
 
-  for (const command of ['compact', 'count', 'simulate', 'serve', 'chat', 'schema', 'migrate']) {
+  for (const command of ['compact', 'count', 'simulate', 'serve', 'chat', 'schema', 'migrate', 'proxy']) {
     it(`documents every flag of ${command}`, async () => {
       const { code, stdout } = await runBinary([command, '--help']);
       expect(code).toBe(0);

@@ -223,6 +223,9 @@ a request names. One line per compaction goes to standard error.
       --host <address>        default 127.0.0.1 (loopback only)
       --port <n>              default 4320; 0 picks a free port
       --max-body <size>       largest request body (default 32mb); larger ones get 413
+      --max-concurrent <n>    compactions running at once (default 8)
+      --max-queue <n>         compactions waiting for a slot (default 64); beyond, 503 with Retry-After
+                              (requests that do not compact never wait)
 
 ${compactionFlags}
 `;

@@ -14,6 +14,7 @@ import {
 import { createProxyServer, defaultProxyMaxBodyBytes } from '../proxy/proxy-server.js';
 import { parseUpstreams } from '../proxy/upstreams.js';
 import { parseByteSize } from '../serve/parse-byte-size.js';
+import { serverDefaults } from '../serve/server-defaults.js';
 import { describeStoreLocation, openSessionStore, storeLocationOf } from '../serve/session-store.js';
 
 /** The default port of `compaction proxy` (next to `compaction serve`'s 4319). */
@@ -26,6 +27,8 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
     ...compactionFlagOptions,
     port: { type: 'string', short: 'p' },
     upstream: { type: 'string', multiple: true },
+    'max-concurrent': { type: 'string' },
+    'max-queue': { type: 'string' },
     ...valueFlags('host', 'max-body', 'store'),
   });
   if (printedHelp(values, proxyHelp, io)) return 0;
@@ -37,6 +40,16 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
     values['max-body'] === undefined
       ? defaultProxyMaxBodyBytes
       : parseByteSize(values['max-body'], '--max-body');
+  const count = (flag: 'max-concurrent' | 'max-queue', fallback: number, minimum: number) => {
+    const text = values[flag];
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < minimum)
+      throw usageError(`--${flag} must be an integer of at least ${minimum}, got "${text}"`);
+    return value;
+  };
+  const maxConcurrent = count('max-concurrent', serverDefaults.maxConcurrent, 1);
+  const maxQueue = count('max-queue', serverDefaults.maxQueue, 0);
   const host = values.host ?? '127.0.0.1';
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
@@ -49,6 +62,8 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
       registry,
       upstreams,
       maxBodyBytes,
+      maxConcurrent,
+      maxQueue,
       environment: io.env,
       log: (line) => io.stderr.write(`${line}\n`),
       ...(store === undefined ? {} : { store }),

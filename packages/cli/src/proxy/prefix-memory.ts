@@ -28,14 +28,16 @@ export const storeSession = (key: string) => `proxy:${key}`;
 
 /**
  * The compacted prefixes by conversation key: in memory (the most recent `maxEntries`), and in the store
- * when there is one, so a restarted proxy keeps sending the same prefixes.
+ * when there is one, so a restarted proxy keeps sending the same prefixes. An entry holds up to a window of
+ * JSON (under a megabyte for 200k tokens), so memory keeps a few hundred; an entry dropped from memory is read
+ * back from the store, and without a store its conversation is compacted afresh at its next trigger.
  */
 export class PrefixMemory {
   private readonly entries = new Map<string, CompactedPrefix>();
 
   constructor(
     private readonly store: CompactionStore | undefined,
-    private readonly maxEntries = 10_000,
+    private readonly maxEntries = 256,
   ) {}
 
   /** Conversations remembered in memory now. */

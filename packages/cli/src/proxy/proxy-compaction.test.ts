@@ -227,4 +227,46 @@ describe('compaction proxy: summaries', () => {
       await summarizer.close();
     }
   });
+
+  it('runs as many compactions at once as --max-concurrent allows, answers 503 past the queue, and never holds requests that do not compact', async () => {
+    const summarizer = await startAnthropicApi(() => 500);
+    const proxy = await startProxy(
+      [upstream.url],
+      {
+        'context-window': '10000',
+        strategy: 'summarization',
+        provider: 'anthropic',
+        model: 'claude-haiku-5-5',
+        'base-url': summarizer.url,
+      },
+      { environment: { ANTHROPIC_API_KEY: 'operator-key' }, limits: { maxConcurrent: 1, maxQueue: 0 } },
+    );
+    try {
+      upstream.handle('/v1/messages', answerWithToolCalls(upstream));
+      const direct = new Anthropic({ apiKey: 'client-key', baseURL: upstream.url, maxRetries: 0 });
+      // A history past the trigger, built without the proxy.
+      const { history } = await runAgent(direct, 16);
+      const client = new Anthropic({ apiKey: 'client-key', baseURL: proxy.url, maxRetries: 0 });
+      const send = (conversation: string, messages: Anthropic.MessageParam[]) =>
+        client.messages
+          .create(
+            { model: 'claude-sonnet-5-5', max_tokens: 1024, tools, messages },
+            { headers: { 'x-compaction-conversation': conversation } },
+          )
+          .then(
+            () => 200,
+            (error: unknown) => (error as InstanceType<typeof Anthropic.APIError>).status,
+          );
+      const statuses = await Promise.all([
+        send('first', history),
+        send('second', history),
+        send('short', [{ role: 'user', content: 'Hello' }]),
+      ]);
+      expect(statuses.slice(0, 2).sort()).toEqual([200, 503]);
+      expect(statuses[2]).toBe(200);
+    } finally {
+      await proxy.close();
+      await summarizer.close();
+    }
+  });
 });

@@ -162,4 +162,68 @@ describe('compaction proxy: OpenAI', () => {
       ).toEqual([]);
     }
   });
+
+  it('compacts harder and retries once after context_length_exceeded', async () => {
+    upstream.reset();
+    const answer = {
+      id: 'chatcmpl-ok',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-5.5',
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Done.', refusal: null }, finish_reason: 'stop' },
+      ],
+      usage: { prompt_tokens: 100, completion_tokens: 2, total_tokens: 102 },
+    };
+    const overflow = {
+      status: 400,
+      body: {
+        error: {
+          message:
+            "This model's maximum context length is 4000 tokens. However, your messages resulted in 4400 tokens.",
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      },
+    };
+    // Numbers that agree with the conversation's size: the overflow compaction calibrates its count on them.
+    upstream.enqueue('/v1/chat/completions', overflow);
+    upstream.handle('/v1/chat/completions', () => ({ body: answer }));
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'You are terse.' }];
+    for (let turn = 0; turn < 8; turn++) {
+      messages.push({ role: 'user', content: `Question ${turn}: ${fileContent(turn)}` });
+      messages.push({ role: 'assistant', content: `Answer ${turn}.` });
+    }
+    messages.push({ role: 'user', content: 'Summarize.' });
+    const client = new OpenAI({ apiKey: 'client-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+    const completion = await client.chat.completions.create(
+      { model: 'gpt-5.5', messages },
+      { headers: { 'x-compaction-conversation': 'openai-overflow' } },
+    );
+    expect(completion.choices[0]?.message.content).toBe('Done.');
+    expect(upstream.requests).toHaveLength(2);
+    const [first, retry] = upstream.requests.map((request) => request.body as { messages: unknown[] });
+    expect(first!.messages).toHaveLength(messages.length);
+    expect(JSON.stringify(retry!.messages).length).toBeLessThan(JSON.stringify(first!.messages).length);
+    expect(
+      compactedRequestViolations('openai-chat', { model: 'gpt-5.5', messages }, upstream.requests[1]!.body),
+    ).toEqual([]);
+  });
+
+  it('answers 404 for a provider it has no upstream for', async () => {
+    upstream.reset();
+    const response = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+    });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('no-upstream');
+    expect(upstream.requests).toHaveLength(0);
+  });
 });

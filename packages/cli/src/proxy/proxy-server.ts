@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
+  CompactionError,
   type CompactionEvent,
   type CompactionStore,
   type ContextOverflow,
@@ -13,8 +14,10 @@ import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
 import { loadProviderPackage } from '../formats/load-converters.js';
 import { contextWindowOf } from '../run-compaction.js';
+import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
+import { serverDefaults } from '../serve/server-defaults.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
   conversationHeader,
@@ -43,6 +46,10 @@ export interface ProxyServerSettings {
   store?: CompactionStore;
   /** Largest request body in bytes. Default 32 MiB. */
   maxBodyBytes?: number;
+  /** Compactions running at once. Default 8. */
+  maxConcurrent?: number;
+  /** Compactions waiting for a slot; beyond, 503 with `Retry-After`. Default 64. */
+  maxQueue?: number;
   /** Where the summarizer's API key is read (the operator's environment, never a request). */
   environment?: NodeJS.ProcessEnv;
   /** Where the line about each compaction goes. Default standard error. */
@@ -121,6 +128,10 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     ...(store === undefined ? {} : { store }),
   });
   const memory = new PrefixMemory(store);
+  const limiter = new CompactionLimiter(
+    options.maxConcurrent ?? serverDefaults.maxConcurrent,
+    options.maxQueue ?? serverDefaults.maxQueue,
+  );
   const startedAt = Date.now();
   const counts = { requests: 0, compactions: 0, overflowRetries: 0 };
   const context = {
@@ -129,6 +140,14 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     compacted(key: string, event: CompactionEvent) {
       counts.compactions++;
       log(compactionLine(key, event));
+    },
+    async inSlot<T>(operation: () => Promise<T>): Promise<T> {
+      const ticket = limiter.admit();
+      try {
+        return await ticket.run(operation);
+      } finally {
+        ticket.release();
+      }
     },
   };
 
@@ -189,8 +208,11 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     let retry: PreparedRequest;
     try {
       retry = await compactAfterOverflow(prepared.conversation, overflow, context);
-    } catch {
+    } catch (error) {
       // Nothing shorter to send: the client gets the provider's own refusal.
+      log(
+        `compaction proxy: the upstream refused a request as too long, and it could not be compacted: ${(error as Error).message}`,
+      );
       sendBuffered(answer, refusal, response);
       return;
     }
@@ -217,7 +239,20 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => sendError(request, response, error));
+    handle(request, response).catch((error: unknown) => {
+      // A client that went away needs no answer; the upstream request was cut with it.
+      if (response.destroyed) return;
+      if (HttpError.isInstance(error) || CompactionError.isInstance(error)) {
+        sendError(request, response, error);
+        return;
+      }
+      log(`compaction proxy: ${(error as Error)?.stack ?? String(error)}`);
+      sendError(
+        request,
+        response,
+        new HttpError({ status: 500, errorCode: 'internal-error', message: 'internal error' }),
+      );
+    });
   }) as ProxyServer;
   server.status = status;
   return server;

@@ -46,6 +46,8 @@ export interface RequestCompactionContext {
   memory: PrefixMemory;
   /** Called after each compaction, once its result is remembered. */
   compacted(key: string, event: CompactionEvent): void;
+  /** Runs a compaction in a slot of the limiter (throws 503 when every slot and queue place is taken). */
+  inSlot<T>(operation: () => Promise<T>): Promise<T>;
 }
 
 const unchanged = (body: Buffer): PreparedRequest => ({ body });
@@ -104,7 +106,12 @@ export async function prepareRequest(
     return unchanged(raw);
   }
   const conversation: ReadConversation = { format, key, request: body, turns, messages };
-  const result = await context.compactor.prepare(messages, { sessionId: storeSession(key) });
+  const sessionId = storeSession(key);
+  // Only a request that will compact waits for a slot: reading and counting the others is quick.
+  const prepare = () => context.compactor.prepare(messages, { sessionId });
+  const result = context.compactor.check(messages, { sessionId }).shouldCompact
+    ? await context.inSlot(prepare)
+    : await prepare();
   if (!result.compacted) {
     return { body: sent === body ? raw : Buffer.from(JSON.stringify(sent)), conversation };
   }
@@ -120,11 +127,13 @@ export async function compactAfterOverflow(
   overflow: ContextOverflow,
   context: RequestCompactionContext,
 ): Promise<PreparedRequest> {
-  const result = await context.compactor.compact(conversation.messages, {
-    sessionId: storeSession(conversation.key),
-    trigger: 'overflow',
-    overflow,
-  });
+  const result = await context.inSlot(() =>
+    context.compactor.compact(conversation.messages, {
+      sessionId: storeSession(conversation.key),
+      trigger: 'overflow',
+      overflow,
+    }),
+  );
   if (!result.compacted) throw new Error(`the conversation could not be compacted (${result.skipped})`);
   return remember(conversation, result, context);
 }

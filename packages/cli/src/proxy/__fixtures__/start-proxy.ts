@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CompactionStore } from '@compaction/core';
 import { createCliRegistry } from '../../config/installed-strategies.js';
 import { type CompactionFlags, resolveSettings } from '../../config/resolve-settings.js';
-import { createProxyServer, type ProxyServer } from '../proxy-server.js';
+import { createProxyServer, type ProxyServer, type ProxyServerSettings } from '../proxy-server.js';
 import { parseUpstreams } from '../upstreams.js';
 
 /** A proxy on a free loopback port, with the lines it logged. */
@@ -23,7 +23,11 @@ export interface RunningProxy {
 export async function startProxy(
   upstream: string[],
   flags: CompactionFlags = {},
-  options: { environment?: NodeJS.ProcessEnv; store?: CompactionStore } = {},
+  options: {
+    environment?: NodeJS.ProcessEnv;
+    store?: CompactionStore;
+    limits?: Pick<ProxyServerSettings, 'maxConcurrent' | 'maxQueue'>;
+  } = {},
 ): Promise<RunningProxy> {
   const registry = await createCliRegistry();
   const folder = mkdtempSync(join(tmpdir(), 'compaction-proxy-'));
@@ -36,6 +40,7 @@ export async function startProxy(
     log: (line) => lines.push(line),
     environment: options.environment ?? {},
     ...(options.store === undefined ? {} : { store: options.store }),
+    ...options.limits,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
