@@ -13,9 +13,9 @@ import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { aggregate, compressionOf, retentionOf } from './aggregate.js';
+import { policies } from './all-policies.js';
 import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
-import { policies } from './policies.js';
 import { probeKinds } from './probe.js';
 import { applicableProbes, extractProbes } from './probes.js';
 import { renderReport, type TranscriptSummary } from './report.js';
@@ -46,10 +46,14 @@ for (const transcript of transcripts) {
   const tokens = createTokenCounter().count(transcript.messages);
   const { applicable, absent } = applicableProbes(extractProbes(transcript), transcript.messages);
   const needs = fixedWindows.filter((window) => tokens > defaultTrigger(window.contextWindow));
-  const windows = needs.some((window) => window.label === '32k') ? needs : [...needs, scaledWindow(tokens)];
-  const evaluated = [...fixedWindows, ...windows.filter((window) => window.label === 'scaled')];
+  // Its own window comes first: 32k when it needs compaction there, else its scaled window.
+  const own = needs.find((window) => window.label === '32k') ?? scaledWindow(tokens);
+  const windows = [own, ...needs.filter((window) => window !== own)];
+  const evaluated = [...fixedWindows, ...(own.label === 'scaled' ? [own] : [])];
   for (const window of evaluated) {
     for (const policy of policies) {
+      // tau-bench fits 32k whole: its fixed windows only repeat no compaction, so only the scaled one runs.
+      if (!coding && window !== own) continue;
       rows.push(await evaluatePolicy({ transcript, coding, probes: applicable, policy, window }));
     }
   }
