@@ -12,7 +12,7 @@ import { defaultPriceModel, plotSimulation } from '@compaction/cli';
 import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
-import { aggregate, compressionOf, retentionOf } from './aggregate.js';
+import { aggregate, billedRatioOf, compressionOf, retentionOf } from './aggregate.js';
 import { policies } from './all-policies.js';
 import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
@@ -146,6 +146,31 @@ function writeCharts(
       });
     }
   }
+  const billedPoints: RetentionPoint[] = [];
+  for (const policy of policies) {
+    const totals = aggregate(
+      policy,
+      evaluationRows.filter(
+        (row) => row.window.label === '32k' && verdict.transcripts.includes(row.transcript),
+      ),
+    );
+    if (totals.transcripts === 0) continue;
+    billedPoints.push({
+      series: policy.name,
+      group: 'coding',
+      compression: billedRatioOf(totals),
+      retention: retentionOf(totals.probes),
+    });
+  }
+  const billed = 'evaluation-billed.svg';
+  writeFileSync(
+    resolve(resultsDirectory, billed),
+    retentionChart(
+      billedPoints,
+      'Probes kept against billed input with caching, per policy (coding, 32k)',
+      'billed input with prompt caching, against no compaction',
+    ),
+  );
   const retention = 'evaluation-retention.svg';
   writeFileSync(
     resolve(resultsDirectory, retention),
@@ -202,6 +227,7 @@ function writeCharts(
   }
   return {
     retention,
+    billed,
     context,
     contextTitle,
     best: bestRow === undefined ? undefined : 'evaluation-context-best.svg',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EvaluationRow } from './evaluate-policy.js';
 import { policies } from './all-policies.js';
+import type { EvaluationRow } from './evaluate-policy.js';
 import type { Policy } from './policies.js';
 import { probeKinds } from './probe.js';
 import { decideVerdict } from './verdict.js';
