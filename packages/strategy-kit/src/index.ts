@@ -7,6 +7,11 @@ export {
 } from './assemble-within-limit.js';
 export { type CacheAwareTriggerOptions, createCacheAwareTrigger } from './cost/cache-aware-trigger.js';
 export {
+  type CacheAwareTriggerConfig,
+  cacheAwareTriggerConfigSchema,
+  cacheAwareTriggerFromConfig,
+} from './cost/cache-aware-trigger-config.js';
+export {
   type AnthropicCacheLifetime,
   anthropicCacheModel,
   type CacheModel,

@@ -31,7 +31,13 @@ function scripted(answer: { compact: boolean; target?: number }) {
 /** Records the target each compaction was given. */
 function recordingTargets(targets: number[]): CompactionStrategy {
   const inner = collapseMiddle();
-  return { ...inner, compact: (input) => (targets.push(input.budget.target), inner.compact(input)) };
+  return {
+    ...inner,
+    compact: (input) => {
+      targets.push(input.budget.target);
+      return inner.compact(input);
+    },
+  };
 }
 
 describe('Compactor with a trigger policy', () => {

@@ -1,6 +1,7 @@
 import { InvalidOptionsError, type Message } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createCacheAwareTrigger } from './cache-aware-trigger.js';
+import { cacheAwareTriggerFromConfig } from './cache-aware-trigger-config.js';
 import { anthropicCacheModel, cacheModelFor, openaiCacheModel } from './cache-model.js';
 
 const messages: Message[] = [];
@@ -79,5 +80,28 @@ describe('cache models', () => {
     expect(openaiCacheModel('gpt-4o').read).toBe(0.5);
     expect(cacheModelFor('openai', 'gpt-5')).toEqual({ write: 1, read: 0.1, lifetimeSeconds: 300 });
     expect(cacheModelFor('anthropic', 'claude-sonnet-4-5', '1h').write).toBe(2);
+  });
+});
+
+describe('cacheAwareTriggerFromConfig', () => {
+  it('builds the trigger from plain JSON, with the named cache, on the given clock', () => {
+    const after = (cache: 'anthropic-1h' | 'anthropic-5m') => {
+      let now = 0;
+      const trigger = cacheAwareTriggerFromConfig({ cache, clearTo: 0.2 }, () => now);
+      trigger.sent?.({ sessionId: 'a', messages, tokens: 1000, compacted: false });
+      now += 10_000;
+      trigger.sent?.({ sessionId: 'a', messages, tokens: 1300, compacted: false });
+      // Half an hour later: the 1-hour cache is still warm, the 5-minute one is gone.
+      now += 1_800_000;
+      return trigger.decide(query(4400));
+    };
+    expect(after('anthropic-1h')).toEqual({ compact: false, target: 4000 });
+    expect(after('anthropic-5m')).toEqual({ compact: true, target: 4000 });
+    expect(cacheAwareTriggerFromConfig({}).decide(query(17_001))).toEqual({ compact: true, target: 5000 });
+  });
+
+  it('rejects options outside its schema', () => {
+    expect(() => cacheAwareTriggerFromConfig({ cache: 'azure' })).toThrow(InvalidOptionsError);
+    expect(() => cacheAwareTriggerFromConfig({ clearTo: 0.2, every: 3 })).toThrow(/every/);
   });
 });
