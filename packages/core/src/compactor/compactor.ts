@@ -200,30 +200,31 @@ export class Compactor {
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
     await this.countWithProvider(messages, sessionId);
+    // The trigger policy hears of every history returned to be sent, whichever way it was reached.
+    const sent = (result: CompactionResult, tokens = result.event?.tokensAfter) => {
+      const counted = tokens ?? this.counter.count(result.messages);
+      const request = { sessionId, messages: result.messages, tokens: counted, compacted: result.compacted };
+      this.settings.triggerPolicy?.sent?.(request);
+      return result;
+    };
     // Single flight, looked up after the last await so that calls made together see each other.
     const underWay = this.find(sessionId)?.automatic;
     if (underWay !== undefined && startsWith(messages, underWay.input)) {
       const shared = await underWay.result.catch(() => undefined);
       if (shared?.compacted) {
         const appended = messages.slice(underWay.input.length);
-        if (appended.length === 0) return { ...shared, messages: [...shared.messages] };
+        if (appended.length === 0) return sent({ ...shared, messages: [...shared.messages] });
         // Messages came after the history the shared compaction started from: they follow its result.
         return this.prepare([...shared.messages, ...appended], options);
       }
     }
-    const sent = (result: CompactionResult) => {
-      const tokens = result.event?.tokensAfter ?? check.tokens;
-      const request = { sessionId, messages: result.messages, tokens, compacted: result.compacted };
-      this.settings.triggerPolicy?.sent?.(request);
-      return result;
-    };
     const check = this.check(messages, { sessionId });
     if (!check.shouldCompact) {
       const skipped = check.reason as SkipReason;
       if (skipped !== 'under-trigger') {
         this.emit('skipped', { sessionId, trigger: 'auto', reason: skipped, tokens: check.tokens });
       }
-      return sent({ messages: [...messages], compacted: false, skipped, failures: [] });
+      return sent({ messages: [...messages], compacted: false, skipped, failures: [] }, check.tokens);
     }
     const failures: CompactionFailure[] = [];
     const session = this.session(sessionId);
@@ -234,7 +235,7 @@ export class Compactor {
       return sent(await automatic.result);
     } catch (error) {
       if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
-      return sent({ messages: [...messages], compacted: false, failures });
+      return sent({ messages: [...messages], compacted: false, failures }, check.tokens);
     } finally {
       if (session.automatic === automatic) delete session.automatic;
     }

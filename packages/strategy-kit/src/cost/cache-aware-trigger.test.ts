@@ -85,7 +85,7 @@ describe('cache models', () => {
 
 describe('cacheAwareTriggerFromConfig', () => {
   it('builds the trigger from plain JSON, with the named cache, on the given clock', () => {
-    const after = (cache: 'anthropic-1h' | 'anthropic-5m') => {
+    const decisionLater = (cache: 'anthropic-1h' | 'anthropic-5m') => {
       let now = 0;
       const trigger = cacheAwareTriggerFromConfig({ cache, clearTo: 0.2 }, () => now);
       trigger.sent?.({ sessionId: 'a', messages, tokens: 1000, compacted: false });
@@ -95,8 +95,8 @@ describe('cacheAwareTriggerFromConfig', () => {
       now += 1_800_000;
       return trigger.decide(query(4400));
     };
-    expect(after('anthropic-1h')).toEqual({ compact: false, target: 4000 });
-    expect(after('anthropic-5m')).toEqual({ compact: true, target: 4000 });
+    expect(decisionLater('anthropic-1h')).toEqual({ compact: false, target: 4000 });
+    expect(decisionLater('anthropic-5m')).toEqual({ compact: true, target: 4000 });
     expect(cacheAwareTriggerFromConfig({}).decide(query(17_001))).toEqual({ compact: true, target: 5000 });
   });
 
