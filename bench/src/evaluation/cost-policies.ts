@@ -19,6 +19,9 @@ export const ingestionCapTokens = 1000;
  */
 export const summarizerCost = 1;
 
+/** What the deep variant clears to, against the trigger's default 0.25: where the bill falls and so does retention. */
+export const deepClearTo = 0.1;
+
 /** Anthropic's server-side compaction fires at 150,000 input tokens by default: 0.825 of a 200k window's limit. */
 export const serverCompactionTriggerShare = 0.825;
 
@@ -80,6 +83,20 @@ export const costPolicies: readonly Policy[] = [
     create: (counter) => ({
       ...maskedThenSummarized(counter),
       triggerPolicy: cacheAware,
+      ingest: capAtIngestion(),
+    }),
+  },
+  {
+    id: 'deep',
+    name: 'mask → summarization* (cache-aware, caps, deep)',
+    kind: 'pipeline',
+    description: `the same, clearing to ${deepClearTo} of the limit: fewer tokens per call, more of the old turns summarized away`,
+    summarizes: true,
+    budget: defaultBudget,
+    create: (counter) => ({
+      ...maskedThenSummarized(counter),
+      triggerPolicy: (now) =>
+        createCacheAwareTrigger({ now, compactionCost: summarizerCost, clearTo: deepClearTo }),
       ingest: capAtIngestion(),
     }),
   },

@@ -3,7 +3,10 @@ import { aggregate, billedRatioOf, inputRatioOf, retentionOf } from './aggregate
 import type { EvaluationRow } from './evaluate-policy.js';
 import { percent, ratio, table } from './format.js';
 import type { Policy } from './policies.js';
-import type { TranscriptSummary } from './report.js';
+import { requiredRetention } from './verdict.js';
+
+/** What the levers' section reads of a transcript: whether it is a coding one, and where it needs compaction. */
+type TranscriptSummary = { name: string; coding: boolean; windows: readonly string[] };
 
 /** The policies of the levers' table: the best pipeline before the levers, each lever, both, the references. */
 export const leverPolicyIds = [
@@ -12,6 +15,7 @@ export const leverPolicyIds = [
   'caps',
   'caps+cache-aware',
   'mask+summary-cost',
+  'deep',
   'anthropic-scaled',
   'server-compaction',
 ] as const;
@@ -127,11 +131,39 @@ export function renderCostLevers(
       body,
     ),
     '',
-    `**The floor.** Writing each message once is ${floors.join(', ')} of no compaction’s bill (the rows’ no compaction, ` +
-      'at 1.25 × the input price); a policy that sends every message pays it too, less only what caps at ingestion cut. ' +
-      'A summarizer that reads what it replaces at the full input price adds about that many tokens again, once ' +
-      '(the uncached column). What is left to move is the reads, and the rewrites after each compaction: compacting ' +
-      'deeper and earlier lowers the reads but, with a summarizer that writes no facts, the turns it replaces take ' +
-      'their commands and paths with them, and retention falls under 90% before the bill reaches 0.45.',
+    ...floorNote(shown, rows, transcripts, prices, floors),
+  ];
+}
+
+/** Where the cheapest policies of the verdict's window stand, with the shares of their bills, in numbers. */
+function floorNote(
+  shown: readonly Policy[],
+  rows: readonly EvaluationRow[],
+  transcripts: readonly TranscriptSummary[],
+  prices: PriceModel,
+  floors: readonly string[],
+): string[] {
+  const selected = codingRowsAt('32k', rows, transcripts).rows;
+  const measured = shown.map((policy) => {
+    const totals = aggregate(policy, selected);
+    return { policy, retention: retentionOf(totals.probes), billed: billedRatioOf(totals) };
+  });
+  const describe = (entry: (typeof measured)[number] | undefined) => {
+    if (entry === undefined) return 'none';
+    const shares = billShares(entry.policy, selected, prices);
+    return (
+      `${entry.policy.name}, ${percent(entry.retention)} kept at ${ratio(entry.billed, 3)} (writes ${percent(shares.writes)}, ` +
+      `reads ${percent(shares.reads)}, uncached ${percent(shares.uncached)})`
+    );
+  };
+  const byBill = [...measured].sort((left, right) => left.billed - right.billed);
+  const keeping = byBill.find((entry) => entry.retention >= requiredRetention);
+  return [
+    `**The floor.** Writing each message once costs ${floors.join(', ')} of no compaction’s bill at 1.25 × the input ` +
+      'price; every policy that sends the messages pays it, less only what caps at ingestion cut. A summarizer that ' +
+      'reads what it replaces at the full input price adds roughly every token once more (the uncached column). ' +
+      `At 32k the cheapest policy here that keeps at least ${percent(requiredRetention, 0)} is ${describe(keeping)}; ` +
+      `the cheapest of all is ${describe(byBill[0])}. Clearing deeper lowers the reads, but with a summarizer that ` +
+      'writes no facts the turns it replaces take their commands and paths with them, so retention falls first.',
   ];
 }

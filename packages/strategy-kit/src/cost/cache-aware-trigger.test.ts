@@ -105,3 +105,18 @@ describe('cacheAwareTriggerFromConfig', () => {
     expect(() => cacheAwareTriggerFromConfig({ clearTo: 0.2, every: 3 })).toThrow(/every/);
   });
 });
+
+describe('createCacheAwareTrigger after a compaction that stopped short', () => {
+  it('reckons the next saving from what the last compaction reached, not from clearTo', () => {
+    const { trigger, advance } = warmed(40, 300);
+    advance(10);
+    expect(trigger.decide(query(11_200)).compact).toBe(true);
+    // The compaction only got down to 9,000 tokens: from there the step is about 8,200 tokens, beyond the
+    // token trigger, so only the trigger makes it compact again.
+    trigger.sent?.({ sessionId: 'a', messages, tokens: 9000, compacted: true });
+    advance(10);
+    expect(trigger.decide(query(11_200)).compact).toBe(false);
+    expect(trigger.decide(query(16_900)).compact).toBe(false);
+    expect(trigger.decide(query(17_001))).toEqual({ compact: true, target: 5000 });
+  });
+});

@@ -32,6 +32,8 @@ interface RequestRecord {
   growth: number;
   growthSamples: number;
   tokens: number;
+  /** What the last compaction reached: the next one is not expected to get lower. */
+  reached?: number;
 }
 
 /**
@@ -43,7 +45,8 @@ interface RequestRecord {
  * the step that makes the cost per request lowest (for growth `g` per request and `k` tokens kept, the step
  * is √(2 · write · k · g / read)) and the saving covers the cost; once the time since the previous request
  * exceeds the cache lifetime, the cache is gone anyway and it compacts as soon as a request's growth can be
- * cleared. Over the budget's token trigger it always compacts. Every compaction clears to `clearTo`.
+ * cleared. Over the budget's token trigger it always compacts. Every compaction clears to `clearTo`; when the
+ * last one could not get that low, what it reached is what the next is expected to keep.
  * Remembers requests per session: create one per Compactor.
  */
 export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}): CompactionTriggerPolicy {
@@ -62,11 +65,14 @@ export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}):
 
   function decide(query: TriggerQuery): TriggerDecision {
     const kept = Math.min(Math.floor(clearTo <= 1 ? clearTo * query.limit : clearTo), query.trigger - 1);
-    const removed = query.tokens - kept;
-    if (removed <= 0) return { compact: false };
     if (query.tokens > query.trigger) return { compact: true, target: kept };
     const record = sessions.get(query.sessionId);
     if (record === undefined) return { compact: false };
+    // A strategy that could not get down to `kept` last time (what it must keep grew) will not this time
+    // either: the saving is reckoned from what it reached, so it does not compact again for little.
+    const expected = Math.max(kept, record.reached ?? 0);
+    const removed = query.tokens - expected;
+    if (removed <= 0) return { compact: false };
     const growth = Math.max(1, record.growth / Math.max(1, record.growthSamples));
     const cold = (now() - record.at) / 1000 > cache.lifetimeSeconds;
     if (cold) {
@@ -74,9 +80,9 @@ export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}):
       const worth = cache.write + cache.read * record.requests > compactionCost;
       return { compact: worth && removed >= growth, target: kept };
     }
-    const step = Math.sqrt((2 * cache.write * kept * growth) / cache.read);
+    const step = Math.sqrt((2 * cache.write * expected * growth) / cache.read);
     const saving = cache.read * removed * record.requests;
-    const cost = cache.write * kept + compactionCost * removed;
+    const cost = cache.write * expected + compactionCost * removed;
     return { compact: removed >= step && saving > cost, target: kept };
   }
 
@@ -92,6 +98,11 @@ export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}):
         growth: (record?.growth ?? 0) + (grew ?? 0),
         growthSamples: (record?.growthSamples ?? 0) + (grew === undefined ? 0 : 1),
         tokens,
+        ...(compacted
+          ? { reached: tokens }
+          : record?.reached === undefined
+            ? {}
+            : { reached: record.reached }),
       });
     },
   };
