@@ -92,6 +92,7 @@ export interface ResolvedCompactionConfig {
   /** The config's provider, when it names one (or the one passed in). */
   provider?: Provider;
   countTokens?: 'estimate' | 'provider';
+  /** The trigger policy the config names, built by the factory given for its name. */
   triggerPolicy?: CompactionTriggerPolicy;
 }
 

@@ -13,7 +13,9 @@ export interface CacheAwareTriggerConfig {
   cache?: 'anthropic-5m' | 'anthropic-1h' | 'openai' | CacheModel;
   /** The model, for `openai`'s read price. */
   model?: string;
+  /** See `CacheAwareTriggerOptions.clearTo`: what a compaction clears down to. */
   clearTo?: number;
+  /** See `CacheAwareTriggerOptions.compactionCost`: what the compaction pays per token removed. */
   compactionCost?: number;
 }
 
