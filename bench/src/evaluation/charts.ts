@@ -36,7 +36,11 @@ export interface RetentionPoint {
 }
 
 /** Retention (y) against compression (x), one colour per policy, circles for coding and squares for tau-bench. */
-export function retentionChart(points: readonly RetentionPoint[], title: string): string {
+export function retentionChart(
+  points: readonly RetentionPoint[],
+  title: string,
+  xLabel = 'tokens removed from the final context (compression)',
+): string {
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
   const x = (share: number) => margin.left + share * plotWidth;
@@ -54,7 +58,7 @@ export function retentionChart(points: readonly RetentionPoint[], title: string)
   }
   parts.push(
     axes(plotWidth, plotHeight),
-    `<text x="${margin.left + plotWidth / 2}" y="${height - 12}" text-anchor="middle">tokens removed from the final context (compression)</text>`,
+    `<text x="${margin.left + plotWidth / 2}" y="${height - 12}" text-anchor="middle">${escapeXml(xLabel)}</text>`,
     `<text transform="translate(18 ${margin.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">probes kept (retention)</text>`,
   );
   for (const point of points) {

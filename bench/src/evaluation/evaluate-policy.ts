@@ -79,7 +79,7 @@ function unenforced(budget: Budget): BudgetOptions {
 
 /** What {@link evaluatePolicy} is given. */
 export interface PolicyCase {
-  transcript: { name: string; messages: readonly Message[] };
+  transcript: { name: string; messages: readonly Message[]; callTimes?: readonly (number | undefined)[] };
   coding: boolean;
   probes: readonly Probe[];
   policy: Policy;
@@ -101,6 +101,9 @@ export async function evaluatePolicy(evaluation: PolicyCase): Promise<Evaluation
     strategy: recording.strategy,
     budget: policy.kind === 'reference' ? unenforced(budget) : budgetOptions,
     ...(run.provider === undefined ? {} : { provider: run.provider }),
+    ...(run.triggerPolicy === undefined ? {} : { triggerPolicy: run.triggerPolicy }),
+    ...(run.ingest === undefined ? {} : { ingest: run.ingest }),
+    ...(transcript.callTimes === undefined ? {} : { times: transcript.callTimes }),
   });
   const context = finalContext(transcript.messages, result, recording.outputs, counter);
   const overLimitSteps = result.steps.filter((step) => step.contextTokens > budget.limit).length;

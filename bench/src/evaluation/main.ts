@@ -5,22 +5,31 @@
  * bench/results/evaluation.md and its SVG charts. `--quick` (or the `CI` environment variable) keeps the
  * simulations, which are deterministic, and takes fewer timing runs.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultPriceModel, plotSimulation } from '@compaction/cli';
 import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
-import { aggregate, compressionOf, retentionOf } from './aggregate.js';
+import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
+import { aggregate, billedRatioOf, compressionOf, inputRatioOf, retentionOf } from './aggregate.js';
+import { policies } from './all-policies.js';
 import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
+import { costPolicies } from './cost-policies.js';
+import { codingRowsAt, leverPolicyIds, leverWindows } from './cost-report.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
-import { policies } from './policies.js';
 import { probeKinds } from './probe.js';
 import { applicableProbes, extractProbes } from './probes.js';
+import {
+  type EvaluationSummary,
+  evaluationReadmeFigures,
+  evaluationSectionName,
+  evaluationSummaryPath,
+} from './readme-figures.js';
 import { renderReport, type TranscriptSummary } from './report.js';
 import { type SpeedResult, timePolicy } from './speed.js';
-import { decideVerdict } from './verdict.js';
+import { decideVerdict, requiredBilling, requiredRetention } from './verdict.js';
 import { type EvaluationWindow, fixedWindows, scaledWindow } from './windows.js';
 
 const quick = process.argv.includes('--quick') || Boolean(process.env.CI);
@@ -46,10 +55,14 @@ for (const transcript of transcripts) {
   const tokens = createTokenCounter().count(transcript.messages);
   const { applicable, absent } = applicableProbes(extractProbes(transcript), transcript.messages);
   const needs = fixedWindows.filter((window) => tokens > defaultTrigger(window.contextWindow));
-  const windows = needs.some((window) => window.label === '32k') ? needs : [...needs, scaledWindow(tokens)];
-  const evaluated = [...fixedWindows, ...windows.filter((window) => window.label === 'scaled')];
+  // Its own window comes first: 32k when it needs compaction there, else its scaled window.
+  const own = needs.find((window) => window.label === '32k') ?? scaledWindow(tokens);
+  const windows = [own, ...needs.filter((window) => window !== own)];
+  const evaluated = [...fixedWindows, ...(own.label === 'scaled' ? [own] : [])];
   for (const window of evaluated) {
     for (const policy of policies) {
+      // tau-bench fits 32k whole: its fixed windows only repeat no compaction, so only the scaled one runs.
+      if (!coding && window !== own) continue;
       rows.push(await evaluatePolicy({ transcript, coding, probes: applicable, policy, window }));
     }
   }
@@ -79,7 +92,13 @@ const verdict = decideVerdict(
 );
 
 const speed: SpeedResult[] = [];
-const timedPolicies = policies.filter((policy) => policy.kind !== 'baseline');
+// The cost levers run the same strategies as the pipelines they change (only when, and on what input): they are
+// not timed again.
+const timedPolicies = policies.filter(
+  (policy) =>
+    policy.kind !== 'baseline' &&
+    !costPolicies.some((lever) => lever.id === policy.id && lever.kind !== 'reference'),
+);
 const generated = { name: 'generateCodingHistory()', messages: generateCodingHistory() };
 for (const policy of timedPolicies) {
   speed.push(await timePolicy(policy, generated, generatedWindow, speedRuns.generated));
@@ -111,6 +130,45 @@ writeFileSync(resolve(resultsDirectory, 'evaluation.md'), report);
 log(`wrote ${resolve(resultsDirectory, 'evaluation.md')}`);
 const best = verdict.best;
 if (best !== undefined) {
+  const summary: EvaluationSummary = {
+    window: verdict.window,
+    transcripts: verdict.transcripts,
+    requiredRetention,
+    requiredBilling,
+    best: {
+      policy: best.totals.policy.name,
+      kept: best.totals.probes.kept,
+      total: best.totals.probes.total,
+      retention: best.retention,
+      billedRatio: best.billedRatio,
+      inputRatio: best.inputRatio,
+      meetsWithCaching: best.meetsWithCaching,
+    },
+    levers: leverWindows.flatMap((label) => {
+      const selected = codingRowsAt(label, rows, summaries).rows;
+      return ['none', ...leverPolicyIds].flatMap((id) => {
+        const policy = policies.find((candidate) => candidate.id === id);
+        const totals = policy === undefined ? undefined : aggregate(policy, selected);
+        if (policy === undefined || totals === undefined || totals.transcripts === 0 || id === 'none')
+          return [];
+        return [
+          {
+            window: label,
+            policy: policy.name,
+            retention: retentionOf(totals.probes),
+            billedRatio: billedRatioOf(totals),
+            inputRatio: inputRatioOf(totals),
+          },
+        ];
+      });
+    }),
+  };
+  writeFileSync(evaluationSummaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  const readme = readFileSync(readmePath, 'utf8');
+  writeFileSync(
+    readmePath,
+    withGeneratedSection(readme, evaluationSectionName, evaluationReadmeFigures(summary)),
+  );
   process.stdout.write(
     `Best at 32k on ${verdict.transcripts.join(', ')}: ${best.totals.policy.name}, retention ${(best.retention * 100).toFixed(1)}%, ` +
       `billed ${best.billedRatio.toFixed(2)}× with caching, ${best.inputRatio.toFixed(2)}× input sent; ` +
@@ -142,6 +200,31 @@ function writeCharts(
       });
     }
   }
+  const billedPoints: RetentionPoint[] = [];
+  for (const policy of policies) {
+    const totals = aggregate(
+      policy,
+      evaluationRows.filter(
+        (row) => row.window.label === '32k' && verdict.transcripts.includes(row.transcript),
+      ),
+    );
+    if (totals.transcripts === 0) continue;
+    billedPoints.push({
+      series: policy.name,
+      group: 'coding',
+      compression: billedRatioOf(totals),
+      retention: retentionOf(totals.probes),
+    });
+  }
+  const billed = 'evaluation-billed.svg';
+  writeFileSync(
+    resolve(resultsDirectory, billed),
+    retentionChart(
+      billedPoints,
+      'Probes kept against billed input with caching, per policy (coding, 32k)',
+      'billed input with prompt caching, against no compaction',
+    ),
+  );
   const retention = 'evaluation-retention.svg';
   writeFileSync(
     resolve(resultsDirectory, retention),
@@ -198,6 +281,7 @@ function writeCharts(
   }
   return {
     retention,
+    billed,
     context,
     contextTitle,
     best: bestRow === undefined ? undefined : 'evaluation-context-best.svg',

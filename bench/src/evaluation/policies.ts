@@ -2,7 +2,9 @@ import { createMeteredProvider, type MeteredProvider } from '@compaction/cli';
 import {
   type BudgetOptions,
   type CompactionStrategy,
+  type CompactionTriggerPolicy,
   createPipeline,
+  type Message,
   resolveBudget,
   type TokenCounter,
 } from '@compaction/core';
@@ -22,6 +24,10 @@ export interface PolicyRun {
   strategy: CompactionStrategy;
   /** The summarizer the strategy calls, metered so that its calls are billed. */
   provider?: MeteredProvider;
+  /** A trigger policy in place of the token trigger alone, on the replay's clock. */
+  triggerPolicy?: (now: () => number) => CompactionTriggerPolicy;
+  /** Applied to each message as it arrives (caps at ingestion). */
+  ingest?: (message: Message) => Message;
 }
 
 /** A way of keeping a conversation inside the window: what runs, and when. */
@@ -42,7 +48,7 @@ export interface Policy {
 }
 
 /** Compaction's default trigger and target (0.85 and 0.6 of the limit). */
-const defaultBudget = (contextWindow: number): BudgetOptions => ({ contextWindow });
+export const defaultBudget = (contextWindow: number): BudgetOptions => ({ contextWindow });
 
 /**
  * A trigger that fires before every model call, for policies that decide for themselves (by counting
@@ -61,19 +67,19 @@ export const anthropicTrigger = 100_000;
 export const anthropicScaledTriggerShare = 0.5;
 
 /** A run whose strategy calls a fresh metered scripted summarizer, so its calls are billed. */
-function withSummarizer(build: (provider: MeteredProvider) => CompactionStrategy): Policy['create'] {
+export function withSummarizer(build: (provider: MeteredProvider) => CompactionStrategy): Policy['create'] {
   return (counter) => {
     const provider = createMeteredProvider(createScriptedSummarizer(), counter);
     return { strategy: build(provider), provider };
   };
 }
 
-function truncationThenSummarization(provider: MeteredProvider): CompactionStrategy {
+export function truncationThenSummarization(provider: MeteredProvider): CompactionStrategy {
   return createPipeline([createToolResultTruncation(), createSummarization({ provider })]);
 }
 
-/** Every policy evaluated, Compaction's first and the reference policies after. */
-export const policies: readonly Policy[] = [
+/** The policies evaluated before the cost levers. */
+export const basePolicies: readonly Policy[] = [
   {
     id: 'none',
     name: 'no compaction',

@@ -5,8 +5,8 @@ import {
   transcriptsDirectory,
 } from '@compaction/testing/transcripts';
 import { describe, expect, it } from 'vitest';
+import { policies } from './all-policies.js';
 import { evaluatePolicy } from './evaluate-policy.js';
-import { policies } from './policies.js';
 import { applicableProbes, extractProbes } from './probes.js';
 
 const directory = transcriptsDirectory();

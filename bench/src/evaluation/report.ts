@@ -1,5 +1,6 @@
 import type { PriceModel } from '@compaction/cli';
 import { aggregate, billedRatioOf, compressionOf, inputRatioOf, retentionOf } from './aggregate.js';
+import { renderCostLevers } from './cost-report.js';
 import type { EvaluationRow } from './evaluate-policy.js';
 import { dollars, fraction, integer, milliseconds, percent, ratio, table } from './format.js';
 import type { Policy } from './policies.js';
@@ -34,7 +35,13 @@ export interface EvaluationReport {
   speed: readonly SpeedResult[];
   speedRuns: { transcripts: number; generated: number };
   generatedHistory: { name: string; window: number };
-  charts: { retention: string; context: string; contextTitle: string; best: string | undefined };
+  charts: {
+    retention: string;
+    billed: string;
+    context: string;
+    contextTitle: string;
+    best: string | undefined;
+  };
 }
 
 const kindLabels: Record<ProbeKind, string> = {
@@ -109,7 +116,13 @@ export function renderReport(report: EvaluationReport): string {
     '',
     aggregateTable(report.policies, atOwnWindow(tau), tauKinds),
     '',
+    ...renderCostLevers(report.policies, report.rows, report.transcripts, report.prices),
+    '',
     '## Charts',
+    '',
+    `![Billed input with caching against retention](${report.charts.billed})`,
+    '',
+    `Each point is one policy on the coding transcripts that need compaction at 32k (the verdict’s), billed input with prompt caching against no compaction on the x axis (a policy billing more than no compaction sits at 100%).`,
     '',
     `![Retention against compression](${report.charts.retention})`,
     '',
@@ -131,7 +144,7 @@ export function renderReport(report: EvaluationReport): string {
     '',
     '## Every transcript',
     '',
-    'One table per transcript, at each window where it needs compaction: the fixed 32k and 64k windows when it is over ' +
+    'One table per transcript, at each window where it needs compaction: the fixed 16k, 32k and 64k windows when it is over ' +
       'their trigger, else its scaled window. "Lost" counts the probes gone from the final context by kind; `d` ' +
       'dropped with their turn, `s` still there but shortened, masked or cleared.',
     '',
@@ -299,9 +312,9 @@ function renderMethod(report: EvaluationReport): string[] {
     '',
     '**Probes** are derived from each transcript without an LLM: the original task and the newest user request (their first 200 characters), every file path a tool call touched (path fields of the input, and the path-like words of a shell command outside quotes and here-documents), every shell command (its first line, first 100 characters), every error line of a tool result (a line starting with `SomeError:`, `error:`, `ERROR`, `fatal:` or `FAILED`, or a shell’s "No such file or directory"…, first 160 characters), and for tau-bench every argument value of the task’s expected actions of 3 characters or more (ids, names, dates, amounts). Probes the uncompacted transcript never contains (an expected action the agent never got to) are left out and counted per transcript. A probe is **kept** when its text (whitespace collapsed) is still in the final context: message text, reasoning, tool names and input values, tool outputs. The final context is the last compaction’s output followed by every message after it.',
     '',
-    `**Cost simulation.** The CLI’s \`simulate\` engine replays each transcript as an agent loop: before every assistant message the model is called with the context, compacted first when the policy’s trigger fires. Billing follows prompt caching: the prefix of a request that repeats the previous request (the same messages in order) is a cache read, the rest a cache write. Prices per million tokens: input $${prices.inputPerMillion}, cache read $${prices.cacheReadPerMillion}, cache write $${prices.cacheWritePerMillion}, output $${prices.outputPerMillion} (the engine’s default, Anthropic list prices with the 5-minute cache). **Billed with caching** is the input cost over the input price (uncached + 0.1 × cache reads + 1.25 × cache writes, summarizer calls included); **input sent** is every input token (what is billed without caching). Tokens are counted with Compaction’s fast estimator. No compaction is run at every window even when its requests are over the limit (a provider would refuse them); those calls are counted.`,
+    `**Cost simulation.** The CLI’s \`simulate\` engine replays each transcript as an agent loop: before every assistant message the model is called with the context, compacted first when the policy’s trigger fires. Billing follows prompt caching: the prefix of a request that repeats the previous request (the same messages in order) is a cache read, the rest a cache write. Prices per million tokens: input $${prices.inputPerMillion}, cache read $${prices.cacheReadPerMillion}, cache write $${prices.cacheWritePerMillion}, output $${prices.outputPerMillion} (the engine’s default, Anthropic list prices with the 5-minute cache). A call made more than ${prices.cacheLifetimeSeconds} seconds after the previous one finds the cache gone and writes its whole context again; calls are timed by the transcripts where they record it (mini-swe-agent’s response times), else assumed 30 seconds apart. **Billed with caching** is the input cost over the input price (uncached + 0.1 × cache reads + 1.25 × cache writes, summarizer calls included); **input sent** is every input token (what is billed without caching). Tokens are counted with Compaction’s fast estimator. No compaction is run at every window even when its requests are over the limit (a provider would refuse them); those calls are counted.`,
     '',
-    '**Windows.** 32k and 64k for every transcript; a transcript that does not exceed the 32k trigger also runs at its **scaled** window, 0.7 × its size rounded up to 500 tokens: with the default budget (a quarter of a small window reserved for output, 5% margin) the limit is then about half the transcript and compaction fires at about 40% of it.',
+    '**Windows.** 16k, 32k and 64k for every coding transcript (tau-bench fits 32k whole, so it runs at its scaled window only); a transcript that does not exceed the 32k trigger also runs at its **scaled** window, 0.7 × its size rounded up to 500 tokens: with the default budget (a quarter of a small window reserved for output, 5% margin) the limit is then about half the transcript and compaction fires at about 40% of it.',
     '',
     '**Scripted summarizer.** Policies marked `*` summarize with `createMockProvider` from `@compaction/testing`, answering every request with one fixed structured text (the seven sections the summarization strategy requires) that holds no fact of the conversation. What they retain therefore comes from what they keep verbatim and from what they record without a model (the summarization strategy’s artifact trail); a real summarizer could only add to it. Their calls are billed through the engine’s metered provider.',
     '',
@@ -312,7 +325,7 @@ function renderMethod(report: EvaluationReport): string[] {
       report.policies.map((policy) => [policy.name, `\`${policy.id}\``, policy.kind, policy.description]),
     ),
     '',
-    'Emulation notes: the reference policies are not held to the limit by Compaction’s verification (their systems send what the policy produced), so their results are used even when over the limit, and calls over it are counted as for every policy. Anthropic context editing (`clear_tool_uses`) clears tool results once the input passes 100,000 tokens and keeps the 3 newest tool uses; at 32k and 64k the limit is under 100k, so the default never fires (same numbers as no compaction) and the scaled variant fires at half the window. Observation masking (a window of the 10 newest observations) and the 120-event condenser decide for themselves and are offered a compaction before every call; Compaction’s Compactor waits for 4 new messages after a compaction while the context is over its trigger, so they act at most every other call. The condenser counts one event per message, cuts at turn boundaries and keeps the newest user request, so that its result stays valid for a provider.',
+    'Emulation notes: the reference policies are not held to the limit by Compaction’s verification (their systems send what the policy produced), so their results are used even when over the limit, and calls over it are counted as for every policy. Anthropic context editing (`clear_tool_uses`) clears tool results once the input passes 100,000 tokens and keeps the 3 newest tool uses; at 32k and 64k the limit is under 100k, so the default never fires (same numbers as no compaction) and the scaled variant fires at half the window. Observation masking (a window of the 10 newest observations) and the 120-event condenser decide for themselves and are offered a compaction before every call; Compaction’s Compactor waits for 4 new messages after a compaction while the context is over its trigger, so they act at most every other call. The condenser counts one event per message, cuts at turn boundaries and keeps the newest user request, so that its result stays valid for a provider. Server-side compaction (Anthropic `compact_20260112`, OpenAI Responses `compaction`) replaces everything before the newest turn with one summary when the input passes its threshold (150,000 tokens by default at Anthropic, scaled here to 0.825 of the limit); it is emulated by the summarization strategy keeping one recent turn, with the same scripted summarizer, so its retention comes from the artifact trail alone, where the provider’s model would write its own summary.',
   ];
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { policies } from './all-policies.js';
 import type { EvaluationRow } from './evaluate-policy.js';
-import { type Policy, policies } from './policies.js';
+import type { Policy } from './policies.js';
 import { probeKinds } from './probe.js';
 import { decideVerdict } from './verdict.js';
 
@@ -26,7 +27,7 @@ function row(policy: Policy, kept: number, billed: number, sent: number, transcr
 }
 
 describe('decideVerdict', () => {
-  it('picks the cheapest candidate that keeps 90% and halves the billed input', () => {
+  it('picks the cheapest candidate that keeps 90% and bills at most 0.45 of no compaction', () => {
     const rows = [row(first!, 10, 45, 30), row(second!, 9, 40, 30), row(third!, 8, 20, 10)];
     const verdict = decideVerdict(rows, [first!, second!, third!], ['a'], '32k');
     expect(verdict.best?.totals.policy).toBe(second);
@@ -34,7 +35,7 @@ describe('decideVerdict', () => {
     expect(verdict.candidates.map((candidate) => candidate.meetsWithCaching)).toEqual([true, true, false]);
   });
 
-  it('without one, picks the best retention among those that halve the bill, then the cheapest that keep 90%', () => {
+  it('without one, picks the best retention among those that bill at most 0.45, then the cheapest that keep 90%', () => {
     const halving = decideVerdict(
       [row(first!, 10, 70, 40), row(second!, 7, 45, 30), row(third!, 5, 30, 20)],
       [first!, second!, third!],

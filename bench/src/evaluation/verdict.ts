@@ -6,7 +6,7 @@ import type { Policy } from './policies.js';
 /** The bar: at least this share of probes kept... */
 export const requiredRetention = 0.9;
 /** ...while billing at most this share of no compaction's input. */
-export const requiredBilling = 0.5;
+export const requiredBilling = 0.45;
 
 /** One candidate of the check. */
 export interface Candidate {
@@ -32,9 +32,9 @@ export interface Verdict {
 
 /**
  * The done-when check: on the coding transcripts that need compaction at the window, does a Compaction
- * strategy or pipeline keep at least 90% of the probes while billing at most half of no compaction's input?
+ * strategy or pipeline keep at least 90% of the probes while billing at most 0.45 of no compaction's input?
  * Without one that meets it with caching, the best is the one with the highest retention among those that
- * halve the billed input, else the cheapest among those that keep 90%, else the highest retention.
+ * bill at most 0.45, else the cheapest among those that keep 90%, else the highest retention.
  */
 export function decideVerdict(
   rows: readonly EvaluationRow[],

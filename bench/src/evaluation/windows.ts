@@ -1,12 +1,13 @@
 /** A context window a transcript is evaluated at. */
 export interface EvaluationWindow {
-  /** `32k`, `64k` or `scaled`. */
+  /** `16k`, `32k`, `64k` or `scaled`. */
   label: string;
   contextWindow: number;
 }
 
 /** The fixed windows every transcript is run at. */
 export const fixedWindows: readonly EvaluationWindow[] = [
+  { label: '16k', contextWindow: 16_000 },
   { label: '32k', contextWindow: 32_000 },
   { label: '64k', contextWindow: 64_000 },
 ];

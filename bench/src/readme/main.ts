@@ -6,6 +6,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCliResults } from '../cli/cli-results.js';
 import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
+import {
+  evaluationReadmeFigures,
+  evaluationSectionName,
+  loadEvaluationSummary,
+} from '../evaluation/readme-figures.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { strategyReport } from '../strategies/report.js';
 import { loadStrategyResults, resultsDirectory } from '../strategies/results.js';
@@ -19,4 +24,9 @@ let readme = readFileSync(readmePath, 'utf8');
 readme = withGeneratedSection(readme, strategySectionName, strategyReadmeFigures(strategyResults));
 readme = withGeneratedSection(readme, cliSectionName, cliReadmeFigures(loadCliResults()));
 readme = withGeneratedSection(readme, tokenSectionName, tokenReadmeFigures(loadTokenResults()));
+readme = withGeneratedSection(
+  readme,
+  evaluationSectionName,
+  evaluationReadmeFigures(loadEvaluationSummary()),
+);
 writeFileSync(readmePath, readme);

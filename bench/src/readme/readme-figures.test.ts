@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCliResults } from '../cli/cli-results.js';
 import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
+import {
+  evaluationReadmeFigures,
+  evaluationSectionName,
+  loadEvaluationSummary,
+} from '../evaluation/readme-figures.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { loadStrategyResults } from '../strategies/results.js';
 import { tokenReadmeFigures, tokenSectionName } from '../tokens/readme-figures.js';
@@ -21,6 +26,12 @@ describe('bench/README.md', () => {
 
   it('shows the CLI startup figures of the saved results (run `pnpm bench:cli` to write them)', () => {
     expect(generatedSection(readme, cliSectionName)).toBe(cliReadmeFigures(loadCliResults()));
+  });
+
+  it('shows the evaluation verdict and levers of the saved results (run `pnpm evaluate` to write them)', () => {
+    expect(generatedSection(readme, evaluationSectionName)).toBe(
+      evaluationReadmeFigures(loadEvaluationSummary()),
+    );
   });
 });
 

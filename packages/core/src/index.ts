@@ -54,6 +54,7 @@ export {
   compactionConfigSchema,
   type ResolvedCompactionConfig,
   resolveCompactionConfig,
+  type TriggerPolicyFactory,
 } from './registry/compaction-config.js';
 export type { PackageLoader } from './registry/definition-registry.js';
 export type { ProviderDefinition } from './registry/provider-definition.js';
@@ -67,6 +68,7 @@ export { defineStrategy } from './registry/strategy-definition.js';
 export { createStrategyRegistry, type StrategyRegistrySettings } from './registry/strategy-registry.js';
 // Specs
 export type * from './specs/compaction-strategy-v1.js';
+export type * from './specs/compaction-trigger-policy-v1.js';
 export type * from './specs/provider-v1.js';
 export type * from './specs/strategy-config.js';
 export type * from './specs/strategy-registry-v1.js';

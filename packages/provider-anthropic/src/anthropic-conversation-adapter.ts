@@ -1,11 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message } from '@compaction/core';
+import { InvalidOptionsError, type Message } from '@compaction/core';
 import {
   type AgentConversationTypes,
   type ConversationAdapter,
   callSdkMethod,
   frozenCopy,
 } from '@compaction/provider-utils';
+import { contextManagementBetas } from './anthropic-context-management.js';
 import {
   type AnthropicToolOutput,
   type AnthropicToolResult,
@@ -39,10 +40,46 @@ export interface AnthropicConversationTypes extends AgentConversationTypes {
   inputTokens: number;
 }
 
+/**
+ * Sends one request: through `messages.create`, or with `contextManagement` through the beta API with the
+ * edits and their beta flags (the answer may then carry compaction blocks, kept as they came).
+ */
+async function sendMessages(
+  settings: AnthropicConversationSettings,
+  body: Anthropic.MessageCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+): Promise<Anthropic.Message> {
+  const { contextManagement, client } = settings;
+  if (contextManagement === undefined) {
+    return callSdkMethod<typeof body, Anthropic.Message>(
+      client.messages,
+      client.messages.create,
+      body,
+      signal,
+    );
+  }
+  const beta = betaMessagesOf(settings);
+  const betaBody = {
+    ...body,
+    context_management: { edits: contextManagement.edits },
+    betas: contextManagementBetas(contextManagement.edits),
+  };
+  return callSdkMethod<typeof betaBody, Anthropic.Message>(beta, beta.create, betaBody, signal);
+}
+
+/** The client's beta Messages API; `InvalidOptionsError` when it has none. */
+function betaMessagesOf(settings: AnthropicConversationSettings) {
+  const beta = settings.client.beta?.messages;
+  if (beta !== undefined) return beta;
+  const message = 'contextManagement needs a client with beta.messages.create (an Anthropic instance has it)';
+  throw new InvalidOptionsError({ subject: 'Anthropic conversation', issues: [{ path: 'client', message }] });
+}
+
 /** How an Anthropic conversation converts, sends and checks Messages API shapes. */
 export function anthropicConversationAdapter(
   settings: AnthropicConversationSettings,
 ): ConversationAdapter<AnthropicConversationTypes> {
+  if (settings.contextManagement !== undefined) betaMessagesOf(settings);
   const defaults = frozenCopy(settings.request);
   const converterOptions =
     settings.firstUserText === undefined ? {} : { firstUserText: settings.firstUserText };
@@ -89,13 +126,7 @@ export function anthropicConversationAdapter(
         ...toAnthropicRequest(messages, converterOptions),
       }) as Anthropic.MessageCreateParamsNonStreaming,
     async send(body, signal) {
-      const { messages } = settings.client;
-      const response = await callSdkMethod<typeof body, Anthropic.Message>(
-        messages,
-        messages.create,
-        body,
-        signal,
-      );
+      const response = await sendMessages(settings, body, signal);
       // Anthropic reports cached input apart; the total is what the context window held.
       const inputTokens =
         response.usage.input_tokens +

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { type Compactor, createFastEstimator } from '@compaction/core';
 import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { anthropicProfile } from '@compaction/token-estimator';
+import type { AnthropicContextManagement } from './anthropic-context-management.js';
 import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
 import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
 
@@ -11,6 +12,8 @@ import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
  */
 export interface AnthropicConversationClient {
   messages: { create(body: never, options?: never): PromiseLike<unknown> };
+  /** The beta Messages API, used when the conversation has `contextManagement`. */
+  beta?: { messages: { create(body: never, options?: never): PromiseLike<unknown> } };
 }
 
 /** What every request of a conversation carries besides the conversation itself: model, `max_tokens`, tools... */
@@ -45,6 +48,12 @@ export interface AnthropicConversationSettings {
   sessionId?: string;
   /** Passed to `toAnthropicRequest`: the user turn put first when compaction left the assistant first. */
   firstUserText?: ToAnthropicRequestOptions['firstUserText'];
+  /**
+   * Anthropic's own context management (tool-result and thinking clearing, server-side compaction), sent with
+   * every request through `client.beta.messages` with the beta flags it needs. Local compaction still runs at
+   * the compactor's trigger: set that above the server's so that the server acts first.
+   */
+  contextManagement?: AnthropicContextManagement;
 }
 
 /** The compactor of a conversation: the one given, or one created from `compaction`. */

@@ -10,6 +10,11 @@ export {
   createAnthropicClient,
 } from './anthropic-client.js';
 export {
+  type AnthropicContextEdit,
+  type AnthropicContextManagement,
+  contextManagementBetas,
+} from './anthropic-context-management.js';
+export {
   AnthropicConversation,
   type AnthropicRunOptions,
   type AnthropicSendOptions,

@@ -5,6 +5,19 @@ export {
   keptTurnsOutput,
   protectedOverLimit,
 } from './assemble-within-limit.js';
+export { type CacheAwareTriggerOptions, createCacheAwareTrigger } from './cost/cache-aware-trigger.js';
+export {
+  type CacheAwareTriggerConfig,
+  cacheAwareTriggerConfigSchema,
+  cacheAwareTriggerFromConfig,
+} from './cost/cache-aware-trigger-config.js';
+export {
+  type AnthropicCacheLifetime,
+  anthropicCacheModel,
+  type CacheModel,
+  cacheModelFor,
+  openaiCacheModel,
+} from './cost/cache-model.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';
 export { groupTurns, type Turn } from './group-turns.js';
 export { isSummary } from './is-summary.js';

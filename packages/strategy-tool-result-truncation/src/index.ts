@@ -1,5 +1,11 @@
 import { toolResultTruncationDefinition } from './tool-result-truncation-definition.js';
 
+export {
+  type CappedToolResults,
+  type CapToolResultsOptions,
+  capToolResults,
+  ingestionCapName,
+} from './cap-tool-results.js';
 export { maskText } from './shorten-result.js';
 export { createToolResultTruncation } from './tool-result-truncation.js';
 export { toolResultTruncationDefinition } from './tool-result-truncation-definition.js';

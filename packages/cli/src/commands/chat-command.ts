@@ -5,6 +5,7 @@ import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { parseTokenCount } from '../config/token-amount.js';
+import { cliTriggerPolicies } from '../config/trigger-policies.js';
 import { CliError, usageError } from '../errors/cli-error.js';
 import { fastEstimator } from '../estimators.js';
 import { chatHelp } from '../help.js';
@@ -44,7 +45,10 @@ export async function chatCommand(args: string[], io: CliIO): Promise<number> {
   }
   const provider = await providerOf(settings, io.env);
   if (provider === undefined) throw usageError('chat needs a provider');
-  const resolved = await resolveCompactionConfig(settings.config, registry, { provider });
+  const resolved = await resolveCompactionConfig(settings.config, registry, {
+    provider,
+    triggerPolicies: cliTriggerPolicies,
+  });
   const compactor = createCompactor({
     ...resolved,
     budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },

@@ -6,6 +6,31 @@ import { example, runBinary, temporaryDirectory } from '../__fixtures__/run-bina
 import { hasScript, runInTerminal } from '../__fixtures__/run-in-terminal.js';
 
 describe('compaction simulate', () => {
+  it('runs the trigger policy a config names, and names the known ones when it names another', async () => {
+    const directory = temporaryDirectory();
+    const config = (triggerPolicy: unknown) => {
+      const path = join(directory, `config-${JSON.stringify(triggerPolicy).length}.json`);
+      writeFileSync(
+        path,
+        JSON.stringify({ strategy: ['tool-result-truncation', 'sliding-window'], triggerPolicy }),
+      );
+      return path;
+    };
+    const run = (path: string) =>
+      runBinary(['simulate', example, '--context-window', '30k', '--json', '--config', path]);
+    const plain = await runBinary(['simulate', example, '--context-window', '30k', '--json']);
+    const cacheAware = await run(config({ name: 'cache-aware', options: { clearTo: 0.2 } }));
+    expect(cacheAware.code).toBe(0);
+    const [withPolicy, without] = [JSON.parse(cacheAware.stdout), JSON.parse(plain.stdout)];
+    expect(withPolicy.totals.compactions).toBeGreaterThan(0);
+    // Every compaction clears to 0.2 of the limit: deeper than the default target (0.6).
+    expect(withPolicy.totals.peakContextTokens).toBeLessThanOrEqual(withPolicy.limit);
+    expect(withPolicy.totals.inputTokens).toBeLessThan(without.totals.inputTokens);
+    const unknown = await run(config('soon'));
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('unknown trigger policy "soon" (known: cache-aware)');
+  });
+
   it('reports each step, the billed tokens and the compactions as JSON, and plots them', async () => {
     const plot = join(temporaryDirectory(), 'context.svg');
     const { code, stdout } = await runBinary([

@@ -2,6 +2,7 @@ import { createTokenCounter, resolveCompactionConfig } from '@compaction/core';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
+import { replayTriggerPolicies } from '../config/trigger-policies.js';
 import { usageError } from '../errors/cli-error.js';
 import { fastEstimator } from '../estimators.js';
 import { parseFormatName } from '../formats/format-flags.js';
@@ -63,11 +64,13 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   const provider = await providerOf(settings, io.env);
   const metered =
     provider === undefined ? undefined : createMeteredProvider(provider, createTokenCounter(estimator));
-  const resolved = await resolveCompactionConfig(
-    settings.config,
-    registry,
-    metered === undefined ? {} : { provider: metered },
-  );
+  // A trigger policy runs on the replay's clock, which the replay hands over when it starts.
+  let replayClock: () => number = () => 0;
+  const resolved = await resolveCompactionConfig(settings.config, registry, {
+    ...(metered === undefined ? {} : { provider: metered }),
+    triggerPolicies: replayTriggerPolicies(() => replayClock()),
+  });
+  const { triggerPolicy } = resolved;
   const progress = createProgressBar(io.stderr, 'simulating', { minimumTotal: 200 });
   const result = await simulate(conversation.messages, {
     strategy: resolved.strategy,
@@ -76,6 +79,14 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
     estimator,
     prices,
     ...(metered === undefined ? {} : { provider: metered }),
+    ...(triggerPolicy === undefined
+      ? {}
+      : {
+          triggerPolicy: (now: () => number) => {
+            replayClock = now;
+            return triggerPolicy;
+          },
+        }),
     onProgress: (done, total) => progress.update(done, total),
   });
   progress.finish();

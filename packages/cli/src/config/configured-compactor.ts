@@ -8,6 +8,7 @@ import {
   resolveCompactionConfig,
   type StrategyRegistry,
 } from '@compaction/core';
+import { cliTriggerPolicies } from './trigger-policies.js';
 
 /**
  * A Compactor running the strategies a config names. The given provider (from the flags or the server's
@@ -20,6 +21,9 @@ export async function createConfiguredCompactor(
   settings: Omit<CompactorSettings, keyof ResolvedCompactionConfig>,
 ): Promise<Compactor> {
   const given = provider === undefined ? {} : { provider };
-  const resolved = await resolveCompactionConfig(config, registry, given);
+  const resolved = await resolveCompactionConfig(config, registry, {
+    ...given,
+    triggerPolicies: cliTriggerPolicies,
+  });
   return createCompactor({ ...resolved, ...settings, ...given });
 }

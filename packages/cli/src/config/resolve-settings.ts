@@ -99,6 +99,7 @@ export function resolveSettings(
     ...(fallback === undefined ? {} : { fallback }),
     budget,
     ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
+    ...(fileConfig?.triggerPolicy === undefined ? {} : { triggerPolicy: fileConfig.triggerPolicy }),
   };
   return {
     config,

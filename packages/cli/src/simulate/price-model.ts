@@ -16,6 +16,12 @@ export interface PriceModel {
    * token is billed at the input price.
    */
   caching: boolean;
+  /**
+   * Seconds a cache entry lives unread: a request made longer than this after the previous one reads
+   * nothing from the cache and writes all of it again. Default 300 (Anthropic's 5-minute cache; 3600 for
+   * its 1-hour cache, whose writes cost 2× the input price).
+   */
+  cacheLifetimeSeconds: number;
 }
 
 /** The default price model. */
@@ -25,6 +31,7 @@ export const defaultPriceModel: PriceModel = {
   cacheReadPerMillion: 0.3,
   cacheWritePerMillion: 3.75,
   caching: true,
+  cacheLifetimeSeconds: 300,
 };
 
 /** Token counts of one or more requests, by how they are billed. */

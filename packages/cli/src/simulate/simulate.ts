@@ -1,6 +1,7 @@
 import {
   type BudgetOptions,
   type CompactionStrategy,
+  type CompactionTriggerPolicy,
   createCompactor,
   createFastEstimator,
   createTokenCounter,
@@ -25,6 +26,21 @@ export interface SimulateOptions {
   provider?: MeteredProvider;
   /** Called after each message is replayed, for progress bars. */
   onProgress?: (replayed: number, total: number) => void;
+  /** A trigger policy for the Compactor, built on the replay's clock (the time of the call being made). */
+  triggerPolicy?: (now: () => number) => CompactionTriggerPolicy;
+  /**
+   * Applied to each message as it arrives, before it is first sent (such as capping tool results); the run
+   * without compaction gets the messages as they are.
+   */
+  ingest?: (message: Message) => Message;
+  /**
+   * When each message was written, in milliseconds since the epoch (`undefined` where not recorded): a call
+   * is made at the time of the assistant message it produced. Where it is not recorded, calls are taken to
+   * come `secondsBetweenCalls` after the previous one.
+   */
+  times?: readonly (number | undefined)[];
+  /** Seconds between calls where `times` records none. Default 30, well within a 5-minute cache. */
+  secondsBetweenCalls?: number;
 }
 
 /** One compaction during a simulation. */
@@ -104,7 +120,12 @@ export async function simulate(
 ): Promise<SimulationResult> {
   const prices: PriceModel = { ...defaultPriceModel, ...options.prices };
   const counter = createTokenCounter(options.estimator ?? createFastEstimator());
+  const gap = (options.secondsBetweenCalls ?? defaultSecondsBetweenCalls) * 1000;
+  let now = 0;
+  let previousCall: number | undefined;
+  const triggerPolicy = options.triggerPolicy?.(() => now);
   const compactor = createCompactor({
+    ...(triggerPolicy === undefined ? {} : { triggerPolicy }),
     strategy: options.strategy,
     ...(options.fallback === undefined ? {} : { fallback: options.fallback }),
     budget: options.budget,
@@ -154,6 +175,10 @@ export async function simulate(
 
   for (const [index, message] of messages.entries()) {
     if (message.role === 'assistant' && history.length > 0) {
+      now = options.times?.[index] ?? (previousCall === undefined ? 0 : previousCall + gap);
+      // A cache entry not read for its lifetime is gone: the whole request is written again.
+      const warm = previousCall !== undefined && (now - previousCall) / 1000 <= prices.cacheLifetimeSeconds;
+      previousCall = now;
       let overLimit = false;
       try {
         history = (await compactor.prepare(history)).messages;
@@ -162,9 +187,9 @@ export async function simulate(
       }
       // A failed attempt may still have used the summarizer: it is billed with the next compaction.
       const compaction = pending.shift();
-      const sent = bill(history, previous, counter, prices, message);
+      const sent = bill(history, warm ? previous : [], counter, prices, message);
       const uncompacted = messages.slice(0, index);
-      const uncompactedBill = bill(uncompacted, baselinePrevious, counter, prices, message);
+      const uncompactedBill = bill(uncompacted, warm ? baselinePrevious : [], counter, prices, message);
       addTo(compacted, sent);
       addTo(baseline, uncompactedBill);
       if (sent.contextTokens > limit) {
@@ -193,7 +218,7 @@ export async function simulate(
       previous = history;
       baselinePrevious = uncompacted;
     }
-    history = [...history, message];
+    history = [...history, options.ingest?.(message) ?? message];
     options.onProgress?.(index + 1, messages.length);
   }
 
@@ -214,6 +239,9 @@ export async function simulate(
     baseline,
   };
 }
+
+/** Seconds between calls where the replayed conversation records no time. */
+export const defaultSecondsBetweenCalls = 30;
 
 function emptyTotals(): SimulationTotals {
   return {

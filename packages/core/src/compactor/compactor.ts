@@ -13,6 +13,7 @@ import type {
   CompactionStrategy,
   CompactionTrigger,
 } from '../specs/compaction-strategy-v1.js';
+import type { CompactionTriggerPolicy } from '../specs/compaction-trigger-policy-v1.js';
 import type { ContextOverflow, Provider } from '../specs/provider-v1.js';
 import type { TokenEstimator } from '../specs/token-estimator-v1.js';
 import type { CompactionStore } from '../store/compaction-store.js';
@@ -49,6 +50,8 @@ export interface CompactorSettings {
   countTokens?: 'estimate' | 'provider';
   /** Records every compaction and the messages it removed. */
   store?: CompactionStore;
+  /** Decides when automatic compaction runs under the limit, instead of the token trigger alone. */
+  triggerPolicy?: CompactionTriggerPolicy;
   hooks?: CompactionHooks;
   /** How damaged histories are repaired before compacting; see {@link RepairOptions}. */
   repair?: RepairOptions;
@@ -68,11 +71,13 @@ export interface CheckResult {
   tokens: number;
   limit: number;
   trigger: number | null;
+  /** What compaction aims for: the budget's target, or a trigger policy's deeper one. */
   target: number;
   /** `tokens / limit`. */
   utilization: number;
   shouldCompact: boolean;
-  reason: 'over-limit' | 'over-trigger' | SkipReason;
+  /** `policy`: the trigger policy chose to compact; when it declines, the reason is `under-trigger`. */
+  reason: 'over-limit' | 'over-trigger' | 'policy' | SkipReason;
 }
 
 /** Options of one compaction. */
@@ -159,12 +164,14 @@ export class Compactor {
   /** Counts the history and says whether automatic compaction should run now, and why. */
   check(messages: readonly Message[], options: { sessionId?: string } = {}): CheckResult {
     const tokens = this.counter.count(messages);
-    const { limit, trigger, target } = this.budget;
+    const { limit, trigger } = this.budget;
+    let target = this.budget.target;
     const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => {
       return { tokens, limit, trigger, target, utilization: tokens / limit, shouldCompact, reason };
     };
+    const policy = this.settings.triggerPolicy;
     if (trigger === null) return decide(false, 'disabled');
-    if (tokens <= trigger) return decide(false, 'under-trigger');
+    if (policy === undefined && tokens <= trigger) return decide(false, 'under-trigger');
     if (messages.length < this.budget.minimumMessages) return decide(false, 'too-few-messages');
     if (tokens > limit) return decide(true, 'over-limit');
     const last = this.find(options.sessionId ?? 'default')?.last;
@@ -174,7 +181,12 @@ export class Compactor {
         return decide(false, added === 0 ? 'no-new-messages' : 'back-to-back');
       }
     }
-    return decide(true, 'over-trigger');
+    if (policy === undefined) return decide(true, 'over-trigger');
+    const sessionId = options.sessionId ?? 'default';
+    const answer = policy.decide({ sessionId, messages, tokens, limit, trigger, target });
+    if (!answer.compact) return decide(false, 'under-trigger');
+    target = Math.min(answer.target ?? target, limit);
+    return decide(true, 'policy');
   }
 
   /**
@@ -188,13 +200,20 @@ export class Compactor {
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
     await this.countWithProvider(messages, sessionId);
+    // The trigger policy hears of every history returned to be sent, whichever way it was reached.
+    const sent = (result: CompactionResult, tokens = result.event?.tokensAfter) => {
+      const counted = tokens ?? this.counter.count(result.messages);
+      const request = { sessionId, messages: result.messages, tokens: counted, compacted: result.compacted };
+      this.settings.triggerPolicy?.sent?.(request);
+      return result;
+    };
     // Single flight, looked up after the last await so that calls made together see each other.
     const underWay = this.find(sessionId)?.automatic;
     if (underWay !== undefined && startsWith(messages, underWay.input)) {
       const shared = await underWay.result.catch(() => undefined);
       if (shared?.compacted) {
         const appended = messages.slice(underWay.input.length);
-        if (appended.length === 0) return { ...shared, messages: [...shared.messages] };
+        if (appended.length === 0) return sent({ ...shared, messages: [...shared.messages] });
         // Messages came after the history the shared compaction started from: they follow its result.
         return this.prepare([...shared.messages, ...appended], options);
       }
@@ -205,18 +224,18 @@ export class Compactor {
       if (skipped !== 'under-trigger') {
         this.emit('skipped', { sessionId, trigger: 'auto', reason: skipped, tokens: check.tokens });
       }
-      return { messages: [...messages], compacted: false, skipped, failures: [] };
+      return sent({ messages: [...messages], compacted: false, skipped, failures: [] }, check.tokens);
     }
     const failures: CompactionFailure[] = [];
     const session = this.session(sessionId);
-    const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures);
+    const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures, check.target);
     const automatic = { input: messages, result };
     session.automatic = automatic;
     try {
-      return await automatic.result;
+      return sent(await automatic.result);
     } catch (error) {
       if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
-      return { messages: [...messages], compacted: false, failures };
+      return sent({ messages: [...messages], compacted: false, failures }, check.tokens);
     } finally {
       if (session.automatic === automatic) delete session.automatic;
     }
@@ -314,7 +333,12 @@ export class Compactor {
   }
 
   /** Runs a compaction after the session's earlier ones; the failures of its strategies go to `failures`. */
-  private enqueue(input: readonly Message[], options: CompactOptions, failures: CompactionFailure[]) {
+  private enqueue(
+    input: readonly Message[],
+    options: CompactOptions,
+    failures: CompactionFailure[],
+    target?: number,
+  ) {
     const sessionId = options.sessionId ?? 'default';
     const session = this.session(sessionId);
     session.underWay++;
@@ -335,7 +359,7 @@ export class Compactor {
       );
       if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
       const instructions = decision?.instructions ?? options.instructions;
-      const budget = this.budgetFor(trigger, tokensBefore, options.overflow);
+      const budget = { ...this.budgetFor(trigger, tokensBefore, options.overflow), ...present({ target }) };
       if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
       this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
       const startedAt = new Date().toISOString();

@@ -1,7 +1,9 @@
 import { type BudgetOptions, budgetSchema } from '../budget/budget.js';
-import { present } from '../json.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { type JSONObject, present } from '../json.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
+import type { CompactionTriggerPolicy } from '../specs/compaction-trigger-policy-v1.js';
 import type { Provider } from '../specs/provider-v1.js';
 import type { StrategyConfig } from '../specs/strategy-config.js';
 import type { StrategyRegistry } from '../specs/strategy-registry-v1.js';
@@ -22,7 +24,12 @@ export interface CompactionConfig {
   provider?: ProviderConfig;
   /** How the Compactor counts before deciding; see `CompactorSettings.countTokens`. */
   countTokens?: 'estimate' | 'provider';
+  /** A trigger policy by name (such as `cache-aware`), with its options; see `CompactorSettings.triggerPolicy`. */
+  triggerPolicy?: string | { name: string; options?: JSONObject };
 }
+
+/** Builds a trigger policy from its config options; {@link resolveCompactionConfig} is given them by name. */
+export type TriggerPolicyFactory = (options: JSONObject) => CompactionTriggerPolicy;
 
 /**
  * The JSON Schema of {@link CompactionConfig}. With a registry, each registered strategy's options schema
@@ -60,6 +67,18 @@ export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSche
         required: ['name'],
       },
       countTokens: { enum: ['estimate', 'provider'] },
+      triggerPolicy: {
+        description: 'A trigger policy by name, such as cache-aware, or { name, options }.',
+        anyOf: [
+          { type: 'string', minLength: 1 },
+          {
+            type: 'object',
+            properties: { name: { type: 'string', minLength: 1 }, options: { type: 'object' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
+        ],
+      },
     },
     required: ['strategy'],
     additionalProperties: false,
@@ -73,16 +92,23 @@ export interface ResolvedCompactionConfig {
   /** The config's provider, when it names one (or the one passed in). */
   provider?: Provider;
   countTokens?: 'estimate' | 'provider';
+  /** The trigger policy the config names, built by the factory given for its name. */
+  triggerPolicy?: CompactionTriggerPolicy;
 }
 
 /**
  * Validates a config against {@link compactionConfigSchema} (or throws `InvalidOptionsError`), then builds
- * its provider (unless one is passed in), then its strategies, each given the provider.
+ * its provider (unless one is passed in), then its strategies, each given the provider, and its trigger
+ * policy from `triggerPolicies` (an unknown name throws `InvalidOptionsError`).
  */
 export async function resolveCompactionConfig(
   config: CompactionConfig,
   registry: StrategyRegistry,
-  options: { provider?: Provider; providers?: ProviderRegistry } = {},
+  options: {
+    provider?: Provider;
+    providers?: ProviderRegistry;
+    triggerPolicies?: Readonly<Record<string, TriggerPolicyFactory>>;
+  } = {},
 ): Promise<ResolvedCompactionConfig> {
   validateOptions(compactionConfigSchema(), config, 'config');
   const providers = options.providers ?? createProviderRegistry();
@@ -95,5 +121,19 @@ export async function resolveCompactionConfig(
   };
   const strategy = await build(config.strategy);
   const fallback = config.fallback === undefined ? undefined : await build(config.fallback);
-  return { strategy, ...present({ fallback, provider, countTokens: config.countTokens }) };
+  const triggerPolicy = buildTriggerPolicy(config.triggerPolicy, options.triggerPolicies ?? {});
+  return { strategy, ...present({ fallback, provider, countTokens: config.countTokens, triggerPolicy }) };
+}
+
+function buildTriggerPolicy(
+  entry: CompactionConfig['triggerPolicy'],
+  factories: Readonly<Record<string, TriggerPolicyFactory>>,
+): CompactionTriggerPolicy | undefined {
+  if (entry === undefined) return undefined;
+  const { name, options = {} } = typeof entry === 'string' ? { name: entry } : entry;
+  const factory = Object.hasOwn(factories, name) ? factories[name] : undefined;
+  if (factory !== undefined) return factory(options);
+  const known = Object.keys(factories).join(', ') || 'none given';
+  const message = `unknown trigger policy "${name}" (known: ${known})`;
+  throw new InvalidOptionsError({ subject: 'config', issues: [{ path: 'triggerPolicy', message }] });
 }

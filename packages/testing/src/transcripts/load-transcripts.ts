@@ -40,8 +40,13 @@ export function loadTranscripts(options: LoadTranscriptsOptions = {}): Transcrip
     name: string,
     messages: Message[],
     details?: JSONObject,
+    assistantTimes?: readonly (number | undefined)[],
   ) => {
     const { messages: repaired, repairs } = repairHistory(messages);
+    let answered = 0;
+    const callTimes = assistantTimes?.length
+      ? repaired.map((message) => (message.role === 'assistant' ? assistantTimes[answered++] : undefined))
+      : undefined;
     transcripts.push({
       name: `${source}/${name}`,
       source,
@@ -49,6 +54,7 @@ export function loadTranscripts(options: LoadTranscriptsOptions = {}): Transcrip
       messages: repaired,
       repairs,
       ...(details ? { details } : {}),
+      ...(callTimes ? { callTimes } : {}),
     });
   };
   const files = (folder: string, ending: string) =>
@@ -57,7 +63,15 @@ export function loadTranscripts(options: LoadTranscriptsOptions = {}): Transcrip
   if (wanted.has('mini-swe-agent')) {
     for (const path of files('mini-swe-agent', '.traj.json')) {
       const data = readJson(path) as { messages: Parameters<typeof miniSweAgentToMessages>[0] };
-      add('mini-swe-agent', path, basename(path, '.traj.json'), miniSweAgentToMessages(data.messages));
+      const messages = miniSweAgentToMessages(data.messages);
+      add(
+        'mini-swe-agent',
+        path,
+        basename(path, '.traj.json'),
+        messages,
+        undefined,
+        responseTimes(data.messages),
+      );
     }
   }
   if (wanted.has('swe-agent')) {
@@ -109,6 +123,16 @@ export function loadTranscripts(options: LoadTranscriptsOptions = {}): Transcrip
     }
   }
   return transcripts.sort((left, right) => left.name.localeCompare(right.name));
+}
+
+/** When each assistant entry's response was created (OpenAI-style `extra.response.created`, in seconds), in ms. */
+function responseTimes(entries: readonly { role: string; extra?: unknown }[]): (number | undefined)[] {
+  return entries
+    .filter((entry) => entry.role === 'assistant')
+    .map((entry) => {
+      const created = (entry.extra as { response?: { created?: unknown } } | undefined)?.response?.created;
+      return typeof created === 'number' ? created * 1000 : undefined;
+    });
 }
 
 function readJson(path: string): unknown {

@@ -4,6 +4,8 @@ import type { Message } from '@compaction/core';
 export interface MiniSweAgentMessage {
   role: string;
   content: string;
+  /** Recorded alongside: the model's raw response, with its `created` time. */
+  extra?: unknown;
 }
 
 const bashBlock = /```bash\s*\n([\s\S]*?)```/;

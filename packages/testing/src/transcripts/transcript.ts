@@ -15,4 +15,9 @@ export interface Transcript {
   repairs: Repair[];
   /** Source-specific facts, such as tau-bench's expected actions. */
   details?: JSONObject;
+  /**
+   * When each assistant message was produced, in milliseconds since the epoch, by message index (undefined
+   * for other messages); present where the source records it (mini-swe-agent).
+   */
+  callTimes?: (number | undefined)[];
 }
