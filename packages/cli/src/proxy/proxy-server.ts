@@ -17,6 +17,7 @@ import { contextWindowOf } from '../run-compaction.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
+import { readRawBody } from '../serve/read-raw-body.js';
 import { serverDefaults } from '../serve/server-defaults.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
@@ -28,7 +29,6 @@ import {
   sendUpstream,
 } from './forward-request.js';
 import { PrefixMemory } from './prefix-memory.js';
-import { readRawBody } from './read-raw-body.js';
 import { compactAfterOverflow, type PreparedRequest, prepareRequest } from './request-compaction.js';
 import { type ProxiedFormat, routeOf, type Upstreams, upstreamTarget } from './upstreams.js';
 

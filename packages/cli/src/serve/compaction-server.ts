@@ -16,7 +16,7 @@ import { checkRequestConfig, createRequestPolicy, type RequestPolicy } from './r
 import { routeHandlers } from './route-handlers.js';
 import { matchRoute } from './routes.js';
 import { serverDefaults } from './server-defaults.js';
-import { SessionPersistence } from './session-persistence.js';
+import { type RestoredSession, SessionPersistence } from './session-persistence.js';
 
 /** Settings of {@link createCompactionServer}; every limit has a default in {@link serverDefaults}. */
 export interface CompactionServerSettings {
@@ -148,12 +148,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     });
   };
 
-  /** A session as the store has it, built and kept by this server; `undefined` when the store has none. */
-  const load = async (id: string): Promise<CompactionSession | undefined> => {
-    const found = await persistence?.read(id);
-    if (found === undefined) return undefined;
-    const { stored, messages, events } = found;
-    const session = await buildSession(id, stored.config, {
+  /** A session built again from what the store kept of it. */
+  const rebuild = ({ id, stored, messages, events }: RestoredSession): Promise<CompactionSession> =>
+    buildSession(id, stored.config, {
       format: stored.format,
       ...(stored.shape === undefined ? {} : { shape: stored.shape }),
       restored: {
@@ -165,6 +162,12 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         ...(stored.appliedRequests === undefined ? {} : { appliedRequests: stored.appliedRequests }),
       },
     });
+
+  /** A session as the store has it, built and kept by this server; `undefined` when the store has none. */
+  const load = async (id: string): Promise<CompactionSession | undefined> => {
+    const found = await persistence?.read(id);
+    if (found === undefined) return undefined;
+    const session = await rebuild(found);
     // Another request may have loaded it meanwhile: the first one kept wins.
     const kept = sessions.find(id);
     if (kept !== undefined) return kept;
@@ -188,21 +191,11 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
    */
   const restoreSessions = async (): Promise<number> => {
     if (persistence === undefined || shared) return 0;
-    for (const { id, stored, messages, events } of await persistence.restore()) {
+    for (const found of await persistence.restore()) {
+      const { id } = found;
       let session: CompactionSession;
       try {
-        session = await buildSession(id, stored.config, {
-          format: stored.format,
-          ...(stored.shape === undefined ? {} : { shape: stored.shape }),
-          restored: {
-            sequence: stored.sequence,
-            createdAt: stored.createdAt,
-            lastActiveAt: Date.parse(stored.lastActiveAt),
-            messages,
-            events,
-            ...(stored.appliedRequests === undefined ? {} : { appliedRequests: stored.appliedRequests }),
-          },
-        });
+        session = await rebuild(found);
       } catch (error) {
         reportProblem(`session "${id}" not restored`, error);
         continue;

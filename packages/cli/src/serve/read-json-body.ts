@@ -1,92 +1,28 @@
 import type { IncomingMessage } from 'node:http';
-import { badRequest, HttpError } from '../errors/http-error.js';
+import { badRequest } from '../errors/http-error.js';
 import { describeExcessiveNesting, findExcessiveNesting } from '../formats/json-depth.js';
 import { parseJsonWithLocation } from '../formats/json-location.js';
-
-/** The 413 of a body over the limit. */
-export function payloadTooLarge(maxBytes: number): HttpError {
-  return new HttpError({
-    status: 413,
-    errorCode: 'payload-too-large',
-    message: `the request body is larger than the limit of ${maxBytes} bytes`,
-  });
-}
+import { readRawBody } from './read-raw-body.js';
 
 /**
- * Reads a request body as JSON, refusing bodies nested more than `maxJsonDepth` levels deep with 400 and
- * bodies over `maxBytes` with 413 as soon as they pass it (Node's
- * server has no body size limit; its `requestTimeout` bounds only how long a body may take): a declared
- * `Content-Length` over the limit is refused before any of the body is read, and a chunked body the moment
- * its running size passes the limit. Nothing past the limit is kept. The caller answers 413 with
- * `Connection: close`, and Node closes the connection once that answer is written, discarding what the
- * client still sends instead of reading it to the end.
+ * Reads a request body as JSON (see {@link readRawBody} for the size limit), refusing bodies nested more than
+ * the allowed depth with 400. An empty body reads as `undefined`.
  */
-export function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      reject(payloadTooLarge(maxBytes));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      stop();
-      chunks.length = 0;
-      reject(payloadTooLarge(maxBytes));
-    };
-    const onEnd = () => {
-      stop();
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve(undefined);
-      const parsed = parseJsonWithLocation(text);
-      if (!parsed.ok) {
-        const { line, column } = parsed.location;
-        return reject(
-          badRequest('invalid-json', `invalid JSON at line ${line}, column ${column}: ${parsed.reason}`),
-        );
-      }
-      // Checked before anything recursive (validation, conversion, counting) walks the value.
-      const nesting = findExcessiveNesting(parsed.value);
-      if (nesting !== undefined) {
-        return reject(
-          badRequest(
-            'too-deeply-nested',
-            describeExcessiveNesting({ ...nesting, path: nesting.path || 'the request body' }),
-          ),
-        );
-      }
-      resolve(parsed.value);
-    };
-    // A client that goes away mid-body (or is cut off by the request timeout) ends the read with an error.
-    const onAborted = (error?: Error) => {
-      stop();
-      reject(
-        error ??
-          new HttpError({
-            status: 400,
-            errorCode: 'request-aborted',
-            message: 'the client closed the request',
-          }),
-      );
-    };
-    const onClose = () => {
-      if (!request.complete) onAborted();
-    };
-    const stop = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onAborted);
-      request.off('close', onClose);
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onAborted);
-    request.on('close', onClose);
-  });
+export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const text = (await readRawBody(request, maxBytes)).toString('utf8');
+  if (text.trim() === '') return undefined;
+  const parsed = parseJsonWithLocation(text);
+  if (!parsed.ok) {
+    const { line, column } = parsed.location;
+    throw badRequest('invalid-json', `invalid JSON at line ${line}, column ${column}: ${parsed.reason}`);
+  }
+  // Checked before anything recursive (validation, conversion, counting) walks the value.
+  const nesting = findExcessiveNesting(parsed.value);
+  if (nesting !== undefined) {
+    throw badRequest(
+      'too-deeply-nested',
+      describeExcessiveNesting({ ...nesting, path: nesting.path || 'the request body' }),
+    );
+  }
+  return parsed.value;
 }

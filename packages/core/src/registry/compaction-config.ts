@@ -67,17 +67,10 @@ export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSche
         required: ['name'],
       },
       countTokens: { enum: ['estimate', 'provider'] },
+      // Named like a strategy: a name, or { name, options }.
       triggerPolicy: {
+        ...strategyConfigSchema,
         description: 'A trigger policy by name, such as cache-aware, or { name, options }.',
-        anyOf: [
-          { type: 'string', minLength: 1 },
-          {
-            type: 'object',
-            properties: { name: { type: 'string', minLength: 1 }, options: { type: 'object' } },
-            required: ['name'],
-            additionalProperties: false,
-          },
-        ],
       },
     },
     required: ['strategy'],

@@ -1,10 +1,23 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../errors/http-error.js';
-import { payloadTooLarge } from '../serve/read-json-body.js';
+
+/** The 413 of a body over the limit. */
+export function payloadTooLarge(maxBytes: number): HttpError {
+  return new HttpError({
+    status: 413,
+    errorCode: 'payload-too-large',
+    message: `the request body is larger than the limit of ${maxBytes} bytes`,
+  });
+}
 
 /**
- * Reads a request body as the bytes the client sent, refusing one over `maxBytes` with 413 as soon as it
- * passes the limit. The bytes are kept as they are: a request the proxy does not change is forwarded with them.
+ * Reads a request body as the bytes the client sent, refusing bodies over `maxBytes` with 413 as soon as they
+ * pass it (Node's server has no body size limit; its `requestTimeout` bounds only how long a body may take): a
+ * declared `Content-Length` over the limit is refused before any of the body is read, and a chunked body the
+ * moment its running size passes the limit. Nothing past the limit is kept. The caller answers 413 with
+ * `Connection: close`, and Node closes the connection once that answer is written, discarding what the client
+ * still sends instead of reading it to the end. The bytes are kept as they are: a request the proxy does not
+ * change is forwarded with them.
  */
 export function readRawBody(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -35,6 +48,7 @@ export function readRawBody(request: IncomingMessage, maxBytes: number): Promise
       stop();
       resolve(Buffer.concat(chunks));
     };
+    // A client that goes away mid-body (or is cut off by the request timeout) ends the read with an error.
     const onAborted = (error?: Error) => {
       stop();
       reject(
