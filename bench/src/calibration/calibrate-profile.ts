@@ -191,7 +191,9 @@ function measureCorpus(
     const weight = typeof sample === 'string' ? 1 : (sample.weight ?? 1);
     const group = typeof sample === 'string' ? undefined : sample.group;
     const tokens = exactCounter(text);
-    if (tokens > 0 && weight > 0) samples.push({ features: measureText(text), tokens, weight, group });
+    // The fitted features only: the floors of long repeated runs are added on top of the fit, not fitted.
+    const features = measureText(text, new Float64Array(textFeatureCount));
+    if (tokens > 0 && weight > 0) samples.push({ features, tokens, weight, group });
   }
   return samples;
 }

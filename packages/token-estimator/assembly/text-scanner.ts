@@ -6,7 +6,7 @@
  *
  * Memory (imported, laid out by src/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB, and
  * one more byte for `pastEnd`), the table of rare letter pairs at `pairsAt` (1 KB), the counts written at
- * `countsAt`, the text's UTF-16 units from `textAt`.
+ * `countsAt` (the features, then the long-run tokens), the text's UTF-16 units from `textAt`.
  */
 
 // Character classes, the same numbers as in text-features.ts.
@@ -35,6 +35,45 @@ function codeAt(index: i32, length: i32): u32 {
 /** The class of a unit (of `pastEnd`: `end`). */
 function classOf(code: u32): u32 {
   return <u32>load<u8>(<usize>code);
+}
+
+/** The shortest periodic stretch of a word with a floor, as `longRunMinimum` in text-features.ts. */
+const longRunMinimum: i32 = 32;
+/** The shortest run of whitespace or punctuation with a floor. */
+const longSeparatorMinimum: i32 = 16;
+
+/** The unit at `index`, which is inside the text. */
+function unitAt(index: i32): u32 {
+  return <u32>load<u16>(textAt + ((<usize>index) << 1));
+}
+
+/** As `periodicStretch` in text-features.ts: the longest stretch at either end that repeats 1 to 4 units. */
+function periodicStretch(start: i32, end: i32): i32 {
+  let best: i32 = 0;
+  for (let period: i32 = 1; period <= 4 && best < end - start; period++) {
+    let forward = start + period;
+    while (forward < end && unitAt(forward) === unitAt(forward - period)) forward++;
+    if (forward - start > best) best = forward - start;
+    let backward = end - 1 - period;
+    while (backward >= start && unitAt(backward) === unitAt(backward + period)) backward--;
+    if (end - 1 - backward > best) best = end - 1 - backward;
+  }
+  return best;
+}
+
+/** As `punctuationRunShift` in text-features.ts: at most 2 to the result characters per token. */
+function punctuationRunShift(start: i32, end: i32): i32 {
+  const first = unitAt(start);
+  let index = start + 1;
+  while (index < end && unitAt(index) === first) index++;
+  if (index < end) return 4;
+  const bit: u32 = 1 << (first & 31);
+  const dense: u32 = first < 64 ? 0x2000e408 : first < 96 ? 0x80000000 : 0;
+  if ((dense & bit) !== 0) return 5;
+  const fair: u32 = first < 64 ? 0x820 : first < 96 ? 0 : 0x40000000;
+  if ((fair & bit) !== 0) return 4;
+  const medium: u32 = first < 64 ? 0xdc000002 : first < 96 ? 0x40000001 : 0;
+  return (medium & bit) !== 0 ? 2 : 1;
 }
 
 /** 1 when the ASCII letter `code` after the letter whose low five bits are `previous` is a rare pair. */
@@ -66,6 +105,7 @@ export function measure(length: i32): void {
   let rareCjk: i32 = 0;
   let otherNonAscii: i32 = 0;
   let surrogates: i32 = 0;
+  let longRunTokens: i32 = 0;
   let before: u32 = 0;
   let index: i32 = 0;
   let code = codeAt(0, length);
@@ -73,6 +113,8 @@ export function measure(length: i32): void {
   while (index < length) {
     if (kind <= digit) {
       const start = index;
+      const piecesBefore = letterPieces;
+      const ownBefore = letterPieces + digitGroups + rareLetterPairs;
       while (true) {
         if (kind === digit) {
           const digitStart = index;
@@ -118,6 +160,13 @@ export function measure(length: i32): void {
           letterPieces++;
         } else break;
       }
+      if (index - start >= longRunMinimum && letterPieces !== piecesBefore) {
+        const stretch = periodicStretch(start, index);
+        if (stretch >= longRunMinimum) {
+          const floor = ((stretch + 1) >> 1) - (letterPieces + digitGroups + rareLetterPairs - ownBefore);
+          if (floor > 0) longRunTokens += floor;
+        }
+      }
       before = digit;
       continue;
     }
@@ -135,24 +184,41 @@ export function measure(length: i32): void {
     }
 
     if (kind <= otherWhitespace) {
+      const start = index;
       let lineBreak = false;
       let trailing: i32 = 0;
       let trailingIsSpace = true;
+      let notSpaces: i32 = 0;
       do {
         if (kind === newline) {
           lineBreak = true;
           trailing = 0;
           trailingIsSpace = true;
+          notSpaces++;
         } else {
           trailing++;
-          if (kind === otherWhitespace) trailingIsSpace = false;
+          if (kind === otherWhitespace) {
+            trailingIsSpace = false;
+            notSpaces++;
+          }
         }
         index++;
         code = codeAt(index, length);
         kind = classOf(code);
       } while (kind >= space && kind <= otherWhitespace);
-      if (lineBreak) lineBreaks++;
-      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) spaceRuns++;
+      let own: i32 = 0;
+      if (lineBreak) {
+        lineBreaks++;
+        own++;
+      }
+      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
+        spaceRuns++;
+        own++;
+      }
+      if (index - start >= longSeparatorMinimum) {
+        const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3) - own;
+        if (floor > 0) longRunTokens += floor;
+      }
       if (kind === digit) spacedNumbers++;
       before = space;
       continue;
@@ -168,6 +234,10 @@ export function measure(length: i32): void {
       punctuationCount += index - start;
       if (index - start === 1 && kind <= otherLetter && before !== space) joinedPunctuation++;
       else punctuationRuns++;
+      if (index - start >= longSeparatorMinimum) {
+        const shift = punctuationRunShift(start, index);
+        longRunTokens += ((index - start + (1 << shift) - 1) >> shift) - 1;
+      }
       before = punctuation;
       continue;
     }
@@ -209,4 +279,5 @@ export function measure(length: i32): void {
   store<i32>(countsAt, rareCjk, 76);
   store<i32>(countsAt, otherNonAscii, 80);
   store<i32>(countsAt, surrogates, 84);
+  store<i32>(countsAt, longRunTokens, 88);
 }

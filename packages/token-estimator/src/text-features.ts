@@ -73,6 +73,70 @@ export type TextFeatureWeights = Record<TextFeature, number>;
 /** Number of {@link textFeatureNames}. */
 export const textFeatureCount = textFeatureNames.length;
 
+/**
+ * Where {@link measureText} writes, after the features, the tokens that the weighted features are known to miss
+ * on long runs of one repeated character or a short repeated pattern (`yyyy…`, `abab…`, `====…`, blank lines):
+ * BPE tokenizers split such runs into short chunks (o200k and cl100k spend a token per 2 to 8 repeated letters,
+ * per 4 to 16 tabs or line feeds, per 2 to 64 punctuation characters, per 100 to 128 spaces), while the features
+ * count a run once whatever its length, so a long run was counted at a tenth of its tokens or less. Each such run adds
+ * its floor (see {@link longRunMinimum}) less what the run's own features already give, never less than 0: the
+ * floors only ever raise an estimate. Added at a weight of 1 (times the safety factor), not fitted.
+ */
+export const longRunTokensIndex = textFeatureCount;
+
+/** Length of the buffer that {@link measureText} fills: the features and the long-run tokens. */
+export const measuredCount = textFeatureCount + 1;
+
+/**
+ * The shortest periodic stretch of a word (a letter run with or without digits) that gets a floor of one token
+ * per 2 characters (the worst case, `zzzz` and `qqqq` in both o200k and cl100k, `abab` in cl100k). Only a
+ * stretch that repeats a pattern of 1 to 4 units gets it: words, identifiers and random text such as base64 do
+ * not repeat, and keep their fitted estimate. Long enough that no real word is floored, short enough that a
+ * padded field is; text that breaks a floored run into shorter ones can take away up to about this many tokens.
+ */
+export const longRunMinimum = 32;
+
+/** The shortest run of whitespace or punctuation that gets a floor. */
+const longSeparatorMinimum = 16;
+
+/**
+ * How many characters of a long punctuation run o200k and cl100k put in one token at most, as a power of 2: a
+ * repeated character by how each tokenizer learned it (at least 59 of `#*-./=_`, 31 of `%+~`, 4 to 16 of
+ * `!:;<>?@^`, 2 to 4 of the others, such as `{`, `[`, `&`, `` ` ``), a mixed run 16 (`-=-=`; many mixes are
+ * shorter still, and stay under-counted).
+ * The masks hold one bit per ASCII character: 32 to 63, 64 to 95, 96 to 127. Called once per long run only.
+ */
+function punctuationRunShift(text: string, start: number, end: number): number {
+  const first = text.charCodeAt(start);
+  let index = start + 1;
+  while (index < end && text.charCodeAt(index) === first) index++;
+  if (index < end) return 4;
+  const bit = 1 << (first & 31);
+  const dense = first < 64 ? 0x2000e408 : first < 96 ? 0x80000000 : 0;
+  if ((dense & bit) !== 0) return 5;
+  const fair = first < 64 ? 0x820 : first < 96 ? 0 : 0x40000000;
+  if ((fair & bit) !== 0) return 4;
+  const medium = first < 64 ? 0xdc000002 : first < 96 ? 0x40000001 : 0;
+  return (medium & bit) !== 0 ? 2 : 1;
+}
+
+/**
+ * Length of the longest stretch at the start or at the end of `text[start, end)` that repeats a pattern of 1
+ * to 4 units. Called once per long word only: on words that do not repeat it stops at the first units.
+ */
+function periodicStretch(text: string, start: number, end: number): number {
+  let best = 0;
+  for (let period = 1; period <= 4 && best < end - start; period++) {
+    let forward = start + period;
+    while (forward < end && text.charCodeAt(forward) === text.charCodeAt(forward - period)) forward++;
+    if (forward - start > best) best = forward - start;
+    let backward = end - 1 - period;
+    while (backward >= start && text.charCodeAt(backward) === text.charCodeAt(backward + period)) backward--;
+    if (end - 1 - backward > best) best = end - 1 - backward;
+  }
+  return best;
+}
+
 // Character classes of UTF-16 code units.
 const lower = 1;
 const upper = 2;
@@ -181,7 +245,7 @@ const scannerMinimumLength = 128;
  */
 export function measureText(
   text: string,
-  into: Float64Array = new Float64Array(textFeatureCount),
+  into: Float64Array = new Float64Array(measuredCount),
 ): Float64Array {
   if (text.length >= scannerMinimumLength && measureWithScanner(text, into, classTable, letterPairTable)) {
     return into;
@@ -192,7 +256,7 @@ export function measureText(
 /** {@link measureText} in JavaScript: the reference the WebAssembly scanner is held to, and its fallback. */
 export function measureTextInJavaScript(
   text: string,
-  into: Float64Array = new Float64Array(textFeatureCount),
+  into: Float64Array = new Float64Array(measuredCount),
 ): Float64Array {
   const table = classTable;
   const pairs = letterPairTable;
@@ -218,6 +282,7 @@ export function measureTextInJavaScript(
   let rareCjk = 0;
   let otherNonAscii = 0;
   let surrogates = 0;
+  let longRunTokens = 0;
   // The class of the run before the current one: a word right after punctuation is "attached".
   let before = 0;
 
@@ -231,6 +296,9 @@ export function measureTextInJavaScript(
     if (kind <= digit) {
       // A word run: letter pieces (uppercase* then lowercase*) and digit groups.
       const start = index;
+      // What the run's own features count, for the floor of a long run (about a token each).
+      const piecesBefore = letterPieces;
+      const ownBefore = letterPieces + digitGroups + rareLetterPairs;
       for (;;) {
         if (kind === digit) {
           const digitStart = index;
@@ -279,6 +347,13 @@ export function measureTextInJavaScript(
           letterPieces++;
         } else break;
       }
+      if (index - start >= longRunMinimum && letterPieces !== piecesBefore) {
+        const stretch = periodicStretch(text, start, index);
+        if (stretch >= longRunMinimum) {
+          const own = letterPieces + digitGroups + rareLetterPairs - ownBefore;
+          longRunTokens += Math.max(0, ((stretch + 1) >> 1) - own);
+        }
+      }
       before = digit;
       continue;
     }
@@ -299,24 +374,44 @@ export function measureTextInJavaScript(
 
     if (kind <= otherWhitespace) {
       // A whitespace run. What follows its last line feed is indentation, counted as a run of its own.
+      const start = index;
       let lineBreak = false;
       let trailing = 0;
       let trailingIsSpace = true;
+      // Line feeds, tabs and other whitespace that is not a space: tokenizers hold far fewer of them per token.
+      let notSpaces = 0;
       do {
         if (kind === newline) {
           lineBreak = true;
           trailing = 0;
           trailingIsSpace = true;
+          notSpaces++;
         } else {
           trailing++;
-          if (kind === otherWhitespace) trailingIsSpace = false;
+          if (kind === otherWhitespace) {
+            trailingIsSpace = false;
+            notSpaces++;
+          }
         }
         index++;
         code = index < length ? text.charCodeAt(index) : pastEnd;
         kind = table[code]!;
       } while (kind >= space && kind <= otherWhitespace);
-      if (lineBreak) lineBreaks++;
-      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) spaceRuns++;
+      let own = 0;
+      if (lineBreak) {
+        lineBreaks++;
+        own++;
+      }
+      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
+        spaceRuns++;
+        own++;
+      }
+      if (index - start >= longSeparatorMinimum) {
+        // A token per 64 spaces (o200k and cl100k hold 100 to 128), per 8 other units (16 line feeds or tabs,
+        // but only 4 `\r\n`).
+        const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3);
+        longRunTokens += Math.max(0, floor - own);
+      }
       if (kind === digit) spacedNumbers++;
       before = space;
       continue;
@@ -332,6 +427,11 @@ export function measureTextInJavaScript(
       punctuationCount += index - start;
       if (index - start === 1 && kind <= otherLetter && before !== space) joinedPunctuation++;
       else punctuationRuns++;
+      if (index - start >= longSeparatorMinimum) {
+        // The run itself already counts about one token.
+        const shift = punctuationRunShift(text, start, index);
+        longRunTokens += ((index - start + (1 << shift) - 1) >> shift) - 1;
+      }
       before = punctuation;
       continue;
     }
@@ -373,5 +473,7 @@ export function measureTextInJavaScript(
   into[19] = rareCjk;
   into[20] = otherNonAscii;
   into[21] = surrogates;
+  // A buffer of only the features (as callers that fit weights pass) leaves this out.
+  if (into.length > longRunTokensIndex) into[longRunTokensIndex] = longRunTokens;
   return into;
 }

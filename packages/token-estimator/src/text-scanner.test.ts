@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   classTable,
   letterPairTable,
+  measuredCount,
   measureText,
   measureTextInJavaScript,
-  textFeatureCount,
 } from './text-features.js';
 import { measureWithScanner } from './text-scanner.js';
 
@@ -57,7 +57,7 @@ const longText = fc
   });
 
 function bothScanners(text: string): { scanned: number[]; reference: number[] } {
-  const into = new Float64Array(textFeatureCount);
+  const into = new Float64Array(measuredCount);
   // Called directly, not through `measureText`, which leaves short texts to JavaScript.
   expect(measureWithScanner(text, into, classTable, letterPairTable)).toBe(true);
   return { scanned: [...into], reference: [...measureTextInJavaScript(text)] };
@@ -138,7 +138,7 @@ describe('the WebAssembly text scanner', () => {
     it('leaves texts to JavaScript on runtimes without Buffer', async () => {
       vi.stubGlobal('Buffer', undefined);
       const { features, scanner } = await freshModules();
-      const into = new Float64Array(textFeatureCount);
+      const into = new Float64Array(measuredCount);
       expect(scanner.measureWithScanner(text, into, features.classTable, features.letterPairTable)).toBe(
         false,
       );
@@ -147,7 +147,7 @@ describe('the WebAssembly text scanner', () => {
 
     it('leaves texts of more than 4 million characters to JavaScript', () => {
       const long = 'getUserName(42) '.repeat(270_000);
-      const into = new Float64Array(textFeatureCount);
+      const into = new Float64Array(measuredCount);
       expect(measureWithScanner(long, into, classTable, letterPairTable)).toBe(false);
       expect([...measureText(long)]).toEqual([...measureTextInJavaScript(long)]);
     });
@@ -164,7 +164,7 @@ describe('the WebAssembly text scanner', () => {
       });
       const { features, scanner } = await freshModules();
       const long = text.repeat(200);
-      const into = new Float64Array(textFeatureCount);
+      const into = new Float64Array(measuredCount);
       expect(scanner.measureWithScanner(long, into, features.classTable, features.letterPairTable)).toBe(
         false,
       );
@@ -187,7 +187,7 @@ describe('the WebAssembly text scanner', () => {
         },
       });
       const { features, scanner } = await freshModules();
-      const into = new Float64Array(textFeatureCount);
+      const into = new Float64Array(measuredCount);
       expect(scanner.measureWithScanner(text, into, features.classTable, features.letterPairTable)).toBe(
         false,
       );

@@ -16,8 +16,8 @@ const pairsAt = 66560;
 const countsAt = 67584;
 const textAt = 131072;
 const pageBytes = 65536;
-/** The module writes this many counts, one per text feature, as 32-bit integers. */
-const featureCount = 22;
+/** The module writes this many counts, one per text feature and the long-run tokens, as 32-bit integers. */
+const featureCount = 23;
 /**
  * Longer texts are scanned in JavaScript: the module's memory is never given back, and texts of megabytes are
  * rare enough that holding more than 8 MB for them is not worth it.
@@ -145,6 +145,8 @@ export function measureWithScanner(
   if (scanner === null || text.length > maximumLength || !copyText(scanner, text)) return false;
   scanner.measure(text.length);
   const counts = scanner.counts;
-  for (let index = 0; index < featureCount; index++) into[index] = counts[index]!;
+  // A buffer of only the features leaves the long-run tokens out, as the JavaScript scanner does.
+  const written = Math.min(featureCount, into.length);
+  for (let index = 0; index < written; index++) into[index] = counts[index]!;
   return true;
 }
