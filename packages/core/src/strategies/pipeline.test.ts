@@ -65,7 +65,7 @@ describe('createPipeline', () => {
       specificationVersion: 'v1',
       name: 'strict',
       async compact(input) {
-        const output = await shorten(400, calls).compact(input);
+        const output = await shorten(800, calls).compact(input);
         if (counter.estimate(output.messages) > input.budget.limit)
           throw new BudgetUnreachableError({ target: input.budget.target, best: 0, reason: 'x' });
         return output;
@@ -79,7 +79,7 @@ describe('createPipeline', () => {
       trigger: 'auto',
       round: 1,
     });
-    expect(calls).toEqual(['shorten-400', 'shorten-10']);
+    expect(calls).toEqual(['shorten-800', 'shorten-10']);
     expect(output.details?.stages).toHaveLength(2);
   });
 
