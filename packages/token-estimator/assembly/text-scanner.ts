@@ -47,18 +47,43 @@ function unitAt(index: i32): u32 {
   return <u32>load<u16>(textAt + ((<usize>index) << 1));
 }
 
-/** As `periodicStretch` in text-features.ts: the longest stretch at either end that repeats 1 to 4 units. */
-function periodicStretch(start: i32, end: i32): i32 {
-  let best: i32 = 0;
-  for (let period: i32 = 1; period <= 4 && best < end - start; period++) {
-    let forward = start + period;
-    while (forward < end && unitAt(forward) === unitAt(forward - period)) forward++;
-    if (forward - start > best) best = forward - start;
-    let backward = end - 1 - period;
-    while (backward >= start && unitAt(backward) === unitAt(backward + period)) backward--;
-    if (end - 1 - backward > best) best = end - 1 - backward;
+/** As `repeatedLetterShift` in text-features.ts. */
+function repeatedLetterShift(code: u32): i32 {
+  if (code < 65) return 2;
+  if (code > 122) return 1;
+  const bit: u32 = 1 << (code & 31);
+  if (((code < 97 ? 0x1000042 : 0x1008042) & bit) !== 0) return 3;
+  return ((code < 97 ? 0x200302c : 0x200003c) & bit) !== 0 ? 2 : 1;
+}
+
+/** As `isUniform` in text-features.ts. */
+function isUniform(from: i32, count: i32): bool {
+  for (let index = from + 1; index < from + count; index++) {
+    if (unitAt(index) !== unitAt(from)) return false;
   }
-  return best;
+  return true;
+}
+
+/** As `repeatedWordFloor` in text-features.ts. */
+function repeatedWordFloor(start: i32, end: i32): i32 {
+  let floor: i32 = 0;
+  for (let period: i32 = 1; period <= 4; period++) {
+    let forward = start + period;
+    if (period === 1 || !isUniform(start, period)) {
+      while (forward < end && unitAt(forward) === unitAt(forward - period)) forward++;
+    }
+    let backward = end - 1 - period;
+    if (period === 1 || !isUniform(end - period, period)) {
+      while (backward >= start && unitAt(backward) === unitAt(backward + period)) backward--;
+    }
+    const atStart = forward - start >= end - 1 - backward;
+    const stretch = atStart ? forward - start : end - 1 - backward;
+    if (stretch < longRunMinimum) continue;
+    const shift = period === 1 ? repeatedLetterShift(unitAt(atStart ? start : end - 1)) : 1;
+    const periodFloor = (stretch + (1 << shift) - 1) >> shift;
+    if (periodFloor > floor) floor = periodFloor;
+  }
+  return floor;
 }
 
 /** As `punctuationRunShift` in text-features.ts: at most 2 to the result characters per token. */
@@ -114,6 +139,7 @@ export function measure(length: i32): void {
     if (kind <= digit) {
       const start = index;
       const piecesBefore = letterPieces;
+      const capitalsBefore = capitals;
       const ownBefore = letterPieces + digitGroups + rareLetterPairs;
       while (true) {
         if (kind === digit) {
@@ -161,11 +187,10 @@ export function measure(length: i32): void {
         } else break;
       }
       if (index - start >= longRunMinimum && letterPieces !== piecesBefore) {
-        const stretch = periodicStretch(start, index);
-        if (stretch >= longRunMinimum) {
-          const floor = ((stretch + 1) >> 1) - (letterPieces + digitGroups + rareLetterPairs - ownBefore);
-          if (floor > 0) longRunTokens += floor;
-        }
+        const own =
+          letterPieces + digitGroups + rareLetterPairs - ownBefore + ((capitals - capitalsBefore) >> 3);
+        const floor = repeatedWordFloor(start, index) - own;
+        if (floor > 0) longRunTokens += floor;
       }
       before = digit;
       continue;

@@ -2,7 +2,7 @@ import { get_encoding, type Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cl100kProfile, o200kProfile } from './estimator-profiles.js';
 import { createTextEstimator } from './text-estimator.js';
-import { measureText, measureTextInJavaScript } from './text-features.js';
+import { measureText, measureTextInJavaScript, textFeatureCount, textFeatureNames } from './text-features.js';
 
 /*
  * Long runs of one repeated character or a short repeated pattern (separator lines, padded fields, test
@@ -86,10 +86,10 @@ describe('the floor of long runs', () => {
   it('leaves words, identifiers and random text that do not repeat as the features count them', () => {
     const estimator = createTextEstimator();
     const withoutFloor = (text: string): number => {
-      const features = measureTextInJavaScript(text, new Float64Array(22));
+      const features = measureTextInJavaScript(text, new Float64Array(textFeatureCount));
       let tokens = 0;
-      features.forEach((count, index) => {
-        tokens += count * (Object.values(o200kProfile.weights)[index] ?? 0) * o200kProfile.safetyFactor;
+      textFeatureNames.forEach((name, index) => {
+        tokens += features[index]! * o200kProfile.weights[name] * o200kProfile.safetyFactor;
       });
       return Math.max(1, Math.ceil(tokens));
     };

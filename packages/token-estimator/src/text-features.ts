@@ -88,9 +88,8 @@ export const longRunTokensIndex = textFeatureCount;
 export const measuredCount = textFeatureCount + 1;
 
 /**
- * The shortest periodic stretch of a word (a letter run with or without digits) that gets a floor of one token
- * per 2 characters (the worst case, `zzzz` and `qqqq` in both o200k and cl100k, `abab` in cl100k). Only a
- * stretch that repeats a pattern of 1 to 4 units gets it: words, identifiers and random text such as base64 do
+ * The shortest periodic stretch of a word (a letter run with or without digits) that gets a floor (see
+ * {@link repeatedWordFloor}). Only a stretch that repeats a pattern of 1 to 4 units gets it: words, identifiers and random text such as base64 do
  * not repeat, and keep their fitted estimate. Long enough that no real word is floored, short enough that a
  * padded field is; text that breaks a floored run into shorter ones can take away up to about this many tokens.
  */
@@ -121,20 +120,52 @@ function punctuationRunShift(text: string, start: number, end: number): number {
 }
 
 /**
- * Length of the longest stretch at the start or at the end of `text[start, end)` that repeats a pattern of 1
- * to 4 units. Called once per long word only: on words that do not repeat it stops at the first units.
+ * How many of one repeated letter o200k and cl100k put in one token at most, as a power of 2: 8 of `afoxAFX`
+ * (7.6 on some lengths, which the `letters` weight makes up), 4 of `bcdeyBCELMY`, 2 of the other letters (and
+ * of letters of other alphabets), 4 of a digit (whose groups are counted already). Bits by `code & 31`.
  */
-function periodicStretch(text: string, start: number, end: number): number {
-  let best = 0;
-  for (let period = 1; period <= 4 && best < end - start; period++) {
-    let forward = start + period;
-    while (forward < end && text.charCodeAt(forward) === text.charCodeAt(forward - period)) forward++;
-    if (forward - start > best) best = forward - start;
-    let backward = end - 1 - period;
-    while (backward >= start && text.charCodeAt(backward) === text.charCodeAt(backward + period)) backward--;
-    if (end - 1 - backward > best) best = end - 1 - backward;
+function repeatedLetterShift(code: number): number {
+  if (code < 65) return 2;
+  if (code > 122) return 1;
+  const bit = 1 << (code & 31);
+  if (((code < 97 ? 0x1000042 : 0x1008042) & bit) !== 0) return 3;
+  return ((code < 97 ? 0x200302c : 0x200003c) & bit) !== 0 ? 2 : 1;
+}
+
+/** Whether the `count` units from `from` are one unit repeated. */
+function isUniform(text: string, from: number, count: number): boolean {
+  for (let index = from + 1; index < from + count; index++) {
+    if (text.charCodeAt(index) !== text.charCodeAt(from)) return false;
   }
-  return best;
+  return true;
+}
+
+/**
+ * The floor in tokens of the word `text[start, end)`: of the longest stretch at its start or end that repeats
+ * one unit (by {@link repeatedLetterShift}) or a pattern of 2 to 4 units (a token per 2, as `abab` in cl100k),
+ * 0 when no such stretch is {@link longRunMinimum} long. Called once per long word only: on words that do not
+ * repeat it stops at the first units.
+ */
+function repeatedWordFloor(text: string, start: number, end: number): number {
+  let floor = 0;
+  for (let period = 1; period <= 4; period++) {
+    // A longer period of one repeated unit is the one-unit case, already measured with its own rate.
+    let forward = start + period;
+    if (period === 1 || !isUniform(text, start, period)) {
+      while (forward < end && text.charCodeAt(forward) === text.charCodeAt(forward - period)) forward++;
+    }
+    let backward = end - 1 - period;
+    if (period === 1 || !isUniform(text, end - period, period)) {
+      while (backward >= start && text.charCodeAt(backward) === text.charCodeAt(backward + period))
+        backward--;
+    }
+    const atStart = forward - start >= end - 1 - backward;
+    const stretch = atStart ? forward - start : end - 1 - backward;
+    if (stretch < longRunMinimum) continue;
+    const shift = period === 1 ? repeatedLetterShift(text.charCodeAt(atStart ? start : end - 1)) : 1;
+    floor = Math.max(floor, (stretch + (1 << shift) - 1) >> shift);
+  }
+  return floor;
 }
 
 // Character classes of UTF-16 code units.
@@ -296,8 +327,9 @@ export function measureTextInJavaScript(
     if (kind <= digit) {
       // A word run: letter pieces (uppercase* then lowercase*) and digit groups.
       const start = index;
-      // What the run's own features count, for the floor of a long run (about a token each).
+      // What the run's own features count, for the floor of a long run (about a token each, but capitals).
       const piecesBefore = letterPieces;
+      const capitalsBefore = capitals;
       const ownBefore = letterPieces + digitGroups + rareLetterPairs;
       for (;;) {
         if (kind === digit) {
@@ -348,11 +380,10 @@ export function measureTextInJavaScript(
         } else break;
       }
       if (index - start >= longRunMinimum && letterPieces !== piecesBefore) {
-        const stretch = periodicStretch(text, start, index);
-        if (stretch >= longRunMinimum) {
-          const own = letterPieces + digitGroups + rareLetterPairs - ownBefore;
-          longRunTokens += Math.max(0, ((stretch + 1) >> 1) - own);
-        }
+        // Capitals weigh about an eighth of a token each.
+        const own =
+          letterPieces + digitGroups + rareLetterPairs - ownBefore + ((capitals - capitalsBefore) >> 3);
+        longRunTokens += Math.max(0, repeatedWordFloor(text, start, index) - own);
       }
       before = digit;
       continue;
