@@ -65,7 +65,7 @@ export const codeLanguages = {
         `if err := s.${camelCase(random, 2)}(ctx); err != nil {\n\t\treturn fmt.Errorf("${random.pick(identifierParts)}: %w", err)\n\t}`,
       (random, variable) => `${variable} := make(map[string]int, ${random.integer(1, 64)})`,
       () => 'defer s.mu.Unlock()',
-      (random, variable) => `log.Printf("%s took %v", ${variable}, time.Since(start))`,
+      (_random, variable) => `log.Printf("%s took %v", ${variable}, time.Since(start))`,
       (random) => `// ${comment(random)}`,
     ],
     indent: '\t',
