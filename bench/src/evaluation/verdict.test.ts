@@ -35,24 +35,25 @@ describe('decideVerdict', () => {
     expect(verdict.candidates.map((candidate) => candidate.meetsWithCaching)).toEqual([true, true, false]);
   });
 
-  it('without one, picks the best retention among those that bill at most 0.45, then the cheapest that keep 90%', () => {
+  it('without one, picks the cheapest that keeps 90%, then the best retention among those that bill at most 0.45', () => {
+    const keeping = decideVerdict(
+      [row(first!, 10, 70, 40), row(second!, 9, 60, 50), row(third!, 5, 30, 20)],
+      [first!, second!, third!],
+      ['a'],
+      '32k',
+    );
+    // The third bills less than half but loses half the probes: retention decides first.
+    expect(keeping.best?.totals.policy).toBe(second);
+    expect(keeping.best?.meetsWithCaching).toBe(false);
+    expect(keeping.candidates[0]!.meetsWithoutCaching).toBe(true);
     const halving = decideVerdict(
-      [row(first!, 10, 70, 40), row(second!, 7, 45, 30), row(third!, 5, 30, 20)],
+      [row(first!, 8, 70, 40), row(second!, 7, 45, 30), row(third!, 5, 30, 20)],
       [first!, second!, third!],
       ['a'],
       '32k',
     );
     expect(halving.best?.totals.policy).toBe(second);
-    expect(halving.best?.meetsWithCaching).toBe(false);
     expect(halving.best?.meetsWithoutCaching).toBe(false);
-    const keeping = decideVerdict(
-      [row(first!, 10, 70, 40), row(second!, 9, 60, 50), row(third!, 5, 55, 20)],
-      [first!, second!, third!],
-      ['a'],
-      '32k',
-    );
-    expect(keeping.best?.totals.policy).toBe(second);
-    expect(keeping.candidates[0]!.meetsWithoutCaching).toBe(true);
   });
 
   it('adds up only the named transcripts at the window', () => {

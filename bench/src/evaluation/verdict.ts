@@ -33,8 +33,9 @@ export interface Verdict {
 /**
  * The done-when check: on the coding transcripts that need compaction at the window, does a Compaction
  * strategy or pipeline keep at least 90% of the probes while billing at most 0.45 of no compaction's input?
- * Without one that meets it with caching, the best is the one with the highest retention among those that
- * bill at most 0.45, else the cheapest among those that keep 90%, else the highest retention.
+ * Without one that meets it with caching, the best is the cheapest among those that keep 90% (what matters is
+ * kept first: a policy that halves the bill by losing half the probes is no answer), else the highest
+ * retention among those that bill at most 0.45, else the highest retention.
  */
 export function decideVerdict(
   rows: readonly EvaluationRow[],
@@ -63,8 +64,8 @@ export function decideVerdict(
     right.retention - left.retention || byBilling(left, right);
   const best =
     results.filter((candidate) => candidate.meetsWithCaching).sort(byBilling)[0] ??
-    results.filter((candidate) => candidate.billedRatio <= requiredBilling).sort(byRetention)[0] ??
     results.filter((candidate) => candidate.retention >= requiredRetention).sort(byBilling)[0] ??
+    results.filter((candidate) => candidate.billedRatio <= requiredBilling).sort(byRetention)[0] ??
     [...results].sort(byRetention)[0];
   return { window, transcripts: [...transcripts], candidates: results, best };
 }
