@@ -88,3 +88,26 @@ describe('Compactor with a trigger policy', () => {
     expect(queries).toEqual([]);
   });
 });
+
+describe('a trigger policy that fails', () => {
+  it('leaves the decision to the token trigger and reports the failure; a failing sent changes nothing', async () => {
+    const failure = new Error('policy broke');
+    const policy: CompactionTriggerPolicy = {
+      name: 'broken',
+      decide: () => {
+        throw failure;
+      },
+      sent: () => {
+        throw failure;
+      },
+    };
+    const compactor = createCompactor({ strategy: collapseMiddle(), budget, counter, triggerPolicy: policy });
+    const errors: unknown[] = [];
+    compactor.on('error', (event) => errors.push(event.error));
+    // Under the token trigger: nothing is compacted, and both failures are reported, none thrown.
+    const result = await compactor.prepare(history, { sessionId: 'broken' });
+    expect(result.compacted).toBe(false);
+    expect(result.messages).toEqual(history);
+    expect(errors).toEqual([failure, failure]);
+  });
+});

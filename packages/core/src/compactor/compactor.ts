@@ -183,7 +183,14 @@ export class Compactor {
     }
     if (policy === undefined) return decide(true, 'over-trigger');
     const sessionId = options.sessionId ?? 'default';
-    const answer = policy.decide({ sessionId, messages, tokens, limit, trigger, target });
+    let answer: { compact: boolean; target?: number };
+    try {
+      answer = policy.decide({ sessionId, messages, tokens, limit, trigger, target });
+    } catch (error) {
+      // A policy is advice: when it fails, the token trigger decides, and the failure is reported.
+      this.emit('error', { sessionId, trigger: 'auto', error, failures: [], source: 'hook' });
+      return tokens > trigger ? decide(true, 'over-trigger') : decide(false, 'under-trigger');
+    }
     if (!answer.compact) return decide(false, 'under-trigger');
     target = Math.min(answer.target ?? target, limit);
     return decide(true, 'policy');
@@ -204,7 +211,12 @@ export class Compactor {
     const sent = (result: CompactionResult, tokens = result.event?.tokensAfter) => {
       const counted = tokens ?? this.counter.count(result.messages);
       const request = { sessionId, messages: result.messages, tokens: counted, compacted: result.compacted };
-      this.settings.triggerPolicy?.sent?.(request);
+      try {
+        this.settings.triggerPolicy?.sent?.(request);
+      } catch (error) {
+        // An observer: its failure changes nothing of what is returned, and is reported.
+        this.emit('error', { sessionId, trigger: 'auto', error, failures: [], source: 'hook' });
+      }
       return result;
     };
     // Single flight, looked up after the last await so that calls made together see each other.
