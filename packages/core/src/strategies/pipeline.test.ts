@@ -6,7 +6,7 @@ import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
 import { createPipeline } from './pipeline.js';
 
-/** Shortens every tool result to `size` characters. */
+/** Shortens every tool result to `size` characters of the fixture's own letter, so tokens fall with characters. */
 const shorten = (size: number, calls: string[]): CompactionStrategy => ({
   specificationVersion: 'v1',
   name: `shorten-${size}`,
@@ -16,7 +16,7 @@ const shorten = (size: number, calls: string[]): CompactionStrategy => ({
       messages: messages.map((message) =>
         message.role === 'tool'
           ? withCompactionMetadata(
-              { ...message, content: message.content.map((part) => ({ ...part, output: 'y'.repeat(size) })) },
+              { ...message, content: message.content.map((part) => ({ ...part, output: 'x'.repeat(size) })) },
               { kind: 'modified' },
             )
           : message,
