@@ -209,10 +209,13 @@ export class Compactor {
     await this.countWithProvider(messages, sessionId);
     // The trigger policy hears of every history returned to be sent, whichever way it was reached.
     const sent = (result: CompactionResult, tokens = result.event?.tokensAfter) => {
+      // Without a policy that listens, nothing is counted or built: prepare runs before every model call.
+      const listener = this.settings.triggerPolicy;
+      if (listener?.sent === undefined) return result;
       const counted = tokens ?? this.counter.count(result.messages);
       const request = { sessionId, messages: result.messages, tokens: counted, compacted: result.compacted };
       try {
-        this.settings.triggerPolicy?.sent?.(request);
+        listener.sent(request);
       } catch (error) {
         // An observer: its failure changes nothing of what is returned, and is reported.
         this.emit('error', { sessionId, trigger: 'auto', error, failures: [], source: 'hook' });
