@@ -1,3 +1,4 @@
+export { archiveItem, recallHandlesIn, recallHint } from './archive-item.js';
 export {
   type AssembledWithinLimit,
   assembleWithinLimit,

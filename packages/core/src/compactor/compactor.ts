@@ -9,6 +9,7 @@ import { StrategyFailedError } from '../errors/strategy-failed-error.js';
 import { present } from '../json.js';
 import type { Message } from '../messages/message.js';
 import type {
+  ArchivedItem,
   CompactionInput,
   CompactionStrategy,
   CompactionTrigger,
@@ -24,6 +25,7 @@ import {
 } from '../tokens/token-counter.js';
 import type { RepairOptions } from '../turns/repair.js';
 import { repairHistory } from '../turns/repair-history.js';
+import { archiveViolations } from '../verify/archive-violations.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
@@ -50,6 +52,12 @@ export interface CompactorSettings {
   countTokens?: 'estimate' | 'provider';
   /** Records every compaction and the messages it removed. */
   store?: CompactionStore;
+  /**
+   * Keeps what strategies remove or shorten within the model's reach: strategies name a handle in each
+   * placeholder and the `store` keeps the text under it, for the `recall` tool (`createRecallTool`). Needs a
+   * `store`. Default false.
+   */
+  archive?: boolean;
   /** Decides when automatic compaction runs under the limit, instead of the token trigger alone. */
   triggerPolicy?: CompactionTriggerPolicy;
   hooks?: CompactionHooks;
@@ -104,6 +112,8 @@ export interface CompactionResult {
   skipped?: SkipReason;
   /** Strategies that failed, in order: before the fallback's result, or before `prepare` kept the history. */
   failures: CompactionFailure[];
+  /** With `archive`: what this compaction archived, by handle. */
+  archived?: ArchivedItem[];
 }
 
 /** What the Compactor keeps for a session; one with compactions `underWay` is never evicted. */
@@ -133,6 +143,9 @@ export class Compactor {
       new InvalidOptionsError({ subject: 'Compactor', issues: [{ path, message }] });
     if (!Number.isInteger(maximumSessions) || maximumSessions < 1) {
       throw invalid('maximumSessions', 'must be a positive integer');
+    }
+    if (settings.archive === true && settings.store === undefined) {
+      throw invalid('archive', 'needs a store to keep the archived text in');
     }
     const countTokens = settings.countTokens ?? 'estimate';
     if (countTokens !== 'estimate' && (countTokens !== 'provider' || !settings.provider?.countTokens)) {
@@ -380,7 +393,8 @@ export class Compactor {
       const startedAt = new Date().toISOString();
       const started = performance.now();
       const round = session.rounds + 1;
-      const extra = present({ instructions, abortSignal: options.abortSignal });
+      const archive = this.settings.archive === true ? { archive: true } : {};
+      const extra = { ...present({ instructions, abortSignal: options.abortSignal }), ...archive };
       const request = { messages, counter: this.counter, budget, trigger, round, sessionId, ...extra };
       const { strategy, output, tokens } = await observe('compaction', () =>
         this.attempt(request, tokensBefore, failures),
@@ -405,14 +419,17 @@ export class Compactor {
       };
       const kept = new Set(output.messages);
       const removedMessages = messages.filter((message) => !kept.has(message));
+      const archived = this.settings.archive === true ? uniqueByHandle(output.archived ?? []) : [];
+      const record = { event, removedMessages, ...(archived.length > 0 ? { archived } : {}) };
       // Unrecorded, the removed messages could not be recalled: the compaction fails and the session stays.
-      if (store !== undefined) await observe('store', () => store.append({ event, removedMessages }));
+      if (store !== undefined) await observe('store', () => store.append(record));
       session.rounds = round;
       session.last = { output: output.messages, tokensAfter: tokens };
       // The compaction is recorded and stands: a failing `afterCompaction` is reported, not thrown.
       await observe('hook', () => hooks?.afterCompaction?.(event)).catch(() => undefined);
       this.emit('end', event);
-      return { messages: output.messages, compacted: true, event, failures };
+      const result = { messages: output.messages, compacted: true, event, failures };
+      return archived.length > 0 ? { ...result, archived } : result;
     });
     session.running = run.catch(() => undefined).finally(() => session.underWay--);
     return run;
@@ -429,7 +446,10 @@ export class Compactor {
         const output = await current.compact({ ...input });
         signal?.throwIfAborted();
         const { limit } = budget;
-        const violations = verifyCompaction({ before: messages, after: output.messages, counter, limit });
+        const violations = [
+          ...verifyCompaction({ before: messages, after: output.messages, counter, limit }),
+          ...(input.archive === true ? archiveViolations(output.archived) : []),
+        ];
         const tokens = counter.count(output.messages);
         const unreachable = (best: number, reason: string) =>
           new BudgetUnreachableError({ ...budget, best, reason: `"${current.name}" ${reason}` });
@@ -486,6 +506,13 @@ export function createCompactor(settings: CompactorSettings): Compactor {
 /** Whether `messages` begin with every message of `prefix`: by default the same objects or equal ones. */
 function startsWith(messages: readonly Message[], prefix: readonly Message[], same = deepEqual): boolean {
   return prefix.length <= messages.length && prefix.every((message, index) => same(messages[index], message));
+}
+
+/** The items once each: one text archived by two stages of a pipeline carries one handle. */
+function uniqueByHandle(items: readonly ArchivedItem[]): ArchivedItem[] {
+  const byHandle = new Map<string, ArchivedItem>();
+  for (const item of items) if (!byHandle.has(item.handle)) byHandle.set(item.handle, item);
+  return [...byHandle.values()];
 }
 
 /** A strategy's failure as plain JSON, for events and the store. */

@@ -27,6 +27,25 @@ export interface CompactionInputV1 {
   round: number;
   sessionId?: string;
   abortSignal?: AbortSignal;
+  /**
+   * When true, what the strategy removes or shortens stays within the model's reach: list it in
+   * {@link CompactionOutputV1.archived} and name its handle in the placeholder, marker or summary that
+   * replaces it, so the model can fetch it again with the `recall` tool. The Compactor stores the items.
+   */
+  archive?: boolean;
+}
+
+/** Text a strategy removed or shortened, kept so the model can fetch it again through the `recall` tool. */
+export interface ArchivedItemV1 {
+  /**
+   * Short handle (letters, digits, `-` or `_`, at most 32), named in the text that replaced the item. Derive
+   * it from the text (strategy-kit's `archiveItem`), so every stage of a pipeline names one text alike.
+   */
+  handle: string;
+  /** What it held, in a few words, for models and people: `bash output`, `turns 3-7`. */
+  label: string;
+  /** The text exactly as it was before it was removed or shortened. */
+  text: string;
 }
 
 /** What a strategy returns. */
@@ -40,6 +59,8 @@ export interface CompactionOutputV1 {
   summary?: string;
   /** Strategy-specific details for reports and events (stages run, counts removed...). */
   details?: JSONObject;
+  /** With `input.archive`: what it removed or shortened, each under the handle its replacement names. */
+  archived?: ArchivedItemV1[];
 }
 
 /**
@@ -58,3 +79,4 @@ export type CompactionStrategy = CompactionStrategyV1;
 export type CompactionInput = CompactionInputV1;
 export type CompactionOutput = CompactionOutputV1;
 export type CompactionBudget = CompactionBudgetV1;
+export type ArchivedItem = ArchivedItemV1;

@@ -1,6 +1,7 @@
 import type { CompactionEvent } from '../compactor/compaction-event.js';
 import type { JSONObject } from '../json.js';
 import type { Message } from '../messages/message.js';
+import type { ArchivedItem } from '../specs/compaction-strategy-v1.js';
 
 /**
  * A compaction event with the messages it removed, so no history is ever lost. A summary message points
@@ -10,6 +11,8 @@ export interface CompactionRecord {
   event: CompactionEvent;
   /** Messages of the input that are not in the result, in their original order. */
   removedMessages: Message[];
+  /** What the compaction archived for the `recall` tool, by handle (with the Compactor's `archive`). */
+  archived?: ArchivedItem[];
 }
 
 /** Where the Compactor records compactions, and where applications keep per-session metadata. */

@@ -2,7 +2,7 @@ import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { type JSONObject, present } from '../json.js';
 import type { OptionsSchema } from '../options/options-schema.js';
 import { defineStrategy } from '../registry/strategy-definition.js';
-import type { CompactionOutput, CompactionStrategy } from '../specs/compaction-strategy-v1.js';
+import type { ArchivedItem, CompactionOutput, CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { StrategyConfig } from '../specs/strategy-config.js';
 import { assertValidHistory } from '../turns/repair-history.js';
 
@@ -21,7 +21,8 @@ declare module '../specs/strategy-config.js' {
 /**
  * Runs strategies in order, each on the previous one's output, until the target is met, so cheap stages spare
  * costly ones. Only the last stage is held to the hard limit; a result over it throws
- * {@link BudgetUnreachableError}. `details.stages` records each stage that ran, with token counts.
+ * {@link BudgetUnreachableError}. `details.stages` records each stage that ran, with token counts; `archived`
+ * holds every stage's archived items.
  */
 export function createPipeline(stages: readonly CompactionStrategy[]): CompactionStrategy {
   const names = stages.map((stage) => stage.name).join(', ') || '(none)';
@@ -35,6 +36,8 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
       let tokens = counter.estimate(messages);
       const summaries: string[] = [];
       const details: JSONObject[] = [];
+      // Every stage's items stay: a later stage may drop a placeholder whose handle its own item then names.
+      const archived: ArchivedItem[] = [];
       const unreachable = (cause?: unknown) => {
         const reason = `stages ${names} ran out`;
         return new BudgetUnreachableError({ ...budget, best: tokens, reason, ...present({ cause }) });
@@ -65,12 +68,14 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
           ...present({ details: output.details }),
         });
         if (output.summary !== undefined) summaries.push(output.summary);
+        archived.push(...(output.archived ?? []));
         ({ messages } = output);
         tokens = tokensAfter;
       }
       if (tokens > budget.limit) throw unreachable();
       const summary = summaries.length > 0 ? { summary: summaries.join('\n\n') } : {};
-      return { messages, ...summary, details: { stages: details } };
+      const archive = archived.length > 0 ? { archived } : {};
+      return { messages, ...summary, details: { stages: details }, ...archive };
     },
   };
 }

@@ -2,7 +2,8 @@
  * The rules every compaction result must keep: well-formed messages; tool results right after their calls,
  * and answered calls still answered; system, pinned and newest user messages kept verbatim and in order; a
  * user turn first when the input had one; reasoning first in each assistant turn; no removal marker last;
- * every message an unchanged input object or marked with `metadata.compaction.kind`; within the limit.
+ * every message an unchanged input object or marked with `metadata.compaction.kind`; within the limit; with
+ * archiving, archived items well formed and one text per handle.
  */
 export type CompactionRule =
   | 'valid-messages'
@@ -14,7 +15,8 @@ export type CompactionRule =
   | 'reasoning-first'
   | 'marker-not-last'
   | 'unmarked-change'
-  | 'within-limit';
+  | 'within-limit'
+  | 'archive-valid';
 
 /** One rule a compaction result breaks. */
 export interface RuleViolation {
