@@ -12,6 +12,8 @@ export interface Aggregate {
   overLimitSteps: number;
   /** Probes over all transcripts: `kept / total` is the pooled retention. */
   probes: KindRetention;
+  /** Probes present or reachable through a recall handle in the final context, over all transcripts. */
+  recoverable: number;
   byKind: Record<ProbeKind, KindRetention>;
   finalTokens: number;
   uncompactedTokens: number;
@@ -36,6 +38,7 @@ export function aggregate(policy: Policy, rows: readonly EvaluationRow[]): Aggre
     compactions: 0,
     overLimitSteps: 0,
     probes: { total: 0, kept: 0 },
+    recoverable: 0,
     byKind,
     finalTokens: 0,
     uncompactedTokens: 0,
@@ -54,6 +57,7 @@ export function aggregate(policy: Policy, rows: readonly EvaluationRow[]): Aggre
     total.overLimitSteps += row.overLimitSteps;
     total.probes.total += row.retention.total;
     total.probes.kept += row.retention.kept;
+    total.recoverable += row.retention.recoverable;
     for (const kind of probeKinds) {
       byKind[kind].total += row.retention.byKind[kind].total;
       byKind[kind].kept += row.retention.byKind[kind].kept;
@@ -73,6 +77,11 @@ export function aggregate(policy: Policy, rows: readonly EvaluationRow[]): Aggre
 /** Pooled retention: probes kept over probes, 1 when there are none. */
 export function retentionOf(counts: KindRetention): number {
   return counts.total === 0 ? 1 : counts.kept / counts.total;
+}
+
+/** Pooled recoverable retention: probes present or reachable through a handle, over probes; 1 when none. */
+export function recoverableOf(totals: { probes: KindRetention; recoverable: number }): number {
+  return totals.probes.total === 0 ? 1 : totals.recoverable / totals.probes.total;
 }
 
 /** Share of the final context's tokens removed, against the whole uncompacted history. */

@@ -94,7 +94,8 @@ export async function evaluatePolicy(evaluation: PolicyCase): Promise<Evaluation
   const { transcript, policy, window } = evaluation;
   const counter = createTokenCounter();
   const run = policy.create(counter);
-  const recording = recordOutputs(run.strategy);
+  // Compaction's own policies run as users with a store get them: archiving, with handles in placeholders.
+  const recording = recordOutputs(run.strategy, policy.kind !== 'reference');
   const budgetOptions = policy.budget(window.contextWindow);
   const budget = resolveBudget(budgetOptions);
   const result = await simulate(transcript.messages, {
@@ -107,7 +108,7 @@ export async function evaluatePolicy(evaluation: PolicyCase): Promise<Evaluation
   });
   const context = finalContext(transcript.messages, result, recording.outputs, counter);
   const overLimitSteps = result.steps.filter((step) => step.contextTokens > budget.limit).length;
-  const retention = measureRetention(evaluation.probes, context);
+  const retention = measureRetention(evaluation.probes, context, recording.archived);
   return {
     transcript: transcript.name,
     coding: evaluation.coding,

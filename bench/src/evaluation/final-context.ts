@@ -1,23 +1,33 @@
 import type { SimulationResult } from '@compaction/cli';
-import type { CompactionStrategy, Message, TokenCounter } from '@compaction/core';
+import type { ArchivedItem, CompactionStrategy, Message, TokenCounter } from '@compaction/core';
 
-/** A strategy that remembers every history it returned, so the context of a simulation can be rebuilt. */
+/**
+ * A strategy that remembers every history it returned, so the context of a simulation can be rebuilt, and
+ * everything it archived, by handle, as a session's store would keep it for the `recall` tool.
+ */
 export interface RecordingStrategy {
   strategy: CompactionStrategy;
   outputs: Message[][];
+  archived: Map<string, ArchivedItem>;
 }
 
-/** Wraps a strategy to record its outputs (it is otherwise unchanged). */
-export function recordOutputs(strategy: CompactionStrategy): RecordingStrategy {
+/**
+ * Wraps a strategy to record its outputs. With `archive`, it runs as under a Compactor that archives (its
+ * placeholders name handles, as users with a store get them); otherwise it is unchanged.
+ */
+export function recordOutputs(strategy: CompactionStrategy, archive = false): RecordingStrategy {
   const outputs: Message[][] = [];
+  const archived = new Map<string, ArchivedItem>();
   return {
     outputs,
+    archived,
     strategy: {
       specificationVersion: 'v1',
       name: strategy.name,
       async compact(input) {
-        const output = await strategy.compact(input);
+        const output = await strategy.compact(archive ? { ...input, archive: true } : input);
         outputs.push(output.messages);
+        for (const item of output.archived ?? []) archived.set(item.handle, item);
         return output;
       },
     },

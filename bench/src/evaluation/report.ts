@@ -1,5 +1,12 @@
 import type { PriceModel } from '@compaction/cli';
-import { aggregate, billedRatioOf, compressionOf, inputRatioOf, retentionOf } from './aggregate.js';
+import {
+  aggregate,
+  billedRatioOf,
+  compressionOf,
+  inputRatioOf,
+  recoverableOf,
+  retentionOf,
+} from './aggregate.js';
 import { renderCostLevers } from './cost-report.js';
 import type { EvaluationRow } from './evaluate-policy.js';
 import { dollars, fraction, integer, milliseconds, percent, ratio, table } from './format.js';
@@ -86,7 +93,9 @@ export function renderReport(report: EvaluationReport): string {
     '',
     '## Headline tables',
     '',
-    'Rows are added up over the transcripts: retention is pooled (probes kept over probes), compression is the share of ' +
+    'Rows are added up over the transcripts: retention is pooled (probes kept over probes); recoverable counts the probes ' +
+      'kept or reachable with the `recall` tool through a handle the final context names (Compaction’s policies run ' +
+      'archiving, as with a store; reference policies archive nothing); compression is the share of ' +
       'tokens the final context has fewer than the whole history, ratios are against no compaction on the same ' +
       'transcripts. `*` marks policies that call the scripted summarizer (fixed text, see the method). ' +
       '"Calls over limit" are requests the provider would have refused.',
@@ -167,6 +176,7 @@ function aggregateTable(
       `${integer(totals.overLimitSteps)}/${integer(totals.steps)}`,
       integer(totals.compactions),
       percent(retentionOf(totals.probes)),
+      percent(recoverableOf(totals)),
       ...kinds.map((kind) => fraction(totals.byKind[kind].kept, totals.byKind[kind].total)),
       percent(compressionOf(totals)),
       ratio(inputRatioOf(totals)),
@@ -180,6 +190,7 @@ function aggregateTable(
       'calls over limit',
       'compactions',
       'retention',
+      'recoverable',
       ...kinds.map((kind) => kindLabels[kind]),
       'compression',
       'input sent ×none',
@@ -386,6 +397,7 @@ function renderTranscript(transcript: TranscriptSummary, report: EvaluationRepor
       `${row.overLimitSteps}/${row.steps}`,
       String(row.compactions),
       `${percent(row.retention.share)} (${row.retention.kept}/${row.retention.total})`,
+      percent(row.retention.recoverableShare),
       lostByKind || '–',
       `${integer(row.finalTokens)} (${percent(compressionOf(row), 0)})`,
       integer(row.peakContextTokens),
@@ -410,6 +422,7 @@ function renderTranscript(transcript: TranscriptSummary, report: EvaluationRepor
         'calls over limit',
         'compactions',
         'retention',
+        'recoverable',
         'lost',
         'final tokens (compression)',
         'peak',

@@ -1,3 +1,4 @@
+import { archiveItem, recallHint } from '@compaction/strategy-kit';
 import { describe, expect, it } from 'vitest';
 import { assistant, toolTurn, user } from './__fixtures__/messages.js';
 import { contextText } from './context-text.js';
@@ -44,5 +45,31 @@ describe('measureRetention', () => {
 
   it('is complete when there is nothing to keep', () => {
     expect(measureRetention([], []).share).toBe(1);
+    expect(measureRetention([], []).recoverableShare).toBe(1);
+  });
+
+  it('counts as recoverable the probes reachable through handles the context names, and through their texts', () => {
+    const masked = archiveItem('bash output', 'Traceback\nTypeError: boom');
+    const dropped = archiveItem(
+      'turns 2-5',
+      `[bash output, cleared: ${recallHint(masked)}]\nedited lib/util.py`,
+    );
+    const stranger = archiveItem('other', 'KeyError: never named');
+    const archived = new Map([masked, dropped, stranger].map((item) => [item.handle, item]));
+    const context = [user('Fix src/app.py'), assistant(`[4 messages removed: ${recallHint(dropped)}]`)];
+    const retention = measureRetention(
+      [
+        { kind: 'task', text: 'Fix src/app.py' },
+        { kind: 'error', text: 'TypeError: boom' },
+        { kind: 'file', text: 'lib/util.py' },
+        { kind: 'error', text: 'KeyError: never named' },
+      ],
+      context,
+      archived,
+    );
+    expect(retention.kept).toBe(1);
+    expect(retention.recoverable).toBe(3);
+    expect(retention.recoverableShare).toBe(0.75);
+    expect(retention.lost.map((probe) => probe.text)).toContain('KeyError: never named');
   });
 });

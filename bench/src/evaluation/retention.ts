@@ -1,6 +1,7 @@
-import type { Message } from '@compaction/core';
+import type { ArchivedItem, Message } from '@compaction/core';
+import { recallHandlesIn } from '@compaction/strategy-kit';
 import { contextText } from './context-text.js';
-import { type Probe, type ProbeKind, probeKinds } from './probe.js';
+import { normalizeText, type Probe, type ProbeKind, probeKinds } from './probe.js';
 
 /** How many probes of one kind there were and how many survived. */
 export interface KindRetention {
@@ -14,13 +15,25 @@ export interface Retention {
   kept: number;
   /** `kept / total`, 1 when there are no probes. */
   share: number;
+  /** Probes present, or reachable through a recall handle the context names (directly or through the text of another). */
+  recoverable: number;
+  /** `recoverable / total`, 1 when there are no probes. */
+  recoverableShare: number;
   byKind: Record<ProbeKind, KindRetention>;
   lost: Probe[];
 }
 
-/** Measures which probes are still present, as text, in a context. */
-export function measureRetention(probes: readonly Probe[], context: readonly Message[]): Retention {
+/**
+ * Measures which probes are still present, as text, in a context, and which a model could still get back with
+ * the `recall` tool from `archived` (the session's archive, by handle).
+ */
+export function measureRetention(
+  probes: readonly Probe[],
+  context: readonly Message[],
+  archived: ReadonlyMap<string, ArchivedItem> = new Map(),
+): Retention {
   const text = contextText(context);
+  const reachable = reachableText(text, archived);
   const byKind = Object.fromEntries(probeKinds.map((kind) => [kind, { total: 0, kept: 0 }])) as Record<
     ProbeKind,
     KindRetention
@@ -33,5 +46,31 @@ export function measureRetention(probes: readonly Probe[], context: readonly Mes
     else lost.push(probe);
   }
   const kept = probes.length - lost.length;
-  return { total: probes.length, kept, share: probes.length === 0 ? 1 : kept / probes.length, byKind, lost };
+  const recoverable = kept + lost.filter((probe) => reachable.includes(probe.text)).length;
+  const share = (count: number) => (probes.length === 0 ? 1 : count / probes.length);
+  return {
+    total: probes.length,
+    kept,
+    share: share(kept),
+    recoverable,
+    recoverableShare: share(recoverable),
+    byKind,
+    lost,
+  };
+}
+
+/** The normalized texts of every archived item a handle in `text` leads to, following handles inside them too. */
+function reachableText(text: string, archived: ReadonlyMap<string, ArchivedItem>): string {
+  const seen = new Set<string>();
+  const pending = recallHandlesIn(text);
+  const texts: string[] = [];
+  while (pending.length > 0) {
+    const handle = pending.pop()!;
+    const item = archived.get(handle);
+    if (item === undefined || seen.has(handle)) continue;
+    seen.add(handle);
+    texts.push(normalizeText(item.text));
+    pending.push(...recallHandlesIn(item.text));
+  }
+  return texts.join('\n');
 }
