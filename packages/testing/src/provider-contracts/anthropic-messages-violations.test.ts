@@ -165,7 +165,7 @@ function compactionBlock() {
 
 describe('anthropicMessagesViolations', () => {
   it('accepts a conversation sent from its compaction block on, though it opens with the assistant', () => {
-    const request = anthropicRequest();
+    const request: Request = anthropicRequest();
     request.messages.splice(0, 3);
     request.messages[0].content.unshift(compactionBlock());
     expect(anthropicMessagesViolations(request)).toEqual([]);

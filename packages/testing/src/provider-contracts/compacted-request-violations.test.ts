@@ -210,7 +210,7 @@ describe('compactedRequestViolations', () => {
 
 describe('a window the API compacted', () => {
   it('may bring item ids of its own up to its new compaction item, and only there', () => {
-    const original = openAIResponsesRequest();
+    const original: Request = openAIResponsesRequest();
     const window = [
       {
         type: 'message',
