@@ -3,6 +3,7 @@ import {
   type FilePart,
   type ImagePart,
   type JSONObject,
+  type Metadata,
   type ReasoningPart,
   type TextPart,
 } from '@compaction/core';
@@ -146,4 +147,10 @@ function documentSource(part: FilePart): JSONObject {
 
 function isUrl(value: string): boolean {
   return value.startsWith('https://') || value.startsWith('http://');
+}
+
+/** Whether a part holds an Anthropic `compaction` block (kept verbatim, as every block core has no part for). */
+export function isCompactionPart(part: { metadata?: Metadata }): boolean {
+  const verbatim = anthropicMetadataOf(part)?.[verbatimBlockKey];
+  return isObject(verbatim) && verbatim.type === 'compaction';
 }

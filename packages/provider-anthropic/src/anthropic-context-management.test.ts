@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { type CompactionStrategy, InvalidOptionsError } from '@compaction/core';
+import { anthropicMessagesViolations } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnthropicContextEdit, contextManagementBetas, createAnthropicConversation } from './index.js';
@@ -75,11 +76,20 @@ describe('Anthropic context management in a conversation, over the real SDK', ()
       expect(request.body).toMatchObject({ context_management: { edits } });
       expect(request.body).not.toHaveProperty('betas');
     }
+    // The API drops what precedes the compaction block and refuses a block that is not the first one, so the
+    // conversation is sent from the block on; the full history keeps everything.
     const sent = (second!.body as { messages: Anthropic.Beta.BetaMessageParam[] }).messages;
-    expect(sent[1]).toEqual({
-      role: 'assistant',
-      content: [compactionBlock, { type: 'text', text: 'Here is the plan.' }],
-    });
+    expect(sent).toEqual([
+      { role: 'assistant', content: [compactionBlock, { type: 'text', text: 'Here is the plan.' }] },
+      { role: 'user', content: 'Go on.' },
+    ]);
+    expect(anthropicMessagesViolations(second!.body)).toEqual([]);
+    expect(conversation.history.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
   });
 
   it('without contextManagement sends plain Messages requests; with it, needs a client with the beta API', async () => {

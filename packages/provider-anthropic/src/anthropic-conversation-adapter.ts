@@ -6,6 +6,7 @@ import {
   callSdkMethod,
   frozenCopy,
 } from '@compaction/provider-utils';
+import { isCompactionPart } from './anthropic-content-blocks.js';
 import { contextManagementBetas } from './anthropic-context-management.js';
 import {
   type AnthropicToolOutput,
@@ -89,6 +90,7 @@ export function anthropicConversationAdapter(
     vocabulary: { call: 'tool call', result: 'result', callsPath: 'content', answerPath: 'toolUseId' },
     parseContextOverflow: parseAnthropicContextOverflow,
     toCompactionError: (error) => toAnthropicCompactionError(error),
+    isNativeCompactionPart: isCompactionPart,
     // Each message is converted with the one before it: which turn it continues, which calls it answers.
     toCore(items, previous) {
       let before = previous.at(-1);

@@ -43,6 +43,12 @@ export {
   supportsLongContext,
 } from './anthropic-model-limits.js';
 export {
+  type AnthropicNativeCompactionSettings,
+  anthropicNativeCompaction,
+  onDemandCompactionBeta,
+  onDemandCompactionModels,
+} from './anthropic-native-compaction.js';
+export {
   type AnthropicProvider,
   type AnthropicProviderSettings,
   createAnthropicProvider,

@@ -40,7 +40,8 @@ export const defaultFirstUserText = '[Earlier conversation omitted.]';
  * - reasoning without a signature (from another provider) is dropped, since the API rejects it, and a turn
  *   left empty by that is dropped;
  * - a conversation that would start with an assistant turn gets a short user turn first (see
- *   {@link ToAnthropicRequestOptions.firstUserText}).
+ *   {@link ToAnthropicRequestOptions.firstUserText}), unless that turn opens with a `compaction` block: the
+ *   conversation is then sent from its compaction on, as the API reads it.
  *
  * Compaction's own marks (pins, `joinsPrevious`...) are never written.
  *
@@ -77,7 +78,8 @@ export function toAnthropicRequest(
   const kept = turns.filter((turn) => turn.blocks.length > 0 || turn.dropped === 0);
   const firstUserText = options.firstUserText ?? defaultFirstUserText;
   const opening = kept.findIndex((turn) => turn.role !== 'system');
-  if (kept[opening]?.role === 'assistant') {
+  // A conversation sent from its compaction block on opens with the assistant turn that holds it.
+  if (kept[opening]?.role === 'assistant' && kept[opening].blocks[0]?.type !== 'compaction') {
     if (firstUserText === false) {
       throw new InvalidMessagesError({
         issues: [

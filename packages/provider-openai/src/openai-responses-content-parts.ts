@@ -41,6 +41,11 @@ export function verbatimOf(part: { metadata?: JSONObject }): OpenAIResponsesItem
   return isObject(value) ? (value as OpenAIResponsesItem) : undefined;
 }
 
+/** Whether a part holds a Responses `compaction` item, kept verbatim as every item core has no part for. */
+export function isCompactionItemPart(part: { metadata?: JSONObject }): boolean {
+  return verbatimOf(part)?.type === 'compaction';
+}
+
 /** Converts a core part to a message content part for a message of `role`. */
 export function coreToResponsesPart(part: OpenAIResponsesPart, role: string): OpenAIResponsesItem {
   const verbatim = verbatimOf(part);

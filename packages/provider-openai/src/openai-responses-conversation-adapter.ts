@@ -7,6 +7,7 @@ import {
   openaiAdapterCommon,
   openaiConversationErrors,
 } from './openai-conversation-base.js';
+import { isCompactionItemPart } from './openai-responses-content-parts.js';
 import type {
   OpenAIResponsesConversationSettings,
   OpenAIResponsesConversationTypes,
@@ -54,6 +55,7 @@ export function openaiResponsesConversationAdapter(
       ),
     answersOf: answersOfResults((item) => (item.type === 'function_call_output' ? item.call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
+    isNativeCompactionPart: isCompactionItemPart,
     async send(body, signal) {
       const { responses } = settings.client;
       const response = await callSdkMethod<typeof body, OpenAI.Responses.Response>(

@@ -65,6 +65,7 @@ export class AgentConversation<Types extends AgentConversationTypes> {
       sessionId: settings.sessionId,
       parseContextOverflow: settings.adapter.parseContextOverflow,
       toCompactionError: settings.adapter.toCompactionError,
+      isNativeCompactionPart: settings.adapter.isNativeCompactionPart,
     });
     if (settings.preamble !== undefined) this.loop.append(settings.preamble);
   }

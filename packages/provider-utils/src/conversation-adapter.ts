@@ -1,4 +1,5 @@
 import type { ContextOverflow, Message } from '@compaction/core';
+import type { IsNativeCompactionPart } from './native-compaction-start.js';
 
 /**
  * The types one API's conversation works with. An {@link AgentConversation} is generic over one such record
@@ -68,6 +69,11 @@ export interface ConversationAdapter<Types extends AgentConversationTypes> {
   parseContextOverflow: (error: unknown) => ContextOverflow | undefined;
   /** Maps an SDK failure to a typed error; for a refusal, a `ContextOverflowError`. */
   toCompactionError: (error: unknown) => Error;
+  /**
+   * Recognises a part holding the API's own compaction (a compaction block or item); the working context then
+   * starts from the latest one, as the API documents. Omitted for APIs without one.
+   */
+  isNativeCompactionPart?: IsNativeCompactionPart;
   /** Converts items appended together to core messages; `previous` is the history before them. */
   toCore(items: readonly Types['item'][], previous: readonly Types['item'][]): Message[];
   /** The items a user input stands for; throws `InvalidMessagesError` for input that cannot be added. */

@@ -8,6 +8,7 @@ import {
 } from '@compaction/core';
 import type { ConversationLoopEvents } from './conversation-loop-events.js';
 import { EventEmitter } from './event-emitter.js';
+import { fromNativeCompaction, type IsNativeCompactionPart } from './native-compaction-start.js';
 
 /** Settings of a {@link ConversationLoop}. */
 export interface ConversationLoopSettings {
@@ -19,6 +20,8 @@ export interface ConversationLoopSettings {
   parseContextOverflow: (error: unknown) => ContextOverflow | undefined;
   /** Maps an SDK failure to a typed error; for a refusal, a {@link ContextOverflowError}. */
   toCompactionError: (error: unknown) => Error;
+  /** Recognises a provider's own compaction; the working context then starts from the latest one. */
+  isNativeCompactionPart?: IsNativeCompactionPart | undefined;
 }
 
 /** What one model call returned: the SDK's response and the input tokens it reported (cached ones included). */
@@ -101,6 +104,10 @@ export class ConversationLoop<Body, Response, InputTokens extends number | undef
     }
     this.fullHistory.push(...named);
     this.working = [...this.working, ...named];
+    const { isNativeCompactionPart } = this.settings;
+    if (isNativeCompactionPart !== undefined) {
+      this.working = [...fromNativeCompaction(this.working, isNativeCompactionPart)];
+    }
     return named;
   }
 

@@ -40,6 +40,7 @@ export {
 } from './key-order.js';
 export { type LazyClientSettings, lazyClient } from './lazy-client.js';
 export { type ModelTableRow, modelTable } from './model-table.js';
+export { fromNativeCompaction, type IsNativeCompactionPart } from './native-compaction-start.js';
 export {
   type ProviderSettingsSchemaOptions,
   providerSettingsSchema,

@@ -23,6 +23,11 @@ const cases: Array<{ rule: string; valid: () => Request; breaks: (request: Reque
     breaks: (request) => request.messages.unshift({ role: 'assistant', content: 'Hello, how can I help?' }),
   },
   {
+    rule: 'anthropic.compaction-block-first',
+    valid: anthropicRequest,
+    breaks: (request) => request.messages[3].content.unshift(compactionBlock()),
+  },
+  {
     rule: 'anthropic.tools-defined',
     valid: anthropicRequest,
     breaks: (request) => delete request.tools,
@@ -149,7 +154,27 @@ const cases: Array<{ rule: string; valid: () => Request; breaks: (request: Reque
   },
 ];
 
+/** A compaction block as a threshold compaction returns it. */
+function compactionBlock() {
+  return {
+    type: 'compaction',
+    content: 'Summary: the user asked to fix a test.',
+    encrypted_content: 'opaque',
+  };
+}
+
 describe('anthropicMessagesViolations', () => {
+  it('accepts a conversation sent from its compaction block on, though it opens with the assistant', () => {
+    const request: Request = anthropicRequest();
+    request.messages.splice(0, 3);
+    request.messages[0].content.unshift(compactionBlock());
+    expect(anthropicMessagesViolations(request)).toEqual([]);
+    request.messages.unshift({ role: 'user', content: 'Fix the failing test.' });
+    expect(anthropicMessagesViolations(request).map((violation) => violation.rule)).toEqual([
+      'anthropic.compaction-block-first',
+    ]);
+  });
+
   for (const { rule, valid, breaks } of cases) {
     it(`reports ${rule} and only it`, () => {
       const request = valid();

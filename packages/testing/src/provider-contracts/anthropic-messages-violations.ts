@@ -1,4 +1,5 @@
 import { anthropicCacheViolations } from './anthropic-cache-rules.js';
+import { anthropicCompactionViolations, opensWithCompaction } from './anthropic-compaction-rules.js';
 import { anthropicMessagesOf, anthropicShapeViolations } from './anthropic-request-shape.js';
 import { anthropicThinkingViolations } from './anthropic-thinking-rules.js';
 import { anthropicClientToolViolations, anthropicServerToolViolations } from './anthropic-tool-rules.js';
@@ -19,7 +20,12 @@ export function anthropicMessagesViolations(request: unknown): ContractViolation
   const turns = anthropicTurns(anthropicMessagesOf(record));
   const violations = [...shape];
   const firstConversational = turns.find((turn) => turn.role !== 'system');
-  if (firstConversational !== undefined && firstConversational.role !== 'user') {
+  // A conversation sent from a compaction block on opens with the assistant turn that holds it.
+  if (
+    firstConversational !== undefined &&
+    firstConversational.role !== 'user' &&
+    !opensWithCompaction(turns)
+  ) {
     violations.push({
       rule: 'anthropic.first-message-user',
       path: turnPath(firstConversational),
@@ -31,6 +37,7 @@ export function anthropicMessagesViolations(request: unknown): ContractViolation
     ...anthropicServerToolViolations(turns),
     ...anthropicThinkingViolations(record, turns),
     ...anthropicCacheViolations(record, turns),
+    ...anthropicCompactionViolations(turns),
   );
   return violations;
 }

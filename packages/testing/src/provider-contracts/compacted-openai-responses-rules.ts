@@ -31,9 +31,35 @@ export function compactedOpenAIResponsesViolations(
   original: JSONRecord,
   compacted: JSONRecord,
 ): ContractViolation[] {
-  const violations = keptRuleViolations(responsesReading, original, compacted);
+  const windowEnd = providerWindowEnd(
+    openAIResponsesInputItems(original),
+    openAIResponsesInputItems(compacted),
+  );
+  // The window `responses.compact` returned (its user messages and the compaction item) is the API's own.
+  const violations = keptRuleViolations(responsesReading, original, compacted).filter(
+    (violation) => violation.rule !== 'compacted.nothing-invented' || itemIndex(violation.path) > windowEnd,
+  );
   checkReasoning(openAIResponsesInputItems(original), openAIResponsesInputItems(compacted), violations);
   return violations;
+}
+
+/**
+ * The index of the last compaction item the compacted request holds that the original does not (the end of a
+ * window the API returned from `responses.compact`, which holds "all user messages, followed by a single
+ * compaction item", ids of its own included); -1 when there is none.
+ */
+function providerWindowEnd(original: readonly JSONRecord[], compacted: readonly JSONRecord[]): number {
+  const isCompaction = (item: JSONRecord) => openAIResponsesItemType(item) === 'compaction';
+  const known = original.filter(isCompaction);
+  for (let index = compacted.length - 1; index >= 0; index--) {
+    const item = compacted[index]!;
+    if (isCompaction(item) && !known.some((candidate) => deepEqual(candidate, item))) return index;
+  }
+  return -1;
+}
+
+function itemIndex(path: string): number {
+  return Number(/^input\[(\d+)\]/.exec(path)?.[1] ?? Number.POSITIVE_INFINITY);
 }
 
 /** The content of each user message read as parts, so a string input equals its one-part message. */

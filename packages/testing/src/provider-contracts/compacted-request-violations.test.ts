@@ -208,6 +208,28 @@ describe('compactedRequestViolations', () => {
   });
 });
 
+describe('a window the API compacted', () => {
+  it('may bring item ids of its own up to its new compaction item, and only there', () => {
+    const original: Request = openAIResponsesRequest();
+    const window = [
+      {
+        type: 'message',
+        id: 'msg_u1',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Fix the failing test.' }],
+      },
+      { type: 'compaction', id: 'cmp_1', encrypted_content: 'opaque' },
+    ];
+    const compacted = { ...copy(original), input: [original.input[0], ...window, original.input.at(-1)] };
+    expect(compactedRequestViolations('openai-responses', original, compacted)).toEqual([]);
+    compacted.input.push({ type: 'message', id: 'msg_new', role: 'assistant', content: 'Invented.' });
+    compacted.input.push({ role: 'user', content: 'Also update the changelog.' });
+    expect(
+      compactedRequestViolations('openai-responses', original, compacted).map(({ rule }) => rule),
+    ).toEqual(['compacted.nothing-invented']);
+  });
+});
+
 describe('the newest user request after compaction', () => {
   const rules = (format: ProviderRequestFormat, before: Request, after: Request) =>
     compactedRequestViolations(format, before, after).map((violation) => violation.rule);

@@ -1,0 +1,20 @@
+import { reachableFloor } from '@compaction/testing';
+import { describeConformance } from '@compaction/testing/vitest';
+import { countingCompaction, localFallback } from './__fixtures__/summary-compaction.js';
+import { createNative } from './create-native.js';
+
+// The fallback's floor: pruning keeps the newest 5 turns until only the limit makes them give way.
+const floor = (
+  messages: Parameters<typeof reachableFloor>[0],
+  counter: Parameters<typeof reachableFloor>[1],
+) => reachableFloor(messages, counter, { recentTurns: 5 });
+
+describeConformance('native, where the model has native compaction', {
+  strategy: () => createNative({ nativeCompaction: countingCompaction(), fallback: localFallback() }),
+  floor,
+});
+describeConformance('native, falling back where the model has none', {
+  strategy: () =>
+    createNative({ nativeCompaction: countingCompaction({ supported: false }), fallback: localFallback() }),
+  floor,
+});

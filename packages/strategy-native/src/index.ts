@@ -1,0 +1,13 @@
+import { nativeDefinition } from './native-definition.js';
+
+export { createNative, type NativeSettings } from './create-native.js';
+export {
+  type NativeCompaction,
+  type NativeCompactionRequest,
+  nativeCompactionOf,
+  type ProviderWithNativeCompaction,
+} from './native-compaction.js';
+export { nativeDefinition } from './native-definition.js';
+export { defaultFallback, type NativeOptions, nativeOptionsSchema } from './native-options.js';
+
+export default nativeDefinition;
