@@ -2,7 +2,7 @@ import { codeFunction, codeLanguages } from './code.js';
 import { fill } from './names.js';
 import { englishParagraph, languageParagraph, languages } from './prose.js';
 import { createRandom, type Random } from './random.js';
-import { base64Blob, diff, emojiText, jsonValue, logLine, url } from './structured.js';
+import { base64Blob, diff, emojiText, jsonValue, logLine, repeatedUnits, url } from './structured.js';
 
 /** The seed of the calibration corpus, the one the shipped profiles are fitted on. */
 export const calibrationSeed = 1;
@@ -40,6 +40,8 @@ const generators = {
   'short-strings': (random) => shortString(random),
   mixed: (random: Random, size: number): string =>
     fill(size, () => generators[random.pick(mixable)](random, random.integer(100, 800)), '\n\n'),
+  // Last, and out of the mixed samples, so that adding it left every sample of the other classes as it was.
+  'repeated-units': repeatedUnits,
 } satisfies Record<string, Generator>;
 
 /** The content classes the corpus covers, each measured separately by the benchmark. */
@@ -48,7 +50,7 @@ export const contentClasses = Object.keys(generators) as ContentClass[];
 
 /** Classes that a mixed sample or a short string is cut from. */
 const mixable: readonly ContentClass[] = contentClasses.filter(
-  (name) => name !== 'mixed' && name !== 'short-strings',
+  (name) => name !== 'mixed' && name !== 'short-strings' && name !== 'repeated-units',
 );
 
 /** One generated sample. */
@@ -68,7 +70,7 @@ export interface CorpusSettings {
 /**
  * Generates the calibration and held-back corpora: prose in eleven languages, code in six, JSON minified and
  * pretty, logs, base64 plain and wrapped, URLs, diffs, emoji, strings under 128 characters and mixed
- * agent-like messages, each sample (short strings aside) 200 to 12,000 characters. Deterministic per seed.
+ * agent-like messages, a short unit of text repeated (`key=key=…`, `null,null,…`), each sample (short strings aside) 200 to 12,000 characters. Deterministic per seed.
  */
 export function generateCorpus(settings: CorpusSettings = {}): CorpusSample[] {
   const random = createRandom(settings.seed ?? calibrationSeed);

@@ -166,3 +166,54 @@ export function emojiText(random: Random, size: number): string {
     '\n',
   );
 }
+
+const repeatedWords = [
+  'key',
+  'id',
+  'null',
+  'true',
+  'ab',
+  'x',
+  'foo',
+  'item',
+  'TODO',
+  'value',
+  '0',
+  '42',
+  'NaN',
+];
+const repeatedSeparators = [
+  '=',
+  ', ',
+  ',',
+  ';',
+  ' | ',
+  ': ',
+  '&',
+  '\n',
+  ' ',
+  '/',
+  '.',
+  '-',
+  '=1&',
+  '></',
+  '\t',
+];
+
+/**
+ * A short unit of text repeated as a whole (`key=key=…`, `null,null,…`, `<td></td><td></td>…`): a word and a
+ * separator, the shape of placeholder rows, padded lists and test fixtures. Unlike a run of one character, no
+ * single run of it is long, so only the repetition shows how many tokens it costs.
+ */
+export function repeatedUnits(random: Random, size: number): string {
+  return fill(
+    size,
+    () => {
+      const word = random.pick(repeatedWords);
+      const separator = random.pick(repeatedSeparators);
+      const unit = separator === '></' ? `<${word}></${word}>` : `${word}${separator}`;
+      return unit.repeat(random.integer(8, 60));
+    },
+    '\n',
+  );
+}
