@@ -19,6 +19,7 @@ export {
   compactionPrepareStep,
   type PrepareStepInput,
 } from './integration/compaction-prepare-step.js';
+export { compactionRecallTool } from './integration/compaction-recall-tool.js';
 export {
   type CompactionIntegrationOptions,
   type CompactionIntegrationSettings,

@@ -127,6 +127,16 @@ export function anthropicConversationAdapter(
         ...request,
         ...toAnthropicRequest(messages, converterOptions),
       }) as Anthropic.MessageCreateParamsNonStreaming,
+    recall: {
+      tool: ({ name, description, inputSchema }): Anthropic.Tool => ({
+        name,
+        description,
+        input_schema: inputSchema as Anthropic.Tool.InputSchema,
+      }),
+      // Every entry of Anthropic's tools has a name, server tools' included.
+      toolName: (tool) => (tool as { name?: string }).name,
+      call: (call) => ({ name: call.name, input: call.input }),
+    },
     async send(body, signal) {
       const response = await sendMessages(settings, body, signal);
       // Anthropic reports cached input apart; the total is what the context window held.

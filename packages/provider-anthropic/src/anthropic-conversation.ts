@@ -3,6 +3,7 @@ import {
   type ConversationRunOptions,
   type ConversationSendOptions,
   frozenCopy,
+  recallStoreOf,
 } from '@compaction/provider-utils';
 import {
   type AnthropicConversationTypes,
@@ -42,6 +43,7 @@ export class AnthropicConversation extends AgentConversation<AnthropicConversati
       compactor: resolveAnthropicConversationCompactor(settings),
       sessionId: settings.sessionId,
       adapter: anthropicConversationAdapter(settings),
+      recallStore: recallStoreOf(settings.compaction),
       ...(system === undefined ? {} : { preamble: fromAnthropicRequest({ system, messages: [] }) }),
     });
     for (const message of settings.messages ?? []) this.append([message]);

@@ -1,5 +1,10 @@
 import { ProviderError } from '@compaction/core';
-import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
+import {
+  answersOfResults,
+  type ConversationAdapter,
+  callSdkMethod,
+  parseToolArguments,
+} from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
 import { addableMessageOf, openaiAdapterCommon } from './openai-conversation-base.js';
@@ -33,6 +38,17 @@ export function openaiConversationAdapter(
       results.map((result) => ({ role: 'tool', tool_call_id: result.toolCallId, content: result.content })),
     answersOf: answersOfResults((message) => (message.role === 'tool' ? message.tool_call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
+    recall: {
+      tool: ({ name, description, inputSchema }): OpenAI.Chat.ChatCompletionFunctionTool => ({
+        type: 'function',
+        function: { name, description, parameters: inputSchema },
+      }),
+      toolName: (tool) => {
+        const entry = tool as { type?: string; function?: { name?: string }; custom?: { name?: string } };
+        return entry.type === 'function' ? entry.function?.name : entry.custom?.name;
+      },
+      call: (call) => ({ name: call.function.name, input: parseToolArguments(call.function.arguments) }),
+    },
     async send(body, signal) {
       const { completions } = settings.client.chat;
       const completion = await callSdkMethod<typeof body, OpenAI.Chat.ChatCompletion>(

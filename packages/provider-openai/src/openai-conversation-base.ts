@@ -4,6 +4,7 @@ import {
   type AgentConversationTypes,
   type ConversationAdapter,
   type ConversationSendOptions,
+  recallStoreOf,
 } from '@compaction/provider-utils';
 import {
   type OpenAIConversationCompactionSettings,
@@ -58,6 +59,7 @@ export abstract class OpenAIConversationBase<
       compactor: resolveOpenAIConversationCompactor(settings, model, maxOutputTokens),
       sessionId: settings.sessionId,
       adapter,
+      recallStore: recallStoreOf(settings.compaction),
     });
   }
 }

@@ -1,5 +1,10 @@
 import { ProviderError } from '@compaction/core';
-import { answersOfResults, type ConversationAdapter, callSdkMethod } from '@compaction/provider-utils';
+import {
+  answersOfResults,
+  type ConversationAdapter,
+  callSdkMethod,
+  parseToolArguments,
+} from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { convertResponsesItems } from './from-openai-responses-input.js';
 import {
@@ -56,6 +61,18 @@ export function openaiResponsesConversationAdapter(
     answersOf: answersOfResults((item) => (item.type === 'function_call_output' ? item.call_id : undefined)),
     pendingToolCalls: pendingCallsOf,
     isNativeCompactionPart: isCompactionItemPart,
+    recall: {
+      // Not strict: strict schemas must require every argument, and the line range and pattern are optional.
+      tool: ({ name, description, inputSchema }): OpenAI.Responses.FunctionTool => ({
+        type: 'function',
+        name,
+        description,
+        parameters: inputSchema,
+        strict: false,
+      }),
+      toolName: (tool) => (tool as { name?: string }).name,
+      call: (call) => ({ name: call.name, input: parseToolArguments(call.arguments) }),
+    },
     async send(body, signal) {
       const { responses } = settings.client;
       const response = await callSdkMethod<typeof body, OpenAI.Responses.Response>(

@@ -1,6 +1,7 @@
 import {
   type CompactionEvent,
   type CompactionResult,
+  type CompactionStore,
   type Compactor,
   InvalidMessagesError,
   type Message,
@@ -10,6 +11,7 @@ import type { AgentConversationTypes, ConversationAdapter } from './conversation
 import { ConversationLoop } from './conversation-loop.js';
 import type { ConversationLoopEvents } from './conversation-loop-events.js';
 import { frozenCopy } from './frozen-copy.js';
+import { RecallInLoop } from './recall-in-loop.js';
 
 /** Options of one {@link AgentConversation.send}. */
 export interface ConversationSendOptions<Request> {
@@ -22,7 +24,10 @@ export interface ConversationSendOptions<Request> {
 /** Options of {@link AgentConversation.run}. */
 export interface ConversationRunOptions<Types extends AgentConversationTypes>
   extends ConversationSendOptions<Types['request']> {
-  /** Runs one tool call. A thrown error becomes an error result carrying the error's message. */
+  /**
+   * Runs one tool call. A thrown error becomes an error result carrying the error's message. Calls of the
+   * `recall` tool the conversation offers never reach it: the conversation answers them.
+   */
   runTool: (call: Types['toolCall']) => Types['toolOutput'] | Promise<Types['toolOutput']>;
   /** Most model calls before `run` returns even if the model still calls tools. Default 25. */
   maxSteps?: number;
@@ -38,6 +43,11 @@ export interface AgentConversationSettings<Types extends AgentConversationTypes>
   adapter: ConversationAdapter<Types>;
   /** Core messages the context starts with that are not items of the history (a separate system prompt). */
   preamble?: readonly Message[];
+  /**
+   * The store of a compactor that archives (its `archive` setting): the conversation then offers the model
+   * the `recall` tool over this session's archive and answers its calls, when the adapter has a recall wire.
+   */
+  recallStore?: CompactionStore | undefined;
 }
 
 /**
@@ -56,6 +66,7 @@ export class AgentConversation<Types extends AgentConversationTypes> {
   private readonly adapter: ConversationAdapter<Types>;
   private readonly loop: ConversationLoop<Types['body'], Types['response'], Types['inputTokens']>;
   private readonly items: Types['item'][] = [];
+  private readonly recall: RecallInLoop<Types> | undefined;
 
   constructor(settings: AgentConversationSettings<Types>) {
     this.compactor = settings.compactor;
@@ -68,6 +79,14 @@ export class AgentConversation<Types extends AgentConversationTypes> {
       isNativeCompactionPart: settings.adapter.isNativeCompactionPart,
     });
     if (settings.preamble !== undefined) this.loop.append(settings.preamble);
+    const { recallStore } = settings;
+    const wire = settings.adapter.recall;
+    if (recallStore !== undefined && wire !== undefined) {
+      const sessionId = settings.sessionId ?? 'default';
+      this.recall = new RecallInLoop({ store: recallStore, sessionId, adapter: this.adapter, wire });
+      // A request tool named `recall` is refused now, before anything is sent.
+      this.recall.withTool(this.adapter.body([], undefined));
+    }
   }
 
   /** The whole conversation, never compacted: every item sent and received, in the SDK's shape. */
@@ -139,7 +158,7 @@ export class AgentConversation<Types extends AgentConversationTypes> {
       });
     }
     const exchange = await this.loop.exchange({
-      body: (messages) => this.adapter.body(messages, options.request),
+      body: (messages) => this.withRecall(this.adapter.body(messages, options.request)),
       send: (body, signal) => this.adapter.send(body, signal),
       accept: ({ items }) => this.append(items),
       signal: options.signal,
@@ -159,11 +178,22 @@ export class AgentConversation<Types extends AgentConversationTypes> {
     const { runTool, maxSteps = 25, ...sendOptions } = options;
     let response = await this.send(input, sendOptions);
     for (let step = 1; step < maxSteps && this.pendingToolCalls.length > 0; step++) {
-      const results = await Promise.all(this.pendingToolCalls.map((call) => this.runOne(runTool, call)));
+      const results = await Promise.all(this.pendingToolCalls.map((call) => this.answer(runTool, call)));
       this.addToolResults(results);
       response = await this.send(undefined, sendOptions);
     }
     return response;
+  }
+
+  /**
+   * The results of the pending calls of the `recall` tool (offered when the compactor archives), for
+   * {@link addToolResults} with the results of the other calls. {@link run} answers them by itself.
+   */
+  async recallResults(): Promise<Types['toolResult'][]> {
+    const { recall } = this;
+    if (recall === undefined) return [];
+    const calls = this.pendingToolCalls.filter((call) => recall.answers(call));
+    return Promise.all(calls.map((call) => this.settle(call, () => recall.resultOf(call))));
   }
 
   /** Compacts the working context now (trigger `manual`), with optional instructions for the strategy. */
@@ -190,9 +220,25 @@ export class AgentConversation<Types extends AgentConversationTypes> {
     this.append(items);
   }
 
-  private async runOne(runTool: ConversationRunOptions<Types>['runTool'], call: Types['toolCall']) {
+  /** A body with the recall tool added when the conversation offers it. */
+  private withRecall(body: Types['body']): Types['body'] {
+    return this.recall === undefined ? body : this.recall.withTool(body);
+  }
+
+  /** The result of one call: the conversation's own for a recall call, `runTool`'s for any other. */
+  private answer(runTool: ConversationRunOptions<Types>['runTool'], call: Types['toolCall']) {
+    const { recall } = this;
+    if (recall?.answers(call) === true) return this.settle(call, () => recall.resultOf(call));
+    return this.settle(call, async () => this.adapter.resultOf(call, await runTool(call)));
+  }
+
+  /** The result `produce` makes; an error it throws becomes an error result with the error's message. */
+  private async settle(
+    call: Types['toolCall'],
+    produce: () => Promise<Types['toolResult']>,
+  ): Promise<Types['toolResult']> {
     try {
-      return this.adapter.resultOf(call, await runTool(call));
+      return await produce();
     } catch (error) {
       return this.adapter.failureOf(call, error instanceof Error ? error.message : String(error));
     }

@@ -1,5 +1,6 @@
 import type { ContextOverflow, Message } from '@compaction/core';
 import type { IsNativeCompactionPart } from './native-compaction-start.js';
+import type { RecallWire } from './recall-in-loop.js';
 
 /**
  * The types one API's conversation works with. An {@link AgentConversation} is generic over one such record
@@ -96,4 +97,6 @@ export interface ConversationAdapter<Types extends AgentConversationTypes> {
   body(messages: Message[], request: Partial<Types['request']> | undefined): Types['body'];
   /** Sends a body with the SDK; throws what the SDK throws. */
   send(body: Types['body'], signal: AbortSignal | undefined): Promise<AdapterExchange<Types>>;
+  /** How the API offers the `recall` tool and reads its calls, for conversations whose compactor archives. */
+  recall?: RecallWire<Types>;
 }

@@ -46,6 +46,14 @@ export {
   providerSettingsSchema,
 } from './provider-settings-schema.js';
 export {
+  parseToolArguments,
+  type RecallDefinition,
+  RecallInLoop,
+  type RecallInLoopSettings,
+  type RecallWire,
+  recallStoreOf,
+} from './recall-in-loop.js';
+export {
   type ConversationCompaction,
   type ConversationCompactorSettings,
   resolveConversationCompactor,

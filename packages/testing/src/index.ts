@@ -1,3 +1,4 @@
+export { archivingMaskStrategy } from './archiving-mask-strategy.js';
 export {
   assistantMessage,
   codingConversation,
@@ -69,6 +70,7 @@ export { openAIChatViolations } from './provider-contracts/openai-chat-violation
 export { openAIResponsesRequestArbitrary } from './provider-contracts/openai-responses-request-arbitrary.js';
 export { openAIResponsesViolations } from './provider-contracts/openai-responses-violations.js';
 export type { ProviderRequestArbitrarySettings } from './provider-contracts/provider-request-arbitrary-settings.js';
+export { nextRecallStep, type RecallScriptStep } from './recall-script.js';
 export { oddlyChanged, replaceSomewhere } from './replace-somewhere.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';
 export {
