@@ -3,7 +3,6 @@ import {
   type ConversationRunOptions,
   type ConversationSendOptions,
   frozenCopy,
-  recallStoreOf,
 } from '@compaction/provider-utils';
 import {
   type AnthropicConversationTypes,
@@ -43,7 +42,6 @@ export class AnthropicConversation extends AgentConversation<AnthropicConversati
       compactor: resolveAnthropicConversationCompactor(settings),
       sessionId: settings.sessionId,
       adapter: anthropicConversationAdapter(settings),
-      recallStore: recallStoreOf(settings.compaction),
       ...(system === undefined ? {} : { preamble: fromAnthropicRequest({ system, messages: [] }) }),
     });
     for (const message of settings.messages ?? []) this.append([message]);

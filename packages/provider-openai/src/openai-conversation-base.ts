@@ -4,7 +4,6 @@ import {
   type AgentConversationTypes,
   type ConversationAdapter,
   type ConversationSendOptions,
-  recallStoreOf,
 } from '@compaction/provider-utils';
 import {
   type OpenAIConversationCompactionSettings,
@@ -59,7 +58,6 @@ export abstract class OpenAIConversationBase<
       compactor: resolveOpenAIConversationCompactor(settings, model, maxOutputTokens),
       sessionId: settings.sessionId,
       adapter,
-      recallStore: recallStoreOf(settings.compaction),
     });
   }
 }

@@ -1,7 +1,6 @@
 import {
   type CompactionEvent,
   type CompactionResult,
-  type CompactionStore,
   type Compactor,
   InvalidMessagesError,
   type Message,
@@ -43,11 +42,6 @@ export interface AgentConversationSettings<Types extends AgentConversationTypes>
   adapter: ConversationAdapter<Types>;
   /** Core messages the context starts with that are not items of the history (a separate system prompt). */
   preamble?: readonly Message[];
-  /**
-   * The store of a compactor that archives (its `archive` setting): the conversation then offers the model
-   * the `recall` tool over this session's archive and answers its calls, when the adapter has a recall wire.
-   */
-  recallStore?: CompactionStore | undefined;
 }
 
 /**
@@ -79,7 +73,9 @@ export class AgentConversation<Types extends AgentConversationTypes> {
       isNativeCompactionPart: settings.adapter.isNativeCompactionPart,
     });
     if (settings.preamble !== undefined) this.loop.append(settings.preamble);
-    const { recallStore } = settings;
+    // A compactor that archives (its `archive` setting): the conversation offers the model the `recall` tool
+    // over this session's archive and answers its calls, when the adapter has a recall wire.
+    const recallStore = settings.compactor.archiveStore;
     const wire = settings.adapter.recall;
     if (recallStore !== undefined && wire !== undefined) {
       const sessionId = settings.sessionId ?? 'default';

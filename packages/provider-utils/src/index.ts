@@ -51,7 +51,6 @@ export {
   RecallInLoop,
   type RecallInLoopSettings,
   type RecallWire,
-  recallStoreOf,
 } from './recall-in-loop.js';
 export {
   type ConversationCompaction,

@@ -6,7 +6,6 @@ import {
   type RecallTool,
 } from '@compaction/core';
 import type { AgentConversationTypes, ConversationAdapter } from './conversation-adapter.js';
-import type { ConversationCompaction } from './resolve-conversation-compactor.js';
 
 /** The recall tool's definition, as each API's wire gets it. */
 export interface RecallDefinition {
@@ -33,14 +32,6 @@ export interface RecallInLoopSettings<Types extends AgentConversationTypes> {
   sessionId: string;
   adapter: ConversationAdapter<Types>;
   wire: RecallWire<Types>;
-}
-
-/**
- * The store a conversation's recall tool reads: the one of `compaction` settings that archive. A compactor
- * given ready-made keeps its settings to itself, so a conversation over one offers no recall tool.
- */
-export function recallStoreOf(compaction: ConversationCompaction | undefined): CompactionStore | undefined {
-  return compaction?.archive === true ? compaction.store : undefined;
 }
 
 /**

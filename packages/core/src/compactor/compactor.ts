@@ -136,6 +136,11 @@ export class Compactor {
   /** In order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
   private readonly sessions = new Map<string, SessionState>();
 
+  /** The store archived text goes to, when the Compactor archives (`archive`): where `recall` reads. */
+  get archiveStore(): CompactionStore | undefined {
+    return this.settings.archive === true ? this.settings.store : undefined;
+  }
+
   constructor(private readonly settings: CompactorSettings) {
     this.budget = resolveBudget(settings.budget);
     const maximumSessions = settings.maximumSessions ?? 1000;
