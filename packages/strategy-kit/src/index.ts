@@ -45,3 +45,11 @@ export {
 } from './tool-result-sizes.js';
 export { truncateText } from './truncate-text.js';
 export { countTurn, keepUserTurnFirst, planTurns, type TurnPlan } from './turn-plan.js';
+export {
+  keepChosenTurns,
+  nothingRemovedOutput,
+  startWholeTurns,
+  type TurnChoice,
+  type WholeTurnsSettings,
+  type WholeTurnsStart,
+} from './whole-turns.js';

@@ -1,19 +1,15 @@
 import {
-  assertValidHistory,
   type CompactionOutput,
   type CompactionStrategy,
   type Message,
   validateOptions,
 } from '@compaction/core';
 import {
-  assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
-  keepTaskWhenItReturns,
-  keptTurnsOutput,
-  planTurns,
-  type RemovalMarkerSettings,
-  removalMarkerCost,
+  keepChosenTurns,
+  nothingRemovedOutput,
+  startWholeTurns,
 } from '@compaction/strategy-kit';
 import { markerText } from './marker-text.js';
 import { type PruningOptions, pruningOptionsSchema } from './pruning-options.js';
@@ -40,8 +36,11 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
     specificationVersion: 'v1',
     name: strategyName,
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
-      assertValidHistory(messages);
-      const plan = planTurns(messages, counter, { keepOriginalTask });
+      const start = startWholeTurns(
+        { messages, counter, round },
+        { strategy: strategyName, keepOriginalTask, markers: marker, markerText },
+      );
+      const { plan, markerCost } = start;
       // Pruning weighs every turn, so the turns the plan left uncounted are counted here.
       const turnTokens = plan.tokens.slice();
       let total = 0;
@@ -49,18 +48,9 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
         if (plan.protectedTurns[turnIndex] === 0) turnTokens[turnIndex] = countTurn(messages, turn, counter);
         total += turnTokens[turnIndex]!;
       });
-      if (total <= budget.target) {
-        return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
-      }
-      const settings: RemovalMarkerSettings = {
-        markers: marker,
-        text: markerText,
-        round,
-        strategy: strategyName,
-      };
+      if (total <= budget.target) return nothingRemovedOutput(messages);
       const turnCount = plan.turns.length;
       const recentStart = Math.max(0, turnCount - minRecentTurns);
-      const costOfMarker = removalMarkerCost(counter, settings);
 
       /** Drops the oldest turns that `protectedTurns` allows until the tally meets the target. */
       const selectTurns = (protectedTurns: Readonly<Uint8Array>) => {
@@ -75,7 +65,7 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
         const removeOrShorten = (turnIndex: number): boolean => {
           const rest = tokens - turnTokens[turnIndex]!;
           // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
-          const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? costOfMarker : 0);
+          const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? markerCost : 0);
           if (withoutTurn < budget.target) {
             const shortened = fillRoomWithTurn(
               messages,
@@ -103,16 +93,13 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
         }
         return { kept, replacements };
       };
-      return keepTaskWhenItReturns(messages, plan, counter, budget.target, (turnPlan) => {
-        const { kept, replacements } = selectTurns(turnPlan.protectedTurns);
-        const assembled = assembleWithinLimit(
-          // The recent turns are not dropped to keep a user turn first.
-          { messages, plan: turnPlan, kept, replacements, dropBefore: recentStart, markers: settings },
-          counter,
-          budget,
-        );
-        return keptTurnsOutput(assembled, { tokensBefore: total });
-      });
+      return keepChosenTurns(
+        { messages, counter, budget },
+        start,
+        // The recent turns are not dropped to keep a user turn first.
+        (turnPlan) => ({ ...selectTurns(turnPlan.protectedTurns), dropBefore: recentStart }),
+        { tokensBefore: total },
+      );
     },
   };
 }

@@ -1,5 +1,4 @@
 import {
-  assertValidHistory,
   type CompactionOutput,
   type CompactionStrategy,
   type Message,
@@ -7,16 +6,14 @@ import {
   validateOptions,
 } from '@compaction/core';
 import {
-  assembleWithinLimit,
   countTurn,
   fillRoomWithTurn,
-  keepTaskWhenItReturns,
-  keptTurnsOutput,
-  planTurns,
+  keepChosenTurns,
+  nothingRemovedOutput,
   protectedOverLimit,
-  type RemovalMarkerSettings,
-  removalMarkerCost,
   shortenTurn,
+  startWholeTurns,
+  type TurnChoice,
   type TurnPlan,
 } from '@compaction/strategy-kit';
 import { markerText } from './marker-text.js';
@@ -45,11 +42,14 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
     specificationVersion: 'v1',
     name: strategyName,
     async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
-      assertValidHistory(messages);
-      const plan = planTurns(messages, counter, { keepOriginalTask });
-      return keepTaskWhenItReturns(messages, plan, counter, budget.target, selectWindow);
+      const start = startWholeTurns(
+        { messages, counter, round },
+        { strategy: strategyName, keepOriginalTask, markers: marker, markerText },
+      );
+      const { markerCost } = start;
+      return keepChosenTurns({ messages, counter, budget }, start, selectWindow);
 
-      function selectWindow(plan: TurnPlan): CompactionOutput {
+      function selectWindow(plan: TurnPlan): TurnChoice | CompactionOutput {
         const turnCount = plan.turns.length;
         // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
         // becomes one marker) before each turn.
@@ -63,13 +63,6 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
           runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
         }
 
-        const settings: RemovalMarkerSettings = {
-          markers: marker,
-          text: markerText,
-          round,
-          strategy: strategyName,
-        };
-        const costOfMarker = removalMarkerCost(counter, settings);
         const replacements = new Map<number, Message[]>();
         // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
         let windowStart = turnCount;
@@ -83,7 +76,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
             continue;
           }
           const turnTokens = countTurn(messages, turn, counter);
-          const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * costOfMarker;
+          const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * markerCost;
           if (
             outside + fromWindowStart + turnTokens <= budget.target &&
             inWindow + turnTokens <= windowTokens
@@ -94,7 +87,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
             continue;
           }
           if (
-            outside - runsBefore[turnIndex]! * costOfMarker + fromWindowStart + turnTokens <= budget.target &&
+            outside - runsBefore[turnIndex]! * markerCost + fromWindowStart + turnTokens <= budget.target &&
             inWindow + turnTokens <= windowTokens &&
             fitsWhole(
               messages,
@@ -135,7 +128,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
           // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
           const tokens = counter.estimate(messages);
           if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
-          return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
+          return nothingRemovedOutput(messages);
         }
 
         const kept = new Uint8Array(turnCount);
@@ -143,12 +136,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
           if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
         }
         // Without the original task, the window starts at its oldest user message instead.
-        const assembled = assembleWithinLimit(
-          { messages, plan, kept, replacements, markers: settings },
-          counter,
-          budget,
-        );
-        return keptTurnsOutput(assembled);
+        return { kept, replacements };
       }
     },
   };
