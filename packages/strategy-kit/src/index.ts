@@ -46,9 +46,9 @@ export {
 export { truncateText } from './truncate-text.js';
 export { countTurn, keepUserTurnFirst, planTurns, type TurnPlan } from './turn-plan.js';
 export {
+  createWholeTurnsStrategy,
   keepChosenTurns,
   nothingRemovedOutput,
-  startWholeTurns,
   type TurnChoice,
   type WholeTurnsSettings,
   type WholeTurnsStart,

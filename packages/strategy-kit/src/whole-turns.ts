@@ -2,6 +2,7 @@ import {
   assertValidHistory,
   type CompactionInput,
   type CompactionOutput,
+  type CompactionStrategy,
   type JSONObject,
   type Message,
 } from '@compaction/core';
@@ -49,6 +50,24 @@ export function startWholeTurns(
     strategy: settings.strategy,
   };
   return { plan, markers, markerCost: removalMarkerCost(counter, markers) };
+}
+
+/**
+ * A strategy that keeps or drops whole turns, named `settings.strategy`: each call checks the history, plans
+ * its turns and settles the markers (see {@link startWholeTurns}), then runs `compact` with what it started
+ * from.
+ */
+export function createWholeTurnsStrategy(
+  settings: WholeTurnsSettings,
+  compact: (input: CompactionInput, start: WholeTurnsStart) => CompactionOutput,
+): CompactionStrategy {
+  return {
+    specificationVersion: 'v1',
+    name: settings.strategy,
+    async compact(input) {
+      return compact(input, startWholeTurns(input, settings));
+    },
+  };
 }
 
 /** The output of a strategy that keeps or drops whole turns when nothing needs removing: the same messages. */
