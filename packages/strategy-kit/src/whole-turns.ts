@@ -54,8 +54,7 @@ export function startWholeTurns(
 
 /**
  * A strategy that keeps or drops whole turns, named `settings.strategy`: each call checks the history, plans
- * its turns and settles the markers (see {@link startWholeTurns}), then runs `compact` with what it started
- * from.
+ * its turns and settles the markers and what one costs, then runs `compact` with what it started from.
  */
 export function createWholeTurnsStrategy(
   settings: WholeTurnsSettings,
