@@ -1,6 +1,5 @@
 /** The saved results of the CLI startup benchmark: `bench/results/cli.json`. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resultsFile } from '../results-file.js';
 
 export interface CliResults {
   node: string;
@@ -22,8 +21,4 @@ export interface CliResults {
   firstNumberFormatMilliseconds: number;
 }
 
-export const cliResultsPath = resolve(import.meta.dirname, '../../results/cli.json');
-
-export function loadCliResults(path = cliResultsPath): CliResults {
-  return JSON.parse(readFileSync(path, 'utf8')) as CliResults;
-}
+export const cliResultsFile = resultsFile<CliResults>('cli.json');

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { missingTranscriptsMessage, transcriptsDirectory } from '@compaction/testing/transcripts';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
 import { median } from '../strategies/timing.js';
-import { type CliResults, cliResultsPath } from './cli-results.js';
+import { type CliResults, cliResultsFile } from './cli-results.js';
 import { cliReadmeFigures, cliSectionName } from './readme-figures.js';
 
 const runs = 21;
@@ -83,7 +83,7 @@ const results: CliResults = {
   firstToLocaleStringMilliseconds: median(samples.toLocaleString),
   firstNumberFormatMilliseconds: median(samples.numberFormat),
 };
-writeFileSync(cliResultsPath, `${JSON.stringify(results, null, 2)}\n`);
+cliResultsFile.save(results);
 writeFileSync(
   readmePath,
   withGeneratedSection(readFileSync(readmePath, 'utf8'), cliSectionName, cliReadmeFigures(results)),

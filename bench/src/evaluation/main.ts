@@ -13,6 +13,7 @@ import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
+import { resultsDirectory } from '../results-file.js';
 import { aggregate, billedRatioOf, compressionOf, inputRatioOf, retentionOf } from './aggregate.js';
 import { policies } from './all-policies.js';
 import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
@@ -25,7 +26,7 @@ import {
   type EvaluationSummary,
   evaluationReadmeFigures,
   evaluationSectionName,
-  evaluationSummaryPath,
+  evaluationSummaryFile,
 } from './readme-figures.js';
 import { renderReport, type TranscriptSummary } from './report.js';
 import { type SpeedResult, timePolicy } from './speed.js';
@@ -35,7 +36,6 @@ import { type EvaluationWindow, fixedWindows, scaledWindow } from './windows.js'
 const quick = process.argv.includes('--quick') || Boolean(process.env.CI);
 const speedRuns = quick ? { transcripts: 3, generated: 3 } : { transcripts: 9, generated: 7 };
 const generatedWindow: EvaluationWindow = { label: '200k', contextWindow: 200_000 };
-const resultsDirectory = resolve(import.meta.dirname, '../../results');
 const started = performance.now();
 const log = (message: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
@@ -163,7 +163,7 @@ if (best !== undefined) {
       });
     }),
   };
-  writeFileSync(evaluationSummaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  evaluationSummaryFile.save(summary);
   const readme = readFileSync(readmePath, 'utf8');
   writeFileSync(
     readmePath,

@@ -1,11 +1,7 @@
 /** The evaluation figures of bench/README.md, written from the saved summary of `pnpm evaluate`. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resultsFile } from '../results-file.js';
 
 export const evaluationSectionName = 'evaluation-figures';
-
-/** Where `pnpm evaluate` saves the figures the README shows. */
-export const evaluationSummaryPath = resolve(import.meta.dirname, '../../results/evaluation-summary.json');
 
 /** One policy at one window, on the coding transcripts that need compaction there. */
 export interface LeverFigure {
@@ -34,9 +30,8 @@ export interface EvaluationSummary {
   levers: LeverFigure[];
 }
 
-export function loadEvaluationSummary(): EvaluationSummary {
-  return JSON.parse(readFileSync(evaluationSummaryPath, 'utf8')) as EvaluationSummary;
-}
+/** Where `pnpm evaluate` saves the figures the README shows. */
+export const evaluationSummaryFile = resultsFile<EvaluationSummary>('evaluation-summary.json');
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const times = (value: number) => `${value.toFixed(2)}×`;

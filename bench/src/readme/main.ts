@@ -4,29 +4,30 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadCliResults } from '../cli/cli-results.js';
+import { cliResultsFile } from '../cli/cli-results.js';
 import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
 import {
   evaluationReadmeFigures,
   evaluationSectionName,
-  loadEvaluationSummary,
+  evaluationSummaryFile,
 } from '../evaluation/readme-figures.js';
+import { resultsDirectory } from '../results-file.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { strategyReport } from '../strategies/report.js';
-import { loadStrategyResults, resultsDirectory } from '../strategies/results.js';
+import { strategyResultsFile } from '../strategies/results.js';
 import { tokenReadmeFigures, tokenSectionName } from '../tokens/readme-figures.js';
-import { loadTokenResults } from '../tokens/token-results.js';
+import { tokenResultsFile } from '../tokens/token-results.js';
 import { readmePath, withGeneratedSection } from './generated-section.js';
 
-const strategyResults = loadStrategyResults();
+const strategyResults = strategyResultsFile.load();
 writeFileSync(resolve(resultsDirectory, 'strategies.md'), strategyReport(strategyResults));
 let readme = readFileSync(readmePath, 'utf8');
 readme = withGeneratedSection(readme, strategySectionName, strategyReadmeFigures(strategyResults));
-readme = withGeneratedSection(readme, cliSectionName, cliReadmeFigures(loadCliResults()));
-readme = withGeneratedSection(readme, tokenSectionName, tokenReadmeFigures(loadTokenResults()));
+readme = withGeneratedSection(readme, cliSectionName, cliReadmeFigures(cliResultsFile.load()));
+readme = withGeneratedSection(readme, tokenSectionName, tokenReadmeFigures(tokenResultsFile.load()));
 readme = withGeneratedSection(
   readme,
   evaluationSectionName,
-  evaluationReadmeFigures(loadEvaluationSummary()),
+  evaluationReadmeFigures(evaluationSummaryFile.load()),
 );
 writeFileSync(readmePath, readme);

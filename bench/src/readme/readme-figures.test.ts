@@ -1,36 +1,38 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCliResults } from '../cli/cli-results.js';
+import { cliResultsFile } from '../cli/cli-results.js';
 import { cliReadmeFigures, cliSectionName } from '../cli/readme-figures.js';
 import {
   evaluationReadmeFigures,
   evaluationSectionName,
-  loadEvaluationSummary,
+  evaluationSummaryFile,
 } from '../evaluation/readme-figures.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
-import { loadStrategyResults } from '../strategies/results.js';
+import { strategyResultsFile } from '../strategies/results.js';
 import { tokenReadmeFigures, tokenSectionName } from '../tokens/readme-figures.js';
-import { loadTokenResults } from '../tokens/token-results.js';
+import { tokenResultsFile } from '../tokens/token-results.js';
 import { generatedSection, readmePath, withGeneratedSection } from './generated-section.js';
 
 const readme = readFileSync(readmePath, 'utf8');
 
 describe('bench/README.md', () => {
   it('shows the strategy figures of the saved results (run `pnpm bench:strategies` to write them)', () => {
-    expect(generatedSection(readme, strategySectionName)).toBe(strategyReadmeFigures(loadStrategyResults()));
+    expect(generatedSection(readme, strategySectionName)).toBe(
+      strategyReadmeFigures(strategyResultsFile.load()),
+    );
   });
 
   it('shows the token counting figures of the saved results (run `pnpm bench:tokens` to write them)', () => {
-    expect(generatedSection(readme, tokenSectionName)).toBe(tokenReadmeFigures(loadTokenResults()));
+    expect(generatedSection(readme, tokenSectionName)).toBe(tokenReadmeFigures(tokenResultsFile.load()));
   });
 
   it('shows the CLI startup figures of the saved results (run `pnpm bench:cli` to write them)', () => {
-    expect(generatedSection(readme, cliSectionName)).toBe(cliReadmeFigures(loadCliResults()));
+    expect(generatedSection(readme, cliSectionName)).toBe(cliReadmeFigures(cliResultsFile.load()));
   });
 
   it('shows the evaluation verdict and levers of the saved results (run `pnpm evaluate` to write them)', () => {
     expect(generatedSection(readme, evaluationSectionName)).toBe(
-      evaluationReadmeFigures(loadEvaluationSummary()),
+      evaluationReadmeFigures(evaluationSummaryFile.load()),
     );
   });
 });

@@ -8,7 +8,7 @@
  * figures of bench/README.md from it. `--quick`: the two smaller histories and three runs of everything,
  * printed and not saved, to try a change.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { type CompactionStrategy, createTokenCounter, type Message } from '@compaction/core';
@@ -17,6 +17,7 @@ import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { loadTranscripts } from '@compaction/testing/transcripts';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
+import { resultsDirectory } from '../results-file.js';
 import {
   compactorPath,
   maskName,
@@ -39,13 +40,7 @@ import { measured, thousands } from './format.js';
 import { smallestResult, smallestTrim } from './reach.js';
 import { strategyReadmeFigures, strategySectionName } from './readme-figures.js';
 import { strategyReport } from './report.js';
-import {
-  type HistoryResult,
-  resultsDirectory,
-  type StrategyResults,
-  strategyResultsPath,
-  type TimedGroup,
-} from './results.js';
+import { type HistoryResult, type StrategyResults, strategyResultsFile, type TimedGroup } from './results.js';
 import { sizedCodingHistory } from './sized-history.js';
 import { interleavedMedians } from './timing.js';
 
@@ -187,8 +182,7 @@ if (transcripts.length > 0) {
 
 const report = strategyReport(results);
 if (!quick) {
-  mkdirSync(resultsDirectory, { recursive: true });
-  writeFileSync(strategyResultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  strategyResultsFile.save(results);
   writeFileSync(resolve(resultsDirectory, 'strategies.md'), report);
   writeFileSync(
     readmePath,

@@ -2,8 +2,7 @@
  * The saved results of the strategy benchmark: `bench/results/strategies.json`. The Markdown report and the
  * figures in bench/README.md are written from it, so they never disagree with what was measured.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resultsFile } from '../results-file.js';
 import type { Measurement } from './timing.js';
 
 /** A contender's medians with a warm and with a cold counter. */
@@ -44,9 +43,4 @@ export interface StrategyResults {
   failures: string[];
 }
 
-export const resultsDirectory = resolve(import.meta.dirname, '../../results');
-export const strategyResultsPath = resolve(resultsDirectory, 'strategies.json');
-
-export function loadStrategyResults(path = strategyResultsPath): StrategyResults {
-  return JSON.parse(readFileSync(path, 'utf8')) as StrategyResults;
-}
+export const strategyResultsFile = resultsFile<StrategyResults>('strategies.json');

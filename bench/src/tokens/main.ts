@@ -11,13 +11,14 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { cl100kProfile, createTextEstimator, o200kProfile } from '@compaction/token-estimator';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
+import { resultsDirectory } from '../results-file.js';
 import { calibrationSeed, contentClasses, generateCorpus, heldBackSeed } from './corpus.js';
 import { type BenchCounter, createBenchCounters } from './counters.js';
 import { createExactCounter } from './exact-counters.js';
 import { measureIncrementalCheck } from './incremental-check.js';
 import { interleavedSecondsPerCall, megabytes, type TimedWork } from './measure.js';
 import { tokenReadmeFigures, tokenSectionName } from './readme-figures.js';
-import { type RowCounts, type TokenResults, tokenResultsPath } from './token-results.js';
+import { type RowCounts, type TokenResults, tokenResultsFile } from './token-results.js';
 import { loadTranscriptTexts } from './transcript-texts.js';
 
 const samplesPerClass = 40;
@@ -105,12 +106,12 @@ const results: TokenResults = {
   },
   incremental: measureIncrementalCheck(),
 };
-writeFileSync(tokenResultsPath, `${JSON.stringify(results, null, 2)}\n`);
+tokenResultsFile.save(results);
 
 const figures = tokenReadmeFigures(results);
 const report = `# Token counting benchmark\n\nGenerated with \`pnpm bench:tokens\`.\n\n${figures}\n`;
 console.log(report);
-writeFileSync(resolve(tokenResultsPath, '../tokens.md'), report);
+writeFileSync(resolve(resultsDirectory, 'tokens.md'), report);
 writeFileSync(readmePath, withGeneratedSection(readFileSync(readmePath, 'utf8'), tokenSectionName, figures));
 writeFiguresIntoDocs(figures);
 

@@ -2,8 +2,7 @@
  * The saved results of the token counting benchmark: `bench/results/tokens.json`. The Markdown report, the
  * figures of docs/counting.md and those of bench/README.md are written from it, so none drifts from a run.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resultsFile } from '../results-file.js';
 import type { IncrementalCheckResult } from './incremental-check.js';
 
 /** Exact and estimated tokens of a set of texts for one tokenizer. */
@@ -52,11 +51,7 @@ export interface TokenResults {
   incremental: IncrementalCheckResult;
 }
 
-export const tokenResultsPath = resolve(import.meta.dirname, '../../results/tokens.json');
-
-export function loadTokenResults(path = tokenResultsPath): TokenResults {
-  return JSON.parse(readFileSync(path, 'utf8')) as TokenResults;
-}
+export const tokenResultsFile = resultsFile<TokenResults>('tokens.json');
 
 /** Relative error of an estimate, `+4.2%` style. */
 export function percent(estimate: number, exact: number): string {

@@ -46,3 +46,11 @@ export {
 } from './tool-result-sizes.js';
 export { truncateText } from './truncate-text.js';
 export { countTurn, keepUserTurnFirst, planTurns, type TurnPlan } from './turn-plan.js';
+export {
+  createWholeTurnsStrategy,
+  keepChosenTurns,
+  nothingRemovedOutput,
+  type TurnChoice,
+  type WholeTurnsSettings,
+  type WholeTurnsStart,
+} from './whole-turns.js';

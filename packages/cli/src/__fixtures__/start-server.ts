@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { binary, temporaryDirectory } from './run-binary.js';
 
-/** A running `compaction serve` and how to reach and stop it. */
+/** A running `compaction serve` (or `compaction proxy`) and how to reach and stop it. */
 export interface RunningServer {
   url: string;
   child: ChildProcess;
@@ -14,16 +14,18 @@ export interface RunningServer {
 }
 
 /**
- * Starts `node dist/bin.js serve --port 0 ...args` and waits for its address. It runs in `directory`, a fresh
- * temporary folder by default, so its default store (`.compaction/sessions.sqlite`) is its own.
+ * Starts `node dist/bin.js serve --port 0 ...args` (or `proxy`, as `command` says) and waits for its address.
+ * It runs in `directory`, a fresh temporary folder by default, so its default store
+ * (`.compaction/sessions.sqlite`) is its own.
  */
 export function startServer(
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
   directory = temporaryDirectory(),
+  command: 'serve' | 'proxy' = 'serve',
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binary, 'serve', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [binary, command, '--port', '0', ...args], {
       cwd: directory,
       env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +48,6 @@ export function startServer(
         });
       }
     });
-    child.on('close', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    child.on('close', (code) => reject(new Error(`${command} exited with ${code}: ${stderr}`)));
   });
 }

@@ -1,23 +1,23 @@
-import type { AddressInfo } from 'node:net';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { CliError, usageError } from '../errors/cli-error.js';
 import { serveHelp } from '../help.js';
-import {
-  compactionFlagOptions,
-  helpFlagOptions,
-  parseFlags,
-  printedHelp,
-  valueFlags,
-} from '../parse-flags.js';
+import { parseFlags, printedHelp, valueFlags } from '../parse-flags.js';
 import { createCompactionServer } from '../serve/compaction-server.js';
 import { parseByteSize } from '../serve/parse-byte-size.js';
 import { parseDuration } from '../serve/parse-duration.js';
 import { ProviderPool } from '../serve/provider-pool.js';
 import { createRequestPolicy, verifyRequestPolicy } from '../serve/request-policy.js';
 import { serverDefaults } from '../serve/server-defaults.js';
-import { describeStoreLocation, openSessionStore, storeLocationOf } from '../serve/session-store.js';
+import { describeStoreLocation, openSessionStore } from '../serve/session-store.js';
+import {
+  integerFlag,
+  isLoopback,
+  readServerFlags,
+  serverFlagOptions,
+  startListening,
+} from './server-start.js';
 
 /** The default port of `compaction serve`. */
 export const defaultPort = 4319;
@@ -30,44 +30,31 @@ function listFlag(values: string[] | undefined): string[] | undefined {
     .filter((entry) => entry !== '');
 }
 
-function positiveInteger(text: string | undefined, flag: string, fallback: number, minimum = 1): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum)
-    throw usageError(`${flag} must be an integer of at least ${minimum}, got "${text}"`);
-  return value;
-}
-
 /** `compaction serve`: the HTTP API, until SIGINT or SIGTERM, which stop it gracefully. */
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags('serve', args, {
-    ...helpFlagOptions,
-    ...compactionFlagOptions,
-    port: { type: 'string', short: 'p' },
+    ...serverFlagOptions,
     'allow-strategy': { type: 'string', multiple: true },
     'allow-option': { type: 'string', multiple: true },
     'allow-model': { type: 'string', multiple: true },
     ...valueFlags(
-      'host',
       'token',
-      'max-body',
       'headers-timeout',
       'request-timeout',
-      'max-concurrent',
-      'max-queue',
       'max-sessions',
       'max-session-size',
       'session-idle',
       'shutdown-timeout',
-      'store',
       'store-pool-size',
       'store-lock-timeout',
     ),
   });
   if (printedHelp(values, serveHelp, io)) return 0;
-  const port = values.port === undefined ? defaultPort : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw usageError(`--port must be 0 to 65535, got "${values.port}"`);
+  const flags = readServerFlags(
+    values,
+    { port: defaultPort, maxBodyBytes: serverDefaults.maxBodyBytes },
+    io.cwd,
+  );
   const duration = (
     flag: 'headers-timeout' | 'request-timeout' | 'session-idle' | 'shutdown-timeout',
     fallback: number,
@@ -84,10 +71,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   }
   const shutdownTimeoutMs = duration('shutdown-timeout', serverDefaults.shutdownTimeoutMs);
   const limits = {
-    maxBodyBytes:
-      values['max-body'] === undefined
-        ? serverDefaults.maxBodyBytes
-        : parseByteSize(values['max-body'], '--max-body'),
+    maxBodyBytes: flags.maxBodyBytes,
     maxSessionBytes:
       values['max-session-size'] === undefined
         ? serverDefaults.maxSessionBytes
@@ -95,15 +79,10 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     sessionIdleMs: duration('session-idle', serverDefaults.sessionIdleMs),
     headersTimeoutMs,
     requestTimeoutMs,
-    maxConcurrent: positiveInteger(
-      values['max-concurrent'],
-      '--max-concurrent',
-      serverDefaults.maxConcurrent,
-    ),
-    maxQueue: positiveInteger(values['max-queue'], '--max-queue', serverDefaults.maxQueue, 0),
-    maxSessions: positiveInteger(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
+    maxConcurrent: flags.maxConcurrent,
+    maxQueue: flags.maxQueue,
+    maxSessions: integerFlag(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
   };
-  const host = values.host ?? '127.0.0.1';
   const token = values.token ?? io.env.COMPACTION_TOKEN;
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
@@ -118,11 +97,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   await verifyRequestPolicy(requestPolicy, registry);
   // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
   await new ProviderPool(settings.provider, io.env).get();
-  const storeLocation = storeLocationOf(values.store, io.cwd);
+  const { storeLocation } = flags;
   const store = await openSessionStore(storeLocation, {
     ...(values['store-pool-size'] === undefined
       ? {}
-      : { poolSize: positiveInteger(values['store-pool-size'], '--store-pool-size', 10) }),
+      : { poolSize: integerFlag(values['store-pool-size'], '--store-pool-size', 10) }),
     ...(values['store-lock-timeout'] === undefined
       ? {}
       : { lockTimeoutMs: parseDuration(values['store-lock-timeout'], '--store-lock-timeout') }),
@@ -147,26 +126,14 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       cause: error,
     });
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      store?.close();
-      reject(
-        error.code === 'EADDRINUSE'
-          ? usageError(`port ${port} on ${host} is in use; pick another with --port`)
-          : error,
-      );
-    });
-    server.listen(port, host, resolve);
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = await startListening(server, flags, store);
   const details = [
     `strategy ${settings.strategyNames.join(', ')}`,
     `${describeStoreLocation(storeLocation, io.cwd)}${store === undefined ? '' : `, ${restored} restored`}`,
     ...(token ? ['bearer token required'] : []),
   ];
-  io.stderr.write(`compaction serve listening on http://${shown}:${address.port} (${details.join('; ')})\n`);
-  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1' && !token) {
+  io.stderr.write(`compaction serve listening on ${url} (${details.join('; ')})\n`);
+  if (!isLoopback(flags.host) && !token) {
     io.stderr.write(
       'warning: listening beyond loopback without --token: anyone who can reach this port can use it\n',
     );

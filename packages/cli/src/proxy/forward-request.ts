@@ -25,27 +25,14 @@ const hopByHop = new Set([
 /** The proxy's own request header: read by the proxy, not sent on. */
 export const conversationHeader = 'x-compaction-conversation';
 
-/** A request's headers as they go upstream: everything but hop-by-hop headers, the host and the proxy's own. */
-export function upstreamHeaders(headers: IncomingHttpHeaders, bodyLength: number): OutgoingHttpHeaders {
-  const listed = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase()),
-  );
-  const forwarded: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || listed.has(name)) continue;
-    // `expect: 100-continue` was answered by this server; the body goes upstream whole, without waiting.
-    if (name === 'host' || name === 'content-length' || name === 'expect' || name === conversationHeader)
-      continue;
-    forwarded[name] = value;
-  }
-  forwarded['content-length'] = bodyLength;
-  return forwarded;
-}
-
-/** An upstream response's headers as they go back to the client. */
-export function clientHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+/**
+ * The end-to-end headers of a message: all but the hop-by-hop ones (those listed in its `connection` header
+ * too) and `dropped`.
+ */
+function endToEndHeaders(
+  headers: IncomingHttpHeaders,
+  dropped: ReadonlySet<string> = new Set(),
+): OutgoingHttpHeaders {
   const listed = new Set(
     String(headers.connection ?? '')
       .split(',')
@@ -53,10 +40,26 @@ export function clientHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders
   );
   const copied: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || listed.has(name)) continue;
+    if (value === undefined || hopByHop.has(name) || listed.has(name) || dropped.has(name)) continue;
     copied[name] = value;
   }
   return copied;
+}
+
+/**
+ * Request headers that do not go upstream: the host, the length (the body may have changed) and the proxy's
+ * own; `expect: 100-continue` was answered by this server, and the body goes upstream whole, without waiting.
+ */
+const requestOnlyHeaders = new Set(['host', 'content-length', 'expect', conversationHeader]);
+
+/** A request's headers as they go upstream: everything but hop-by-hop headers, the host and the proxy's own. */
+export function upstreamHeaders(headers: IncomingHttpHeaders, bodyLength: number): OutgoingHttpHeaders {
+  return { ...endToEndHeaders(headers, requestOnlyHeaders), 'content-length': bodyLength };
+}
+
+/** An upstream response's headers as they go back to the client. */
+export function clientHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  return endToEndHeaders(headers);
 }
 
 /**

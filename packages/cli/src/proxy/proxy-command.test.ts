@@ -1,48 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binary, runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
+import { runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
+import { type RunningServer, startServer } from '../__fixtures__/start-server.js';
 import { answerWithToolCalls, runAgent } from './__fixtures__/coding-agent.js';
 
 // `compaction proxy` as a process: it starts, forwards, logs one line per compaction, keeps each conversation's
 // compacted prefix in its SQLite store across a restart, and stops on SIGTERM.
 
-interface RunningProxyProcess {
-  url: string;
-  child: ChildProcess;
-  stderr(): string;
-  stop(): Promise<number | null>;
-}
-
-function startProxyProcess(args: string[], directory: string): Promise<RunningProxyProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binary, 'proxy', '--port', '0', ...args], {
-      cwd: directory,
-      env: { PATH: process.env.PATH },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    const exited = new Promise<number | null>((done) => child.on('close', done));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match !== null) {
-        resolve({
-          url: match[1]!,
-          child,
-          stderr: () => stderr,
-          stop: () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    child.on('close', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-  });
+/** Starts `compaction proxy` in `directory`. */
+function startProxyProcess(args: string[], directory: string): Promise<RunningServer> {
+  return startServer(args, {}, directory, 'proxy');
 }
 
 let upstream: TestServer;
