@@ -3,12 +3,14 @@
 // the package.json fields ESM-only packages need, publint on what would be packed, and
 // @arethetypeswrong/cli on the packed tarball (types resolve for ESM consumers). It runs
 // check-import-circles.mjs and check-core-shape.mjs first.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 
+const execFileAsync = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 const packagesDirectory = join(root, 'packages');
 const problems = [];
@@ -23,11 +25,16 @@ for (const check of ['check-import-circles.mjs', 'check-core-shape.mjs']) {
   }
 }
 
-for (const folder of readdirSync(packagesDirectory).sort()) {
+const folders = readdirSync(packagesDirectory)
+  .sort()
+  .filter((folder) => existsSync(join(packagesDirectory, folder, 'package.json')));
+// Two packages at a time (the CI machines have two cores): packing waits on the disk and child processes as
+// much as on the processor. Problems are reported in the order of the folders whatever finishes first.
+const problemsOf = new Map(folders.map((folder) => [folder, []]));
+await inPool(folders, 2, async (folder) => {
   const directory = join(packagesDirectory, folder);
-  if (!existsSync(join(directory, 'package.json'))) continue;
   const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
-  const report = (message) => problems.push(`${manifest.name ?? folder}: ${message}`);
+  const report = (message) => problemsOf.get(folder).push(`${manifest.name ?? folder}: ${message}`);
 
   checkParts(directory, report);
   checkManifest(folder, manifest, report);
@@ -41,30 +48,17 @@ for (const folder of readdirSync(packagesDirectory).sort()) {
   for (const message of messages) report(`publint: ${formatMessage(message, pkg) ?? message.code}`);
 
   try {
-    execFileSync(
-      'pnpm',
-      [
-        'exec',
-        'attw',
-        '--pack',
-        directory,
-        '--profile',
-        'esm-only',
-        '--format',
-        'table-flipped',
-        '--no-color',
-      ],
-      {
-        cwd: root,
-        stdio: 'pipe',
-        encoding: 'utf8',
-      },
+    await execFileAsync(
+      join(root, 'node_modules', '.bin', 'attw'),
+      ['--pack', directory, '--profile', 'esm-only', '--format', 'table-flipped', '--no-color'],
+      { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
     );
   } catch (error) {
     report(`@arethetypeswrong/cli:\n${error.stdout || error.message}`);
   }
   console.log(`checked ${manifest.name}`);
-}
+});
+problems.push(...folders.flatMap((folder) => problemsOf.get(folder)));
 
 if (problems.length > 0) {
   console.error(`\n${problems.length} packaging problem(s):\n- ${problems.join('\n- ')}`);
@@ -109,4 +103,13 @@ function listFiles(directory) {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? listFiles(join(directory, entry.name)) : [join(directory, entry.name)],
   );
+}
+
+/** Runs `task` on every item, at most `size` at a time. */
+async function inPool(items, size, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
 }

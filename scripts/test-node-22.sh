@@ -13,4 +13,8 @@ echo "Running the test suite on Node $(node --version)"
 # pnpm -r rather than turbo: turbo's cache does not know the Node version and would replay the Node 20 results.
 # Property suites already ran 1,000 cases per property on Node 20; here they check compatibility with fewer.
 export CONFORMANCE_RUNS="${CONFORMANCE_RUNS:-100}"
+# Test files do not register, on this run, the long scenarios whose work the Node 20 run has done and that
+# do not depend on the Node version (PostgreSQL and process-killing scenarios, load runs, transcript sweeps);
+# each says so where it chooses its `describe` or `it`.
+export COMPACTION_COMPATIBILITY_RUN=1
 pnpm -r --workspace-concurrency=2 --reporter=append-only run test

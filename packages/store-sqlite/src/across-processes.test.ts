@@ -23,6 +23,13 @@ function integrityOf(path: string): unknown {
   }
 }
 
+// The Node 22 compatibility run (scripts/test-node-22.sh) does not register the three processes writing 20
+// records each (the longest scenario here): the lock they contend for is the store's, whatever the Node
+// version, and the Node 20 run has played it; processes holding, waiting for and dying with the lock still run
+// on Node 22.
+const itOnFullRun: (name: string, body: () => Promise<void>) => void =
+  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? it : () => {};
+
 describe('SqliteCompactionStore across processes', { timeout: 120_000 }, () => {
   it('finds everything another process wrote, which ended by itself without closing', async () => {
     const path = newPath();
@@ -35,7 +42,7 @@ describe('SqliteCompactionStore across processes', { timeout: 120_000 }, () => {
     await store.close();
   });
 
-  it('takes concurrent writers from several processes to one session', async () => {
+  itOnFullRun('takes concurrent writers from several processes to one session', async () => {
     const path = newPath();
     await (await openSqliteCompactionStore({ path })).close();
     await Promise.all([

@@ -6,7 +6,11 @@ export {
   keptTurnsOutput,
   protectedOverLimit,
 } from './assemble-within-limit.js';
-export { type CacheAwareTriggerOptions, createCacheAwareTrigger } from './cost/cache-aware-trigger.js';
+export {
+  type CacheAwareTrigger,
+  type CacheAwareTriggerOptions,
+  createCacheAwareTrigger,
+} from './cost/cache-aware-trigger.js';
 export {
   type CacheAwareTriggerConfig,
   cacheAwareTriggerConfigSchema,

@@ -1,10 +1,21 @@
-import { createMockProvider, type FloorOf, protectedTokens } from '@compaction/testing';
+import {
+  createMockProvider,
+  defaultConformanceRuns,
+  type FloorOf,
+  protectedTokens,
+} from '@compaction/testing';
 import { describeConformance } from '@compaction/testing/vitest';
 import { summarizingProvider } from './__fixtures__/summaries.js';
 import { createSummarization } from './create-summarization.js';
 
 /** The summary takes the place of a removal marker, and needs more room than one: its header. */
 const floor: FloorOf = (messages, counter) => protectedTokens(messages, counter) + 64;
+
+/**
+ * The variants run 300 cases per property, fewer than the main suite; on the Node 22 compatibility run
+ * (`CONFORMANCE_RUNS=100`, scripts/test-node-22.sh) they run no more than the main suite does there.
+ */
+const variantRuns = Math.min(300, defaultConformanceRuns);
 
 describeConformance('summarization', {
   strategy: () => createSummarization({ provider: summarizingProvider() }),
@@ -13,7 +24,7 @@ describeConformance('summarization', {
 
 describeConformance('summarization (assistant-after-task placement)', {
   strategy: () => createSummarization({ provider: summarizingProvider(), placement: 'assistant-after-task' }),
-  numRuns: 300,
+  numRuns: variantRuns,
   floor,
 });
 
@@ -22,6 +33,6 @@ describeConformance('summarization (summarizer always failing, extractive fallba
     createSummarization({
       provider: createMockProvider({ responses: Array.from({ length: 5000 }, () => new Error('503')) }),
     }),
-  numRuns: 300,
+  numRuns: variantRuns,
   floor,
 });

@@ -76,6 +76,7 @@ export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-pr
 export {
   allowedShortfall,
   checkTargetFill,
+  defaultTargetFillRuns,
   type TargetFillRun,
   type TargetFillSettings,
 } from './target-fill-property.js';

@@ -10,6 +10,7 @@ import {
 } from '@compaction/core';
 import { planTurns, wholeTurnSlack } from '@compaction/strategy-kit';
 import fc from 'fast-check';
+import { defaultConformanceRuns } from './conformance.js';
 import { deepFreeze } from './deep-freeze.js';
 import {
   type HugeResultConversationSettings,
@@ -17,10 +18,16 @@ import {
 } from './huge-result-arbitrary.js';
 import { type FloorOf, protectedTokens } from './protected-tokens.js';
 
+/**
+ * The default number of generated conversations of the target-fill property: 200 (each may hold a result of
+ * megabytes), or `$CONFORMANCE_RUNS` when that is fewer, as on the repository's Node 22 compatibility pass.
+ */
+export const defaultTargetFillRuns = Math.min(200, defaultConformanceRuns);
+
 export interface TargetFillSettings {
   /** The strategy under test, or a function that makes it. */
   strategy: CompactionStrategy | (() => CompactionStrategy | Promise<CompactionStrategy>);
-  /** Generated conversations. Default 200 (each may hold a result of megabytes). */
+  /** Generated conversations. Default {@link defaultTargetFillRuns}. */
   numRuns?: number;
   /** The fast-check seed, for reproducing a failure. */
   seed?: number;
@@ -150,7 +157,7 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
       return true;
     }),
     {
-      numRuns: settings.numRuns ?? 200,
+      numRuns: settings.numRuns ?? defaultTargetFillRuns,
       ...(settings.seed === undefined ? {} : { seed: settings.seed }),
       ...(settings.path === undefined ? {} : { path: settings.path, endOnFailure: true }),
     },

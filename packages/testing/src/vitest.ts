@@ -13,7 +13,7 @@ import {
   describeProviderContractOutcome,
   type ProviderContractSettings,
 } from './provider-contract-conformance.js';
-import { checkTargetFill, type TargetFillSettings } from './target-fill-property.js';
+import { checkTargetFill, defaultTargetFillRuns, type TargetFillSettings } from './target-fill-property.js';
 
 /**
  * Registers the conformance suite as Vitest tests: one test per property, each over `numRuns` generated
@@ -87,7 +87,7 @@ export { describeTranscriptTargets, requiredTokens, targetShares } from './trans
  * most with one huge tool result, a reachable target is met, and not by ending far below it.
  */
 export function describeTargetFill(name: string, settings: TargetFillSettings): void {
-  const numRuns = settings.numRuns ?? 200;
+  const numRuns = settings.numRuns ?? defaultTargetFillRuns;
   it(`${name} meets reachable targets without ending far below them (${numRuns} runs)`, {
     timeout: 600_000,
   }, async () => {

@@ -61,7 +61,13 @@ async function timings(url: string, body: string, count: number): Promise<number
   return durations.sort((first, second) => first - second);
 }
 
-describe('compaction proxy: added latency on loopback', () => {
+// The Node 22 compatibility run (scripts/test-node-22.sh) does not register these measurements (1,000
+// requests each): they report latency on Node 20, and the proxy's pass-through still runs on Node 22 in
+// proxy-pass-through.test.ts.
+const describeOnFullRun: (name: string, body: () => void) => void =
+  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? describe : () => {};
+
+describeOnFullRun('compaction proxy: added latency on loopback', () => {
   it.each([
     ['a one-message request', 1],
     ['a 100-exchange history (about 50k tokens, under the trigger)', 100],

@@ -38,7 +38,15 @@ interface Replay {
   largestRequest: number;
 }
 
-describe.skipIf(transcript === undefined)(
+// The Node 22 compatibility run (scripts/test-node-22.sh) does not register this replay of a whole coding run
+// (about half a minute): the Node 20 run has made it, and the proxy's compaction still runs on Node 22 in
+// proxy-compaction.test.ts.
+const describeOnFullRun: (name: string, body: () => void) => void =
+  process.env.COMPACTION_COMPATIBILITY_RUN === undefined
+    ? describe.skipIf(transcript === undefined)
+    : () => {};
+
+describeOnFullRun(
   `compaction proxy: replay of a real coding run (${transcript?.name ?? directory ?? missingTranscriptsMessage})`,
   () => {
     let upstream: TestServer;

@@ -7,7 +7,13 @@ import { type LooseJson, packageDirectory } from '../__fixtures__/run-binary.js'
 // The load script with a small count: 1,000 sessions created, all expired, twice. The full run (10,000) is
 // done by hand: node scripts/serve-load.mjs --sessions 10000 --idle 60 --rounds 3.
 
-describe('compaction serve under load', () => {
+// The Node 22 compatibility run (scripts/test-node-22.sh) does not register this load run (2,000 sessions
+// created and expired, about half a minute): the Node 20 run has made it, and expiry still runs on Node 22 in
+// serve-sessions.test.ts.
+const describeOnFullRun: (name: string, body: () => void) => void =
+  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? describe : () => {};
+
+describeOnFullRun('compaction serve under load', () => {
   it('creates 1,000 sessions, expires every one, and keeps no memory for them after expiry', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

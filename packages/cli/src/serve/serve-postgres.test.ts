@@ -50,6 +50,13 @@ const userMessage = (text: string): Message => ({ role: 'user', content: [{ type
 /** About 60 tokens, so a few dozen fill the 3,000-token window and compactions happen along the way. */
 const padding = ' the agent reads src/index.ts, edits it, and runs the tests again.'.repeat(4);
 
+// The Node 22 compatibility run (scripts/test-node-22.sh) does not register the two long scenarios (20 clients
+// and a killed server; a load through two servers), about a minute together: what they check is the servers'
+// agreement through PostgreSQL, not the Node version, and the Node 20 run has played them. Migration, the
+// hidden password and retried appends still run on Node 22.
+const itOnFullRun: (name: string, body: () => Promise<void>) => void =
+  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? it : () => {};
+
 describe.skipIf(postgres === undefined)('compaction serve --store postgres://', () => {
   it('migrates with compaction migrate, once', async () => {
     const url = postgres!.createDatabase();
@@ -75,111 +82,114 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
     expect(result.stderr).not.toContain('hunter2');
   });
 
-  it('two servers, 20 clients, one killed during a compaction: nothing acknowledged is lost, nothing compacted twice', async () => {
-    const url = postgres!.createDatabase();
-    // Each server summarizes through its own stand-in API; the first one's answers never come in time, so
-    // once it asks for a summary it is inside a compaction, holding the session's lock, and is killed there.
-    const slowApi = await startAnthropicApi(() => 60_000);
-    const api = await startAnthropicApi();
-    apis.push(slowApi, api);
-    const summarizing = (apiUrl: string) => [
-      '--provider',
-      'anthropic',
-      '--base-url',
-      apiUrl,
-      '--strategy',
-      'summarization',
-    ];
-    const first = await start(url, summarizing(slowApi.url));
-    const second = await start(url, summarizing(api.url));
-    expect(first.stderr()).toContain('sessions in PostgreSQL postgres://postgres@127.0.0.1');
-    const calls = [serveClient(first.url), serveClient(second.url)];
-    const sessionIds: string[] = [];
-    for (const index of [0, 1, 2, 3]) {
-      const created = await calls[index % 2]!('/v1/sessions', { method: 'POST', json: { format: 'core' } });
-      expect(created.status).toBe(201);
-      sessionIds.push(((await created.json()) as { id: string }).id);
-    }
+  itOnFullRun(
+    'two servers, 20 clients, one killed during a compaction: nothing acknowledged is lost, nothing compacted twice',
+    async () => {
+      const url = postgres!.createDatabase();
+      // Each server summarizes through its own stand-in API; the first one's answers never come in time, so
+      // once it asks for a summary it is inside a compaction, holding the session's lock, and is killed there.
+      const slowApi = await startAnthropicApi(() => 60_000);
+      const api = await startAnthropicApi();
+      apis.push(slowApi, api);
+      const summarizing = (apiUrl: string) => [
+        '--provider',
+        'anthropic',
+        '--base-url',
+        apiUrl,
+        '--strategy',
+        'summarization',
+      ];
+      const first = await start(url, summarizing(slowApi.url));
+      const second = await start(url, summarizing(api.url));
+      expect(first.stderr()).toContain('sessions in PostgreSQL postgres://postgres@127.0.0.1');
+      const calls = [serveClient(first.url), serveClient(second.url)];
+      const sessionIds: string[] = [];
+      for (const index of [0, 1, 2, 3]) {
+        const created = await calls[index % 2]!('/v1/sessions', { method: 'POST', json: { format: 'core' } });
+        expect(created.status).toBe(201);
+        sessionIds.push(((await created.json()) as { id: string }).id);
+      }
 
-    // 20 clients, each on one of the 4 sessions, alternating between the servers until the first is killed.
-    const acknowledged = new Map<string, string[]>(sessionIds.map((id) => [id, []]));
-    let firstKilled = false;
-    let cutOff = 0;
-    const killed = (async () => {
-      while (slowApi.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      firstKilled = true;
-      const closed = new Promise((resolve) => first.child.once('close', resolve));
-      first.child.kill('SIGKILL');
-      await closed;
-    })();
-    const client = async (clientIndex: number) => {
-      const sessionId = sessionIds[clientIndex % sessionIds.length]!;
-      for (let step = 0; step < 30; step++) {
-        const text = `client ${clientIndex} message ${step}:${padding}`;
-        const onFirst = !firstKilled && (clientIndex + step) % 2 === 0;
-        const response = await calls[onFirst ? 0 : 1]!(`/v1/sessions/${sessionId}/messages`, {
-          method: 'POST',
-          json: { messages: [userMessage(text)] },
-        }).catch(() => undefined);
-        if (response === undefined) {
-          // The connection to the killed server broke: this message was never acknowledged.
-          cutOff++;
-          continue;
+      // 20 clients, each on one of the 4 sessions, alternating between the servers until the first is killed.
+      const acknowledged = new Map<string, string[]>(sessionIds.map((id) => [id, []]));
+      let firstKilled = false;
+      let cutOff = 0;
+      const killed = (async () => {
+        while (slowApi.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        firstKilled = true;
+        const closed = new Promise((resolve) => first.child.once('close', resolve));
+        first.child.kill('SIGKILL');
+        await closed;
+      })();
+      const client = async (clientIndex: number) => {
+        const sessionId = sessionIds[clientIndex % sessionIds.length]!;
+        for (let step = 0; step < 30; step++) {
+          const text = `client ${clientIndex} message ${step}:${padding}`;
+          const onFirst = !firstKilled && (clientIndex + step) % 2 === 0;
+          const response = await calls[onFirst ? 0 : 1]!(`/v1/sessions/${sessionId}/messages`, {
+            method: 'POST',
+            json: { messages: [userMessage(text)] },
+          }).catch(() => undefined);
+          if (response === undefined) {
+            // The connection to the killed server broke: this message was never acknowledged.
+            cutOff++;
+            continue;
+          }
+          expect(response.status).toBe(200);
+          await response.arrayBuffer();
+          acknowledged.get(sessionId)!.push(text);
         }
-        expect(response.status).toBe(200);
-        await response.arrayBuffer();
-        acknowledged.get(sessionId)!.push(text);
-      }
-    };
-    await Promise.all(Array.from({ length: 20 }, (_, index) => client(index)));
-    await killed;
-    // At least the append whose compaction was under way was cut off.
-    expect(cutOff).toBeGreaterThan(0);
-
-    const store = createPostgresCompactionStore({ connectionString: url });
-    let records = 0;
-    for (const sessionId of sessionIds) {
-      // The session continues on the other server, and compacts there.
-      const before = (await store.list(sessionId)).length;
-      for (let step = 0; step < 40; step++) {
-        const text = `after the crash ${step}:${padding}`;
-        const response = await calls[1]!(`/v1/sessions/${sessionId}/messages`, {
-          method: 'POST',
-          json: { messages: [userMessage(text)] },
-        });
-        expect(response.status).toBe(200);
-        acknowledged.get(sessionId)!.push(text);
-      }
-      const listed: CompactionRecord[] = await store.list(sessionId);
-      expect(listed.length).toBeGreaterThan(before);
-      records += listed.length;
-
-      const session = (await (await calls[1]!(`/v1/sessions/${sessionId}`)).json()) as {
-        conversation: Message[];
-        compactions: number;
       };
-      expect(session.compactions).toBe(listed.length);
-      // Every message is either still in the session or removed by exactly one compaction: none removed
-      // twice (a session compacted twice for one trigger would remove the same messages again).
-      // Only the clients' messages: the sliding window's "[n earlier messages skipped]" markers repeat.
-      const ours = (text: string) => text.includes(padding);
-      const removed = listed.flatMap((record) => record.removedMessages.map(textOf)).filter(ours);
-      const current = session.conversation.map(textOf).filter(ours);
-      expect(new Set(removed).size).toBe(removed.length);
-      expect(current.filter((text) => removed.includes(text))).toEqual([]);
-      // Nothing acknowledged is lost.
-      const kept = new Set([...removed, ...current]);
-      expect(acknowledged.get(sessionId)!.filter((text) => !kept.has(text))).toEqual([]);
-      // No record was written twice (a retried append is a no-op).
-      expect(new Set(listed.map((record) => record.event.id)).size).toBe(listed.length);
-    }
-    await store.close();
-    const total = [...acknowledged.values()].reduce((sum, texts) => sum + texts.length, 0);
-    console.log(
-      `crash test: ${total} appends acknowledged and all found afterwards, ${cutOff} cut off by the kill (never acknowledged), ` +
-        `${records} compaction records, none removing a message twice; the other server went on with every session`,
-    );
-  });
+      await Promise.all(Array.from({ length: 20 }, (_, index) => client(index)));
+      await killed;
+      // At least the append whose compaction was under way was cut off.
+      expect(cutOff).toBeGreaterThan(0);
+
+      const store = createPostgresCompactionStore({ connectionString: url });
+      let records = 0;
+      for (const sessionId of sessionIds) {
+        // The session continues on the other server, and compacts there.
+        const before = (await store.list(sessionId)).length;
+        for (let step = 0; step < 40; step++) {
+          const text = `after the crash ${step}:${padding}`;
+          const response = await calls[1]!(`/v1/sessions/${sessionId}/messages`, {
+            method: 'POST',
+            json: { messages: [userMessage(text)] },
+          });
+          expect(response.status).toBe(200);
+          acknowledged.get(sessionId)!.push(text);
+        }
+        const listed: CompactionRecord[] = await store.list(sessionId);
+        expect(listed.length).toBeGreaterThan(before);
+        records += listed.length;
+
+        const session = (await (await calls[1]!(`/v1/sessions/${sessionId}`)).json()) as {
+          conversation: Message[];
+          compactions: number;
+        };
+        expect(session.compactions).toBe(listed.length);
+        // Every message is either still in the session or removed by exactly one compaction: none removed
+        // twice (a session compacted twice for one trigger would remove the same messages again).
+        // Only the clients' messages: the sliding window's "[n earlier messages skipped]" markers repeat.
+        const ours = (text: string) => text.includes(padding);
+        const removed = listed.flatMap((record) => record.removedMessages.map(textOf)).filter(ours);
+        const current = session.conversation.map(textOf).filter(ours);
+        expect(new Set(removed).size).toBe(removed.length);
+        expect(current.filter((text) => removed.includes(text))).toEqual([]);
+        // Nothing acknowledged is lost.
+        const kept = new Set([...removed, ...current]);
+        expect(acknowledged.get(sessionId)!.filter((text) => !kept.has(text))).toEqual([]);
+        // No record was written twice (a retried append is a no-op).
+        expect(new Set(listed.map((record) => record.event.id)).size).toBe(listed.length);
+      }
+      await store.close();
+      const total = [...acknowledged.values()].reduce((sum, texts) => sum + texts.length, 0);
+      console.log(
+        `crash test: ${total} appends acknowledged and all found afterwards, ${cutOff} cut off by the kill (never acknowledged), ` +
+          `${records} compaction records, none removing a message twice; the other server went on with every session`,
+      );
+    },
+  );
 
   it('applies an append retried with its Idempotency-Key once, whichever server the retry reaches', async () => {
     const url = postgres!.createDatabase();
@@ -210,7 +220,7 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
     expect((await append(first, 'x'.repeat(201), 'too long')).status).toBe(400);
   });
 
-  it('serves a bounded load through one and through two servers', async () => {
+  itOnFullRun('serves a bounded load through one and through two servers', async () => {
     const results: string[] = [];
     for (const count of [1, 2]) {
       const url = postgres!.createDatabase();

@@ -1,10 +1,5 @@
-import {
-  type CompactionTriggerPolicy,
-  type JSONObject,
-  type OptionsSchema,
-  validateOptions,
-} from '@compaction/core';
-import { createCacheAwareTrigger } from './cache-aware-trigger.js';
+import { type JSONObject, type OptionsSchema, validateOptions } from '@compaction/core';
+import { type CacheAwareTrigger, createCacheAwareTrigger } from './cache-aware-trigger.js';
 import { anthropicCacheModel, type CacheModel, openaiCacheModel } from './cache-model.js';
 
 /** The config options of the `cache-aware` trigger policy: plain JSON. */
@@ -17,6 +12,8 @@ export interface CacheAwareTriggerConfig {
   clearTo?: number;
   /** See `CacheAwareTriggerOptions.compactionCost`: what the compaction pays per token removed. */
   compactionCost?: number;
+  /** See `CacheAwareTriggerOptions.maximumSessions`: sessions remembered at most (default 1000). */
+  maximumSessions?: number;
 }
 
 /** The JSON Schema of {@link CacheAwareTriggerConfig}. */
@@ -52,6 +49,12 @@ export const cacheAwareTriggerConfigSchema: OptionsSchema = {
       description:
         'Input price the compaction pays per token it removes (0 deterministic, about 1 summarizing).',
     },
+    maximumSessions: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'Sessions remembered at most; the one sent to least recently is forgotten first (default 1000).',
+    },
   },
   additionalProperties: false,
 };
@@ -61,10 +64,7 @@ export const cacheAwareTriggerConfigSchema: OptionsSchema = {
  * {@link cacheAwareTriggerConfigSchema}; `InvalidOptionsError` otherwise), on the clock `now`. Give it to
  * `resolveCompactionConfig` as `triggerPolicies: { 'cache-aware': cacheAwareTriggerFromConfig }`.
  */
-export function cacheAwareTriggerFromConfig(
-  options: JSONObject,
-  now?: () => number,
-): CompactionTriggerPolicy {
+export function cacheAwareTriggerFromConfig(options: JSONObject, now?: () => number): CacheAwareTrigger {
   validateOptions(cacheAwareTriggerConfigSchema, options, 'cache-aware trigger');
   const config = options as CacheAwareTriggerConfig;
   const cache =
@@ -79,6 +79,7 @@ export function cacheAwareTriggerFromConfig(
     cache,
     ...(config.clearTo === undefined ? {} : { clearTo: config.clearTo }),
     ...(config.compactionCost === undefined ? {} : { compactionCost: config.compactionCost }),
+    ...(config.maximumSessions === undefined ? {} : { maximumSessions: config.maximumSessions }),
     ...(now === undefined ? {} : { now }),
   });
 }

@@ -120,3 +120,71 @@ describe('createCacheAwareTrigger after a compaction that stopped short', () => 
     expect(trigger.decide(query(17_001))).toEqual({ compact: true, target: 5000 });
   });
 });
+
+describe('createCacheAwareTrigger’s memory of sessions', () => {
+  /** A trigger on a moving clock, and a way to send a session 40 requests growing by 300 tokens each. */
+  function remembering(options: { maximumSessions?: number } = {}) {
+    let now = 0;
+    const trigger = createCacheAwareTrigger({ now: () => now, ...options });
+    const warm = (sessionId: string) => {
+      for (let request = 0; request < 40; request++) {
+        now += 10_000;
+        trigger.sent?.({ sessionId, messages, tokens: 1000 + request * 300, compacted: false });
+      }
+    };
+    // A warm session compacts at 11,200 tokens (see above); one the trigger does not know waits.
+    const remembers = (sessionId: string) => trigger.decide(query(11_200, sessionId)).compact;
+    return { trigger, warm, remembers };
+  }
+
+  it('forgets the session sent to least recently once more than maximumSessions have been seen', () => {
+    const { warm, remembers } = remembering({ maximumSessions: 2 });
+    warm('a');
+    warm('b');
+    warm('a');
+    warm('c');
+    expect(remembers('b')).toBe(false);
+    expect(remembers('a')).toBe(true);
+    expect(remembers('c')).toBe(true);
+  });
+
+  it('remembers 1000 sessions by default, no more', () => {
+    const { trigger, warm, remembers } = remembering();
+    warm('first');
+    for (let session = 1; session < 1000; session++) {
+      trigger.sent?.({ sessionId: `other-${session}`, messages, tokens: 1000, compacted: false });
+    }
+    expect(remembers('first')).toBe(true);
+    trigger.sent?.({ sessionId: 'one-more', messages, tokens: 1000, compacted: false });
+    expect(remembers('first')).toBe(false);
+  });
+
+  it('forgets a session when told, leaving the others', () => {
+    const { trigger, warm, remembers } = remembering();
+    warm('a');
+    warm('b');
+    trigger.forget('a');
+    expect(remembers('a')).toBe(false);
+    expect(remembers('b')).toBe(true);
+  });
+
+  it('takes maximumSessions from config, and rejects one that is not a positive integer', () => {
+    let now = 0;
+    const trigger = cacheAwareTriggerFromConfig({ maximumSessions: 1 }, () => now);
+    for (const sessionId of ['a', 'b']) {
+      trigger.sent?.({ sessionId, messages, tokens: 1000, compacted: false });
+      now += 10_000;
+      trigger.sent?.({ sessionId, messages, tokens: 1300, compacted: false });
+    }
+    // Cold after ten minutes: a remembered session compacts once a request's growth can be cleared.
+    now += 600_000;
+    expect(trigger.decide(query(5400, 'a')).compact).toBe(false);
+    expect(trigger.decide(query(5400, 'b')).compact).toBe(true);
+    for (const maximumSessions of [0, 1.5]) {
+      expect(() => createCacheAwareTrigger({ maximumSessions })).toThrow(
+        /maximumSessions.*positive integer/s,
+      );
+      expect(() => cacheAwareTriggerFromConfig({ maximumSessions })).toThrow(InvalidOptionsError);
+    }
+  });
+});

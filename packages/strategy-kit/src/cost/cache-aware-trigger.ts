@@ -22,6 +22,17 @@ export interface CacheAwareTriggerOptions {
   compactionCost?: number;
   /** Milliseconds since the epoch, for the time since the previous request. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Sessions remembered at most, a positive integer. Past it, the session whose last request is oldest is
+   * forgotten: its next request is decided as a new session's first. Default 1000, as the Compactor's.
+   */
+  maximumSessions?: number;
+}
+
+/** The `cache-aware` trigger policy: a trigger policy that can also be told a session has ended. */
+export interface CacheAwareTrigger extends CompactionTriggerPolicy {
+  /** Forgets what the trigger remembers of a session; call it when a conversation ends. */
+  forget(sessionId: string): void;
 }
 
 /** What the trigger remembers of a session's requests. */
@@ -47,20 +58,27 @@ interface RequestRecord {
  * exceeds the cache lifetime, the cache is gone anyway and it compacts as soon as a request's growth can be
  * cleared. Over the budget's token trigger it always compacts. Every compaction clears to `clearTo`; when the
  * last one could not get that low, what it reached is what the next is expected to keep.
- * Remembers requests per session: create one per Compactor.
+ * Remembers requests per session, for at most `maximumSessions` sessions (the least recently sent to is
+ * forgotten first) or until `forget`: create one per Compactor.
  */
-export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}): CompactionTriggerPolicy {
+export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}): CacheAwareTrigger {
   const cache = options.cache ?? anthropicCacheModel();
   const clearTo = options.clearTo ?? 0.25;
   const compactionCost = options.compactionCost ?? 0;
   const now = options.now ?? Date.now;
+  const maximumSessions = options.maximumSessions ?? 1000;
   const issues = [];
   if (!(clearTo > 0)) issues.push({ path: 'clearTo', message: 'must be a positive number' });
   if (!(compactionCost >= 0)) issues.push({ path: 'compactionCost', message: 'must be 0 or more' });
   if (!(cache.read > 0 && cache.write >= 0 && cache.lifetimeSeconds > 0)) {
     issues.push({ path: 'cache', message: 'needs read > 0, write >= 0 and lifetimeSeconds > 0' });
   }
+  if (!(Number.isInteger(maximumSessions) && maximumSessions >= 1)) {
+    issues.push({ path: 'maximumSessions', message: 'must be a positive integer' });
+  }
   if (issues.length > 0) throw new InvalidOptionsError({ subject: 'cache-aware trigger', issues });
+  // In the order of their last request, oldest first (a Map iterates in insertion order): the first key is
+  // the one to forget when a new session would exceed `maximumSessions`.
   const sessions = new Map<string, RequestRecord>();
 
   function decide(query: TriggerQuery): TriggerDecision {
@@ -92,6 +110,12 @@ export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}):
     sent({ sessionId, tokens, compacted }) {
       const record = sessions.get(sessionId);
       const grew = record !== undefined && !compacted ? Math.max(0, tokens - record.tokens) : undefined;
+      // Deleted first so that setting it again moves the session to the end, the most recent.
+      sessions.delete(sessionId);
+      if (sessions.size >= maximumSessions) {
+        const oldest = sessions.keys().next();
+        if (oldest.done !== true) sessions.delete(oldest.value);
+      }
       sessions.set(sessionId, {
         at: now(),
         requests: (record?.requests ?? 0) + 1,
@@ -104,6 +128,9 @@ export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}):
             ? {}
             : { reached: record.reached }),
       });
+    },
+    forget(sessionId) {
+      sessions.delete(sessionId);
     },
   };
 }
