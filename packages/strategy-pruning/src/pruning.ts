@@ -39,7 +39,7 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
   return {
     specificationVersion: 'v1',
     name: strategyName,
-    async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
+    async compact({ messages, counter, budget, round, archive = false }): Promise<CompactionOutput> {
       assertValidHistory(messages);
       const plan = planTurns(messages, counter, { keepOriginalTask });
       // Pruning weighs every turn, so the turns the plan left uncounted are counted here.
@@ -52,11 +52,13 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
       if (total <= budget.target) {
         return { messages: [...messages], details: { removedMessages: 0, removedTurns: 0 } };
       }
+      // Archiving leaves markers whatever the option says: they are what names the removed messages.
       const settings: RemovalMarkerSettings = {
-        markers: marker,
+        markers: marker || archive,
         text: markerText,
         round,
         strategy: strategyName,
+        archive,
       };
       const turnCount = plan.turns.length;
       const recentStart = Math.max(0, turnCount - minRecentTurns);
@@ -82,7 +84,7 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
               plan.turns[turnIndex]!,
               counter,
               { room: budget.target - rest, target: budget.target },
-              { round, strategy: strategyName },
+              { round, strategy: strategyName, archive },
             );
             if (shortened !== undefined) {
               replacements.set(turnIndex, shortened);

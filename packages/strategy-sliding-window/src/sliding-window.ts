@@ -44,7 +44,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
   return {
     specificationVersion: 'v1',
     name: strategyName,
-    async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
+    async compact({ messages, counter, budget, round, archive = false }): Promise<CompactionOutput> {
       assertValidHistory(messages);
       const plan = planTurns(messages, counter, { keepOriginalTask });
       return keepTaskWhenItReturns(messages, plan, counter, budget.target, selectWindow);
@@ -63,11 +63,13 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
           runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
         }
 
+        // Archiving leaves markers whatever the option says: they are what names the skipped messages.
         const settings: RemovalMarkerSettings = {
-          markers: marker,
+          markers: marker || archive,
           text: markerText,
           round,
           strategy: strategyName,
+          archive,
         };
         const costOfMarker = removalMarkerCost(counter, settings);
         const replacements = new Map<number, Message[]>();
@@ -114,7 +116,7 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
           // result would take everything older with it), keep it with its results shortened to fill the room.
           // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
           const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
-          const marks = { round, strategy: strategyName };
+          const marks = { round, strategy: strategyName, archive };
           const shortened =
             inWindow === 0
               ? shortenTurn(messages, turn, counter, room, marks)

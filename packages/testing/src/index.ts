@@ -45,7 +45,13 @@ export {
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
-export { type FloorOf, markerRoom, protectedTokens, reachableFloor } from './protected-tokens.js';
+export {
+  archivedMarkerRoom,
+  type FloorOf,
+  markerRoom,
+  protectedTokens,
+  reachableFloor,
+} from './protected-tokens.js';
 export {
   checkProviderContractCase,
   checkProviderContracts,
