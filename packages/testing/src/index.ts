@@ -75,6 +75,8 @@ export { openAIChatViolations } from './provider-contracts/openai-chat-violation
 export { openAIResponsesRequestArbitrary } from './provider-contracts/openai-responses-request-arbitrary.js';
 export { openAIResponsesViolations } from './provider-contracts/openai-responses-violations.js';
 export type { ProviderRequestArbitrarySettings } from './provider-contracts/provider-request-arbitrary-settings.js';
+export { expectedRecalls } from './recall-expectations.js';
+export { type RecallRound, type RecallRoundInput, recallRoundTrip } from './recall-round-trip.js';
 export { oddlyChanged, replaceSomewhere } from './replace-somewhere.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';
 export {
