@@ -33,3 +33,10 @@ describe('archive items', () => {
     expect(recallHandlesIn(text)).toEqual(['b2', 'a1']);
   });
 });
+
+describe('recallHandlesIn', () => {
+  it('finds hints in plain text and in JSON text, each handle once', () => {
+    const text = `see recall "a1" and ${JSON.stringify({ note: 'recall "b2"' })}, again recall "a1"`;
+    expect(recallHandlesIn(text)).toEqual(['a1', 'b2']);
+  });
+});

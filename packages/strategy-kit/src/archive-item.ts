@@ -1,4 +1,5 @@
-import type { ArchivedItem } from '@compaction/core';
+import type { ArchivedItem, ToolCallPart, ToolResultPart } from '@compaction/core';
+import { toolResultText } from './render-archived-messages.js';
 
 /**
  * The archived item for `text`, under a handle derived from the text alone: every stage of a pipeline, and
@@ -14,11 +15,29 @@ export function recallHint(item: Pick<ArchivedItem, 'handle'>): string {
   return `recall "${item.handle}"`;
 }
 
-/** The handles the recall hints in `text` name, in order of appearance, each once. */
+/**
+ * A hint that costs at least as many tokens as any real one, for the budgets that must pay for a hint
+ * before the text it names is known: handles alternating digits and letters are the costliest to count.
+ */
+export const costliestRecallHint = recallHint({ handle: '0a0a0a0a0a0' });
+
+/** The archived item of a tool result: its whole text ({@link toolResultText}), labelled `<tool> output`. */
+export function archivedToolResult(part: ToolResultPart): ArchivedItem {
+  return archiveItem(`${part.toolName} output`, toolResultText(part));
+}
+
+/** The archived item of a tool call's input: the input as JSON, labelled `<tool> input`. */
+export function archivedToolInput(part: ToolCallPart): ArchivedItem {
+  return archiveItem(`${part.toolName} input`, JSON.stringify(part.input));
+}
+
+/**
+ * The handles the recall hints in `text` name, in order of appearance, each once; hints inside JSON text
+ * (a tool call's input), whose quotes are escaped, count too.
+ */
 export function recallHandlesIn(text: string): string[] {
-  return [
-    ...new Set(Array.from(text.matchAll(/recall "([A-Za-z0-9_-]{1,32})"/g), (match) => match[1] as string)),
-  ];
+  const hints = text.matchAll(/recall \\?"([A-Za-z0-9_-]{1,32})\\?"/g);
+  return [...new Set(Array.from(hints, (match) => match[1] as string))];
 }
 
 /** cyrb53, a fast 53-bit string hash, in base 36 (11 characters at most). */

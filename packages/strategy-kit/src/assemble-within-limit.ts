@@ -49,6 +49,8 @@ export function assembleWithinLimit(
   );
   const withMarkers = assembleKeptTurns(messages, plan, kept, markers, replacements);
   const tokensWithMarkers = counter.estimate(withMarkers.messages);
+  // The limit comes before the markers, even those that name archived messages: what no marker names is
+  // not listed as archived.
   const assembled =
     tokensWithMarkers > budget.limit && withMarkers.markers > 0
       ? assembleKeptTurns(messages, plan, kept, { ...markers, markers: false }, replacements)
@@ -75,7 +77,8 @@ export function protectedOverLimit(budget: CompactionBudget, best: number): Budg
 
 /**
  * The output of a strategy that keeps or drops whole turns: the assembled messages, and in the details what
- * was removed, how many markers and shortened turns there are, the count after, and any `extraDetails`.
+ * was removed, how many markers and shortened turns there are, the count after, and any `extraDetails`; and
+ * the archived items when the history was assembled with `archive`.
  */
 export function keptTurnsOutput(
   assembled: AssembledWithinLimit,
@@ -83,6 +86,7 @@ export function keptTurnsOutput(
 ): CompactionOutput {
   return {
     messages: assembled.messages,
+    ...(assembled.archived === undefined ? {} : { archived: assembled.archived }),
     details: {
       removedMessages: assembled.removedMessages,
       removedTurns: assembled.removedTurns,

@@ -1,4 +1,12 @@
-export { archiveItem, recallHandlesIn, recallHint } from './archive-item.js';
+export { archivedChanges } from './archive-changes.js';
+export {
+  archivedToolInput,
+  archivedToolResult,
+  archiveItem,
+  costliestRecallHint,
+  recallHandlesIn,
+  recallHint,
+} from './archive-item.js';
 export {
   type AssembledWithinLimit,
   assembleWithinLimit,
@@ -29,11 +37,13 @@ export { isSummary } from './is-summary.js';
 export { keepTaskWhenItReturns } from './keep-returning-task.js';
 export {
   type AssembledHistory,
+  archivedMessages,
   assembleKeptTurns,
   type RemovalMarkerSettings,
   removalMarker,
   removalMarkerCost,
 } from './kept-turns.js';
+export { renderArchivedMessages, toolResultText } from './render-archived-messages.js';
 export {
   isShortenedPart,
   shortenedPartMetadata,
@@ -46,6 +56,7 @@ export {
   shortenToolResultToTokens,
   type ToolResultSize,
   toolResultSizes,
+  truncationNoteCost,
   truncationNoteTokens,
 } from './tool-result-sizes.js';
 export { truncateText } from './truncate-text.js';

@@ -8,7 +8,15 @@ import {
 } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { assistant, calls, results, system, user } from './__fixtures__/messages.js';
-import { assembleKeptTurns, type RemovalMarkerSettings, removalMarker } from './kept-turns.js';
+import { recallHint } from './archive-item.js';
+import {
+  archivedMessages,
+  assembleKeptTurns,
+  type RemovalMarkerSettings,
+  removalMarker,
+  removalMarkerCost,
+} from './kept-turns.js';
+import { renderArchivedMessages } from './render-archived-messages.js';
 import { planTurns } from './turn-plan.js';
 
 const markerSettings: RemovalMarkerSettings = {
@@ -105,5 +113,42 @@ describe('assembleKeptTurns', () => {
       user('now'),
     ];
     expect(assemble(plain, [1, 1, 0, 1, 1], quiet).markers).toBe(0);
+  });
+});
+
+describe('assembleKeptTurns with archive', () => {
+  const archiving: RemovalMarkerSettings = {
+    ...markerSettings,
+    text: (count, recall) => `[${count} removed${recall === undefined ? '' : `; ${recall}`}]`,
+    archive: true,
+  };
+
+  it('names in each marker the handle of the messages it stands for, and archives their transcript', () => {
+    const messages = [
+      user('task'),
+      calls('a'),
+      results('a'),
+      user('more'),
+      calls('b'),
+      results('b'),
+      user('now'),
+    ];
+    const assembled = assemble(messages, [1, 0, 0, 0, 1], archiving);
+    const dropped = messages.slice(1, 6);
+    expect(assembled.archived).toEqual([archivedMessages(dropped)]);
+    expect(assembled.archived![0]!.text).toBe(renderArchivedMessages(dropped));
+    expect(texts(assembled.messages)[1]).toBe(`[5 removed; ${recallHint(assembled.archived![0]!)}]`);
+  });
+
+  it('archives nothing and returns no items without archive', () => {
+    const messages = [user('task'), calls('a'), results('a'), user('now')];
+    expect(assemble(messages, [1, 0, 1]).archived).toBeUndefined();
+  });
+
+  it('counts the costliest hint in the cost of a marker', () => {
+    const counter = createTokenCounter();
+    const marker = removalMarker(9_999_999, archiving, recallHint(archivedMessages([user('x')])));
+    expect(removalMarkerCost(counter, archiving)).toBeGreaterThanOrEqual(counter.countMessage(marker));
+    expect(removalMarkerCost(counter, archiving)).toBeGreaterThan(removalMarkerCost(counter, markerSettings));
   });
 });

@@ -1,4 +1,5 @@
 import type { Metadata, ToolResultPart } from '@compaction/core';
+import { archivedToolResult, recallHint } from './archive-item.js';
 import { truncateText } from './truncate-text.js';
 
 /** Characters of a result's text (images and files are not text). */
@@ -45,15 +46,19 @@ export function withShortenedOutput(part: ToolResultPart, output: string, strate
 /**
  * A result cut to about `keepCharacters` of text with {@link truncateText} (its start and its end around a
  * note of what was omitted); images and files in it become a one-line note. Marked as shortened by
- * `strategy`. Every strategy that shortens tool results uses this one cut.
+ * `strategy`. With `archive`, the note names the recall handle of the whole result ({@link
+ * archivedToolResult}; `archivedChanges` lists it). Every strategy that shortens tool results uses this one
+ * cut.
  */
 export function shortenToolResult(
   part: ToolResultPart,
   keepCharacters: number,
   strategy: string,
+  archive = false,
 ): ToolResultPart {
+  const recall = archive ? recallHint(archivedToolResult(part)) : undefined;
   if (typeof part.output === 'string') {
-    return withShortenedOutput(part, truncateText(part.output, keepCharacters), strategy);
+    return withShortenedOutput(part, truncateText(part.output, keepCharacters, recall), strategy);
   }
   const texts: string[] = [];
   let omittedParts = 0;
@@ -62,5 +67,5 @@ export function shortenToolResult(
     else omittedParts++;
   }
   const note = omittedParts > 0 ? `\n[${omittedParts} image or file parts omitted]` : '';
-  return withShortenedOutput(part, truncateText(texts.join('\n'), keepCharacters) + note, strategy);
+  return withShortenedOutput(part, truncateText(texts.join('\n'), keepCharacters, recall) + note, strategy);
 }

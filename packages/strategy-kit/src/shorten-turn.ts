@@ -11,7 +11,7 @@ import {
   shortenToolResultToTokens,
   type ToolResultSize,
   toolResultSizes,
-  truncationNoteTokens,
+  truncationNoteCost,
 } from './tool-result-sizes.js';
 
 /** The marks a shortened message carries. */
@@ -20,6 +20,8 @@ export interface ShortenMarks {
   round: number;
   /** The strategy that shortens. */
   strategy: string;
+  /** Whether the cut notes name the recall handles of the whole results (`input.archive`). */
+  archive?: boolean;
 }
 
 interface ResultSize extends ToolResultSize {
@@ -31,7 +33,8 @@ interface ResultSize extends ToolResultSize {
  * Shortens the tool results of one turn so that the turn counts at most `room` tokens, as close under it as
  * the measurement allows; the calls, and so the pairing, stay as they are. Every result is cut to the same
  * token cap, so the largest give up the most, and each keeps its start and its end ({@link
- * shortenToolResult}). Pinned tool messages are left alone. Returns undefined when the turn already fits,
+ * shortenToolResult}; with `marks.archive`, each cut note names its recall handle). Pinned tool messages are
+ * left alone. Returns undefined when the turn already fits,
  * has no results to shorten, or cannot fit even with its results cut to nothing.
  */
 export function shortenTurn(
@@ -57,7 +60,7 @@ export function shortenTurn(
   const resultSizes = sizes.map((size) => size.tokens);
   const fitted = fitToRoom(
     room,
-    room - (turnTokens - resultTokens) - truncationNoteTokens * sizes.length,
+    room - (turnTokens - resultTokens) - truncationNoteCost(counter, marks.archive === true) * sizes.length,
     (available) => {
       const shortened = buildTurn(messages, turn, sizes, waterLevel(resultSizes, available), marks);
       return { value: shortened, tokens: counter.estimate(shortened) };
@@ -102,6 +105,7 @@ function buildTurn(
         cap,
         size.characters / size.tokens,
         marks.strategy,
+        marks.archive === true,
       );
     }
     result[messageIndex - turn.start] = withCompactionMetadata<ToolMessage>(

@@ -1,8 +1,18 @@
-import type { ToolMessage, ToolResultPart } from '@compaction/core';
+import type { TokenCounter, ToolMessage, ToolResultPart } from '@compaction/core';
+import { costliestRecallHint } from './archive-item.js';
 import { shortenToolResult, toolResultCharacters } from './shorten-tool-result.js';
 
 /** Tokens the note of a shortened result adds, left out of the room kept for the result's own text. */
 export const truncationNoteTokens = 16;
+
+/**
+ * Tokens the note of a shortened or cleared result adds: {@link truncationNoteTokens}, and with `archive`
+ * what its recall hint adds, counted on the costliest hint so the room is never short.
+ */
+export function truncationNoteCost(counter: TokenCounter, archive: boolean): number {
+  if (!archive) return truncationNoteTokens;
+  return truncationNoteTokens + counter.estimator.countText(`; ${costliestRecallHint} for the whole output`);
+}
 
 /** How large one result of a tool message is. */
 export interface ToolResultSize {
@@ -28,13 +38,16 @@ export function toolResultSizes(message: ToolMessage, messageTokens: number): To
 
 /**
  * A result cut to about `keepTokens` tokens of its text ({@link shortenToolResult}), converted to characters
- * at the result's own `charactersPerToken`, and marked as shortened by `strategy`.
+ * at the result's own `charactersPerToken`, and marked as shortened by `strategy`; with `archive`, its note
+ * names the whole result's recall handle.
  */
 export function shortenToolResultToTokens(
   part: ToolResultPart,
   keepTokens: number,
   charactersPerToken: number,
   strategy: string,
+  archive = false,
 ): ToolResultPart {
-  return shortenToolResult(part, Math.floor(Math.max(0, keepTokens) * charactersPerToken), strategy);
+  const keepCharacters = Math.floor(Math.max(0, keepTokens) * charactersPerToken);
+  return shortenToolResult(part, keepCharacters, strategy, archive);
 }

@@ -23,3 +23,13 @@ describe('truncateText', () => {
     expect(result).toBe(`${'x'.repeat(60)}\n[... 910 characters omitted ...]\n${'x'.repeat(30)}`);
   });
 });
+
+describe('truncateText with a recall hint', () => {
+  it('names the hint in its note, and leaves text that fits alone', () => {
+    const hint = 'recall "abc"';
+    expect(truncateText('x'.repeat(1000), 90, hint)).toBe(
+      `${'x'.repeat(60)}\n[... 910 characters omitted; recall "abc" for the whole output ...]\n${'x'.repeat(30)}`,
+    );
+    expect(truncateText('short', 10, hint)).toBe('short');
+  });
+});

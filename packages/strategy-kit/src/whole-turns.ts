@@ -38,16 +38,23 @@ export interface WholeTurnsStart {
  * typed errors for an invalid one), plans its turns, and settles the removal markers and what one costs.
  */
 export function startWholeTurns(
-  { messages, counter, round }: Pick<CompactionInput, 'messages' | 'counter' | 'round'>,
+  {
+    messages,
+    counter,
+    round,
+    archive = false,
+  }: Pick<CompactionInput, 'messages' | 'counter' | 'round' | 'archive'>,
   settings: WholeTurnsSettings,
 ): WholeTurnsStart {
   assertValidHistory(messages);
   const plan = planTurns(messages, counter, { keepOriginalTask: settings.keepOriginalTask });
+  // Archiving leaves markers whatever the option says: they are what names the removed messages.
   const markers: RemovalMarkerSettings = {
-    markers: settings.markers,
+    markers: settings.markers || archive,
     text: settings.markerText,
     round,
     strategy: settings.strategy,
+    archive,
   };
   return { plan, markers, markerCost: removalMarkerCost(counter, markers) };
 }

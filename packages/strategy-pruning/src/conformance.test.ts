@@ -5,9 +5,9 @@ import { createPruning } from './pruning.js';
 // By design the newest `minRecentTurns` turns (5 by default) give way only to the limit, not to the target.
 describeConformance('pruning', {
   strategy: () => createPruning(),
-  floor: (messages, counter) => reachableFloor(messages, counter, { recentTurns: 5 }),
+  floor: (messages, counter, settings) => reachableFloor(messages, counter, { recentTurns: 5, ...settings }),
 });
 describeConformance('pruning without the original task, recent turns or markers', {
   strategy: () => createPruning({ keepOriginalTask: false, minRecentTurns: 0, marker: false }),
-  floor: (messages, counter) => reachableFloor(messages, counter),
+  floor: (messages, counter, settings) => reachableFloor(messages, counter, settings),
 });

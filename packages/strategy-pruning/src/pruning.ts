@@ -28,66 +28,69 @@ export function createPruning(options: PruningOptions = {}): CompactionStrategy 
     `strategy "${strategyName}"`,
   );
   const settings = { strategy: strategyName, keepOriginalTask, markers: marker, markerText };
-  return createWholeTurnsStrategy(settings, ({ messages, counter, budget, round }, start) => {
-    const { plan, markerCost } = start;
-    // Pruning weighs every turn, so the turns the plan left uncounted are counted here.
-    const turnTokens = plan.tokens.slice();
-    let total = 0;
-    plan.turns.forEach((turn, turnIndex) => {
-      if (plan.protectedTurns[turnIndex] === 0) turnTokens[turnIndex] = countTurn(messages, turn, counter);
-      total += turnTokens[turnIndex]!;
-    });
-    if (total <= budget.target) return nothingRemovedOutput(messages);
-    const turnCount = plan.turns.length;
-    const recentStart = Math.max(0, turnCount - minRecentTurns);
+  return createWholeTurnsStrategy(
+    settings,
+    ({ messages, counter, budget, round, archive = false }, start) => {
+      const { plan, markerCost } = start;
+      // Pruning weighs every turn, so the turns the plan left uncounted are counted here.
+      const turnTokens = plan.tokens.slice();
+      let total = 0;
+      plan.turns.forEach((turn, turnIndex) => {
+        if (plan.protectedTurns[turnIndex] === 0) turnTokens[turnIndex] = countTurn(messages, turn, counter);
+        total += turnTokens[turnIndex]!;
+      });
+      if (total <= budget.target) return nothingRemovedOutput(messages);
+      const turnCount = plan.turns.length;
+      const recentStart = Math.max(0, turnCount - minRecentTurns);
 
-    /** Drops the oldest turns that `protectedTurns` allows until the tally meets the target. */
-    const selectTurns = (protectedTurns: Readonly<Uint8Array>) => {
-      const kept = new Uint8Array(turnCount).fill(1);
-      const replacements = new Map<number, Message[]>();
-      let tokens = total;
-      /**
-       * Removes a turn, or, when that would leave more than the slack below the target, keeps it with its
-       * tool results shortened to fill the room instead. Returns whether it shortened (then the target is
-       * met).
-       */
-      const removeOrShorten = (turnIndex: number): boolean => {
-        const rest = tokens - turnTokens[turnIndex]!;
-        // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
-        const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? markerCost : 0);
-        if (withoutTurn < budget.target) {
-          const shortened = fillRoomWithTurn(
-            messages,
-            plan.turns[turnIndex]!,
-            counter,
-            { room: budget.target - rest, target: budget.target },
-            { round, strategy: strategyName },
-          );
-          if (shortened !== undefined) {
-            replacements.set(turnIndex, shortened);
-            tokens = rest + counter.estimate(shortened);
-            return true;
+      /** Drops the oldest turns that `protectedTurns` allows until the tally meets the target. */
+      const selectTurns = (protectedTurns: Readonly<Uint8Array>) => {
+        const kept = new Uint8Array(turnCount).fill(1);
+        const replacements = new Map<number, Message[]>();
+        let tokens = total;
+        /**
+         * Removes a turn, or, when that would leave more than the slack below the target, keeps it with its
+         * tool results shortened to fill the room instead. Returns whether it shortened (then the target is
+         * met).
+         */
+        const removeOrShorten = (turnIndex: number): boolean => {
+          const rest = tokens - turnTokens[turnIndex]!;
+          // A turn next to an already removed one joins its marker; otherwise it opens a new gap.
+          const withoutTurn = rest + (turnIndex === 0 || kept[turnIndex - 1] === 1 ? markerCost : 0);
+          if (withoutTurn < budget.target) {
+            const shortened = fillRoomWithTurn(
+              messages,
+              plan.turns[turnIndex]!,
+              counter,
+              { room: budget.target - rest, target: budget.target },
+              { round, strategy: strategyName, archive },
+            );
+            if (shortened !== undefined) {
+              replacements.set(turnIndex, shortened);
+              tokens = rest + counter.estimate(shortened);
+              return true;
+            }
           }
+          kept[turnIndex] = 0;
+          tokens = withoutTurn;
+          return false;
+        };
+        // Oldest first; the recent turns give way only when the limit cannot be met without them.
+        for (let turnIndex = 0; turnIndex < recentStart && tokens > budget.target; turnIndex++) {
+          if (protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) return { kept, replacements };
         }
-        kept[turnIndex] = 0;
-        tokens = withoutTurn;
-        return false;
+        for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
+          if (protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
+        }
+        return { kept, replacements };
       };
-      // Oldest first; the recent turns give way only when the limit cannot be met without them.
-      for (let turnIndex = 0; turnIndex < recentStart && tokens > budget.target; turnIndex++) {
-        if (protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) return { kept, replacements };
-      }
-      for (let turnIndex = recentStart; turnIndex < turnCount && tokens > budget.limit; turnIndex++) {
-        if (protectedTurns[turnIndex] === 0 && removeOrShorten(turnIndex)) break;
-      }
-      return { kept, replacements };
-    };
-    return keepChosenTurns(
-      { messages, counter, budget },
-      start,
-      // The recent turns are not dropped to keep a user turn first.
-      (turnPlan) => ({ ...selectTurns(turnPlan.protectedTurns), dropBefore: recentStart }),
-      { tokensBefore: total },
-    );
-  });
+      return keepChosenTurns(
+        { messages, counter, budget },
+        start,
+        // The recent turns are not dropped to keep a user turn first.
+        (turnPlan) => ({ ...selectTurns(turnPlan.protectedTurns), dropBefore: recentStart }),
+        { tokensBefore: total },
+      );
+    },
+  );
 }

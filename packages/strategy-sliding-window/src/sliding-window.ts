@@ -39,100 +39,103 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
   const { keepOriginalTask, marker } = validated;
   const windowTokens = validated.windowTokens ?? Number.POSITIVE_INFINITY;
   const settings = { strategy: strategyName, keepOriginalTask, markers: marker, markerText };
-  return createWholeTurnsStrategy(settings, ({ messages, counter, budget, round }, start) => {
-    const { markerCost } = start;
-    return keepChosenTurns({ messages, counter, budget }, start, selectWindow);
+  return createWholeTurnsStrategy(
+    settings,
+    ({ messages, counter, budget, round, archive = false }, start) => {
+      const { markerCost } = start;
+      return keepChosenTurns({ messages, counter, budget }, start, selectWindow);
 
-    function selectWindow(plan: TurnPlan): TurnChoice | CompactionOutput {
-      const turnCount = plan.turns.length;
-      // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
-      // becomes one marker) before each turn.
-      const protectedBefore = new Float64Array(turnCount + 1);
-      const runsBefore = new Uint32Array(turnCount + 1);
-      for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
-        const isProtected = plan.protectedTurns[turnIndex] === 1;
-        protectedBefore[turnIndex + 1] =
-          protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
-        const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
-        runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
-      }
+      function selectWindow(plan: TurnPlan): TurnChoice | CompactionOutput {
+        const turnCount = plan.turns.length;
+        // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
+        // becomes one marker) before each turn.
+        const protectedBefore = new Float64Array(turnCount + 1);
+        const runsBefore = new Uint32Array(turnCount + 1);
+        for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+          const isProtected = plan.protectedTurns[turnIndex] === 1;
+          protectedBefore[turnIndex + 1] =
+            protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
+          const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
+          runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
+        }
 
-      const replacements = new Map<number, Message[]>();
-      // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
-      let windowStart = turnCount;
-      let fromWindowStart = 0;
-      let inWindow = 0;
-      for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
-        const turn = plan.turns[turnIndex]!;
-        if (plan.protectedTurns[turnIndex] === 1) {
-          fromWindowStart += plan.tokens[turnIndex]!;
-          windowStart = turnIndex;
-          continue;
-        }
-        const turnTokens = countTurn(messages, turn, counter);
-        const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * markerCost;
-        if (
-          outside + fromWindowStart + turnTokens <= budget.target &&
-          inWindow + turnTokens <= windowTokens
-        ) {
-          fromWindowStart += turnTokens;
-          inWindow += turnTokens;
-          windowStart = turnIndex;
-          continue;
-        }
-        if (
-          outside - runsBefore[turnIndex]! * markerCost + fromWindowStart + turnTokens <= budget.target &&
-          inWindow + turnTokens <= windowTokens &&
-          fitsWhole(
-            messages,
-            plan,
-            counter,
-            turnIndex,
-            protectedBefore[turnIndex]! + fromWindowStart,
-            inWindow,
-            budget,
-            windowTokens,
-          )
-        ) {
-          windowStart = 0;
+        const replacements = new Map<number, Message[]>();
+        // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
+        let windowStart = turnCount;
+        let fromWindowStart = 0;
+        let inWindow = 0;
+        for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
+          const turn = plan.turns[turnIndex]!;
+          if (plan.protectedTurns[turnIndex] === 1) {
+            fromWindowStart += plan.tokens[turnIndex]!;
+            windowStart = turnIndex;
+            continue;
+          }
+          const turnTokens = countTurn(messages, turn, counter);
+          const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * markerCost;
+          if (
+            outside + fromWindowStart + turnTokens <= budget.target &&
+            inWindow + turnTokens <= windowTokens
+          ) {
+            fromWindowStart += turnTokens;
+            inWindow += turnTokens;
+            windowStart = turnIndex;
+            continue;
+          }
+          if (
+            outside - runsBefore[turnIndex]! * markerCost + fromWindowStart + turnTokens <= budget.target &&
+            inWindow + turnTokens <= windowTokens &&
+            fitsWhole(
+              messages,
+              plan,
+              counter,
+              turnIndex,
+              protectedBefore[turnIndex]! + fromWindowStart,
+              inWindow,
+              budget,
+              windowTokens,
+            )
+          ) {
+            windowStart = 0;
+            break;
+          }
+          // The first turn that does not fit: rather than end the window far below the target (one huge tool
+          // result would take everything older with it), keep it with its results shortened to fill the room.
+          // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
+          const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
+          const marks = { round, strategy: strategyName, archive };
+          const shortened =
+            inWindow === 0
+              ? shortenTurn(messages, turn, counter, room, marks)
+              : fillRoomWithTurn(
+                  messages,
+                  turn,
+                  counter,
+                  { room, target: Math.min(budget.target, windowTokens) },
+                  marks,
+                );
+          if (shortened !== undefined) {
+            replacements.set(turnIndex, shortened);
+            windowStart = turnIndex;
+          }
           break;
         }
-        // The first turn that does not fit: rather than end the window far below the target (one huge tool
-        // result would take everything older with it), keep it with its results shortened to fill the room.
-        // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
-        const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
-        const marks = { round, strategy: strategyName };
-        const shortened =
-          inWindow === 0
-            ? shortenTurn(messages, turn, counter, room, marks)
-            : fillRoomWithTurn(
-                messages,
-                turn,
-                counter,
-                { room, target: Math.min(budget.target, windowTokens) },
-                marks,
-              );
-        if (shortened !== undefined) {
-          replacements.set(turnIndex, shortened);
-          windowStart = turnIndex;
+        if (windowStart === 0 && replacements.size === 0) {
+          // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
+          const tokens = counter.estimate(messages);
+          if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
+          return nothingRemovedOutput(messages);
         }
-        break;
-      }
-      if (windowStart === 0 && replacements.size === 0) {
-        // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
-        const tokens = counter.estimate(messages);
-        if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
-        return nothingRemovedOutput(messages);
-      }
 
-      const kept = new Uint8Array(turnCount);
-      for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
-        if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
+        const kept = new Uint8Array(turnCount);
+        for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+          if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
+        }
+        // Without the original task, the window starts at its oldest user message instead.
+        return { kept, replacements };
       }
-      // Without the original task, the window starts at its oldest user message instead.
-      return { kept, replacements };
-    }
-  });
+    },
+  );
 }
 
 /**

@@ -10,3 +10,9 @@ describeTargetFill('sliding-window without markers', {
 describeTargetFill('a pipeline of tool-result-truncation and sliding-window', {
   strategy: () => createPipeline([createToolResultTruncation(), createSlidingWindow()]),
 });
+describeTargetFill('sliding-window', { strategy: () => createSlidingWindow(), archive: true, numRuns: 100 });
+describeTargetFill('a pipeline of tool-result-truncation and sliding-window', {
+  strategy: () => createPipeline([createToolResultTruncation(), createSlidingWindow()]),
+  archive: true,
+  numRuns: 100,
+});

@@ -1,4 +1,5 @@
 import type { Message, TokenCounter } from '@compaction/core';
+import { recallHint } from '@compaction/strategy-kit';
 import type { ArtifactTrail } from './artifact-trail.js';
 import type { SummaryPlan } from './plan-summary.js';
 import { fitArtifactTrail } from './render-artifact-trail.js';
@@ -56,13 +57,16 @@ export function assembleSummary(
   placement: SummaryPlacement,
   counter: TokenCounter,
 ): AssembledSummary {
+  // The first archived item is the span the summary replaces: its header names it.
+  const span = plan.archived?.[0];
+  const recall = span === undefined ? undefined : recallHint(span);
   const placed = placeSummary(
     placement,
     plan.kept,
     (role) =>
       summaryMessage({
         role,
-        text: [summaryHeader(role, plan.round, plan.summarizedMessages), body.text, body.trail.text]
+        text: [summaryHeader(role, plan.round, plan.summarizedMessages, recall), body.text, body.trail.text]
           .filter((part) => part.length > 0)
           .join('\n\n'),
         round: plan.round,

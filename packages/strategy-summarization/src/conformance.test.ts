@@ -8,8 +8,12 @@ import { describeConformance } from '@compaction/testing/vitest';
 import { summarizingProvider } from './__fixtures__/summaries.js';
 import { createSummarization } from './create-summarization.js';
 
-/** The summary takes the place of a removal marker, and needs more room than one: its header. */
-const floor: FloorOf = (messages, counter) => protectedTokens(messages, counter) + 64;
+/**
+ * The summary takes the place of a removal marker, and needs more room than one: its header, longer when it
+ * names the recall handle of the summarized messages.
+ */
+const floor: FloorOf = (messages, counter, settings) =>
+  protectedTokens(messages, counter, settings) + (settings?.archive === true ? 100 : 64);
 
 /**
  * The variants run 300 cases per property, fewer than the main suite; on the Node 22 compatibility run

@@ -92,5 +92,6 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
     messages: outcome.summary.messages,
     summary: textOf(outcome.summary.summary),
     details: summaryDetails(plan, answer, outcome),
+    ...(plan.archived === undefined ? {} : { archived: plan.archived }),
   };
 }

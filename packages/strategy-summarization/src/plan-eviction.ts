@@ -64,6 +64,8 @@ export interface RecentTurnsInput {
   /** The compaction's target, which sets how much room may go unused (`wholeTurnSlack`). */
   target: number;
   round: number;
+  /** Whether the cut notes of a shortened turn name the recall handles of the whole results. */
+  archive: boolean;
 }
 
 /** The recent turns kept: from candidate `firstKept` on, the first of them possibly shortened. */
@@ -95,7 +97,7 @@ export function selectRecentTurns(input: RecentTurnsInput): RecentTurns {
       firstKept = index;
       continue;
     }
-    const marks = { round: input.round, strategy: strategyName };
+    const marks = { round: input.round, strategy: strategyName, archive: input.archive };
     const fill = room - input.trailShortfall;
     const shortened =
       kept === 0

@@ -1,10 +1,17 @@
 import {
+  type ArchivedItem,
   BudgetUnreachableError,
   type CompactionInput,
   type CompactionOutput,
   type Message,
 } from '@compaction/core';
-import { planTurns, type Turn } from '@compaction/strategy-kit';
+import {
+  archivedChanges,
+  archivedMessages,
+  costliestRecallHint,
+  planTurns,
+  type Turn,
+} from '@compaction/strategy-kit';
 import { allocateRoom } from './allocate-room.js';
 import { type ArtifactTrail, mergeArtifactTrails } from './artifact-trail.js';
 import { extractArtifacts } from './extract-artifacts.js';
@@ -43,6 +50,12 @@ export interface SummaryPlan {
   keptRecentTurns: number;
   /** Whether the oldest kept recent turn had its tool results shortened. */
   shortenedTurn: boolean;
+  /**
+   * With `input.archive`: the messages the summary replaces (the earlier summaries and the summarized span,
+   * in their order) under the handle its header names, first; then the whole results the shortened recent
+   * turn's notes name.
+   */
+  archived?: ArchivedItem[];
 }
 
 /** A compaction that needs no summary (with its output), or the plan of one that does. */
@@ -71,6 +84,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   const previous = readPreviousSummaries(turnMessages(layout.summaries));
   const extractSettings = { commandCharacters: options.commandCharacters };
   const round = Math.max(input.round, previous.round + 1);
+  const archive = input.archive === true;
 
   // Room for the summary message: its fixed parts (the header with the most messages it can count), the
   // summarizer's text and the trail.
@@ -78,7 +92,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   const overhead = counter.estimator.countMessage(
     summaryMessage({
       role: 'assistant',
-      text: `${summaryHeader('assistant', round, mostSummarized)}\n\n\n\n`,
+      text: `${summaryHeader('assistant', round, mostSummarized, archive ? costliestRecallHint : undefined)}\n\n\n\n`,
       round,
       summaryText: '',
       artifactTrail: previous.trail,
@@ -119,6 +133,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
     trailShortfall: Math.max(0, trailNeeds - trailTokens),
     target: budget.target,
     round,
+    archive,
   });
   const boundary = layout.candidates[recent.firstKept];
   const evictedTurns = layout.candidates.slice(0, recent.firstKept);
@@ -144,6 +159,14 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
     .filter((item) => !Number.isInteger(item.index))
     .reduce((sum, item) => sum + counter.countMessage(item.message), 0);
   const evicted = turnMessages(evictedTurns);
+  const shortenedArchive =
+    recent.shortened === undefined || boundary === undefined
+      ? []
+      : archivedChanges(messages.slice(boundary.start, boundary.end), recent.shortened);
+  // What the summary replaces, in its order: the earlier summaries and the evicted turns.
+  const replaced = turnMessages(
+    [...layout.summaries, ...evictedTurns].sort((left, right) => left.start - right.start),
+  );
   const firstConversational = messages.find((message) => message.role !== 'system');
   return {
     kind: 'summarize',
@@ -167,6 +190,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
       summaryTokens,
       keptRecentTurns: layout.candidates.length - recent.firstKept,
       shortenedTurn: recent.shortened !== undefined,
+      ...(archive ? { archived: [archivedMessages(replaced), ...shortenedArchive] } : {}),
     },
   };
 }
@@ -176,11 +200,12 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
  * for the newest turn's results, if they were cut. Throws `BudgetUnreachableError` when it is over the limit.
  */
 function keepWithoutSummary(
-  { messages, counter, budget }: CompactionInput,
+  input: CompactionInput,
   total: number,
   recent: RecentTurns,
   boundary: Turn | undefined,
 ): CompactionOutput {
+  const { messages, counter, budget } = input;
   const shortenedHistory =
     recent.shortened === undefined || boundary === undefined
       ? undefined
@@ -188,7 +213,11 @@ function keepWithoutSummary(
   const shortenedTokens = shortenedHistory === undefined ? total : counter.estimate(shortenedHistory);
   if (shortenedHistory !== undefined && shortenedTokens <= budget.limit) {
     const details = { summarized: false, reason: 'nothing-to-summarize', shortenedTurns: 1 };
-    return { messages: shortenedHistory, details };
+    if (input.archive !== true || recent.shortened === undefined || boundary === undefined) {
+      return { messages: shortenedHistory, details };
+    }
+    const archived = archivedChanges(messages.slice(boundary.start, boundary.end), recent.shortened);
+    return { messages: shortenedHistory, details, archived };
   }
   if (total <= budget.limit) {
     return { messages: [...messages], details: { summarized: false, reason: 'nothing-to-summarize' } };

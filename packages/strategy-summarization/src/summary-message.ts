@@ -41,15 +41,22 @@ export function summaryMessage(input: SummaryMessageInput): Message {
 }
 
 /**
- * The first line of a summary, saying what it is and where the verbatim messages are. Kept short: at small
- * targets it competes with the artifact trail for the same few tokens.
+ * The first line of a summary, saying what it is and where the verbatim messages are; with `recall` (the hint
+ * of the archived span), where the summarized messages themselves are. Kept short: at small targets it
+ * competes with the artifact trail for the same few tokens.
  */
-export function summaryHeader(role: 'user' | 'assistant', round: number, summarized: number): string {
+export function summaryHeader(
+  role: 'user' | 'assistant',
+  round: number,
+  summarized: number,
+  recall?: string,
+): string {
   const where =
     role === 'user'
       ? 'the task and the latest messages follow verbatim'
       : 'the task is above, the latest messages follow verbatim';
-  return `[Summary of ${summarized} earlier messages, compaction round ${round}; ${where}.]`;
+  const archived = recall === undefined ? '' : `; ${recall} for the summarized messages word for word`;
+  return `[Summary of ${summarized} earlier messages, compaction round ${round}; ${where}${archived}.]`;
 }
 
 /** Where the summary went, and as what. */

@@ -16,11 +16,16 @@ const summaryHeader = 64;
  * tool result among them is shortened to fill that share rather than summarized with everything older. It
  * reaches every target that holds the protected turns and a summary's header.
  */
-describeTargetFill('summarization', {
-  strategy: () => createSummarization({ provider: summarizingProvider() }),
-  // Results up to 400,000 characters: the summarizer's requests are rendered from them, run after run.
-  hugeResult: { maxCharacters: 400_000 },
-  floor: (messages, counter) => protectedTokens(messages, counter) + summaryHeader,
-  lowerBound: ({ total, target, floor, allowance }) =>
-    floor - summaryHeader <= target * 0.1 && total - floor >= target ? recentShare * target - allowance : 0,
-});
+for (const archive of [false, true]) {
+  // Archiving, the header names a recall handle: its room grows by what the hint and its words cost.
+  const header = archive ? summaryHeader + 36 : summaryHeader;
+  describeTargetFill('summarization', {
+    strategy: () => createSummarization({ provider: summarizingProvider() }),
+    // Results up to 400,000 characters: the summarizer's requests are rendered from them, run after run.
+    hugeResult: { maxCharacters: 400_000 },
+    floor: (messages, counter) => protectedTokens(messages, counter, { archive }) + header,
+    lowerBound: ({ total, target, floor, allowance }) =>
+      floor - header <= target * 0.1 && total - floor >= target ? recentShare * target - allowance : 0,
+    ...(archive ? { archive, numRuns: 100 } : {}),
+  });
+}

@@ -60,3 +60,21 @@ describe('capToolResults', () => {
     expect(() => capToolResults([results], { maxResultTokens: 10 })).toThrow(/maxResultTokens/);
   });
 });
+
+describe('capToolResults with archive', () => {
+  it('names the whole result in each cut note and returns it as an archived item', () => {
+    const counter = createTokenCounter();
+    const capped = capToolResults([call, results], { maxResultTokens: 300, counter, archive: true });
+    expect(capped.archived).toEqual([
+      { handle: capped.archived[0]!.handle, label: 'bash output', text: huge },
+    ]);
+    const message = capped.messages[1]!;
+    if (message.role !== 'tool') throw new Error('expected the tool message');
+    expect(message.content[0]!.output).toContain(
+      `; recall "${capped.archived[0]!.handle}" for the whole output ...]`,
+    );
+    // Still about the cap with the longer note.
+    expect(counter.countMessage(message)).toBeLessThanOrEqual(330);
+    expect(capToolResults([call, results], { maxResultTokens: 300, counter }).archived).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import {
+  type ArchivedItem,
   createTokenCounter,
   InvalidOptionsError,
   type Message,
@@ -6,7 +7,13 @@ import {
   type ToolMessage,
   withCompactionMetadata,
 } from '@compaction/core';
-import { shortenToolResultToTokens, toolResultSizes, truncationNoteTokens } from '@compaction/strategy-kit';
+import {
+  archivedChanges,
+  shortenToolResultToTokens,
+  toolResultSizes,
+  truncationNoteCost,
+  truncationNoteTokens,
+} from '@compaction/strategy-kit';
 
 /** The name recorded on the results {@link capToolResults} shortens. */
 export const ingestionCapName = 'tool-result-cap';
@@ -19,6 +26,11 @@ export interface CapToolResultsOptions {
   exemptTools?: readonly string[];
   /** Counts messages; default a counter over the fast estimator. Share the Compactor's. */
   counter?: TokenCounter;
+  /**
+   * Whether each cut note names the recall handle of the whole result, listed in
+   * {@link CappedToolResults.archived}. Default false.
+   */
+  archive?: boolean;
 }
 
 /** What {@link capToolResults} returns. */
@@ -30,6 +42,12 @@ export interface CappedToolResults {
    * store's removed messages, for instance) so that the whole output can still be returned on request.
    */
   originals: ToolMessage[];
+  /**
+   * With `archive`: each whole result a cut note names, under its handle. Store them where the `recall` tool
+   * reads (a compaction record's `archived` in the session's store) before the capped messages are sent, or
+   * the model is pointed at a handle it cannot recall. Empty without `archive`.
+   */
+  archived: ArchivedItem[];
 }
 
 /**
@@ -38,7 +56,8 @@ export interface CappedToolResults {
  * over `maxResultTokens` keeps its start and end around a note of what was omitted (the cut of
  * `tool-result-truncation`). Apply it to the messages that arrived since the previous request (capping
  * older ones would change what is cached); other messages are returned as the same objects, inputs are
- * never changed.
+ * never changed. With `archive`, each cut note names the recall handle of the whole result and the results
+ * are returned in `archived`, for the caller to store.
  */
 export function capToolResults(
   messages: readonly Message[],
@@ -54,7 +73,10 @@ export function capToolResults(
   }
   const counter = options.counter ?? createTokenCounter();
   const exempt = new Set(options.exemptTools ?? []);
+  const archive = options.archive === true;
+  const noteTokens = truncationNoteCost(counter, archive);
   const originals: ToolMessage[] = [];
+  const archived: ArchivedItem[] = [];
   const capped = messages.map((message) => {
     if (message.role !== 'tool') return message;
     const sizes = toolResultSizes(message, counter.countMessage(message));
@@ -63,17 +85,24 @@ export function capToolResults(
       const size = sizes[index]!;
       if (exempt.has(part.toolName) || size.tokens <= maxResultTokens) continue;
       content ??= message.content.slice();
-      const keepTokens = maxResultTokens - truncationNoteTokens;
+      const keepTokens = maxResultTokens - noteTokens;
       content[index] = shortenToolResultToTokens(
         part,
         keepTokens,
         size.characters / size.tokens,
         ingestionCapName,
+        archive,
       );
     }
     if (content === undefined) return message;
     originals.push(message);
-    return withCompactionMetadata(message, { kind: 'modified', strategy: ingestionCapName }, content);
+    const replaced = withCompactionMetadata(
+      message,
+      { kind: 'modified', strategy: ingestionCapName },
+      content,
+    );
+    if (archive) archived.push(...archivedChanges([message], [replaced]));
+    return replaced;
   });
-  return { messages: capped, originals };
+  return { messages: capped, originals, archived };
 }

@@ -5,7 +5,6 @@ import {
   shortenToolResultToTokens,
   type ToolResultSize,
   toolResultSizes,
-  truncationNoteTokens,
 } from '@compaction/strategy-kit';
 import { maskResult, strategyName } from './shorten-result.js';
 import type { ToolResultTruncationOptions } from './tool-result-truncation-options.js';
@@ -35,6 +34,10 @@ export interface ShortenToolMessageInput {
   excess: number;
   /** How far below the target the history may end (`wholeTurnSlack`). */
   slack: number;
+  /** Whether shortened results name the recall handles of their whole text (`input.archive`). */
+  archive: boolean;
+  /** Tokens a note or placeholder adds (`truncationNoteCost`). */
+  noteTokens: number;
   /** The message marked as changed, with `content`, and its count. */
   count: (content: ToolMessage['content']) => Counted;
 }
@@ -69,11 +72,12 @@ export function shortenToolMessage(
     // A result an earlier round shortened is left alone unless it is still far over the cap (another
     // strategy kept a large part of it).
     const cap = isShortenedPart(part) ? options.maxResultTokens * 2 : options.maxResultTokens;
-    if (size.tokens <= cap) continue;
+    // A placeholder naming a handle is longer than a plain one: a result no larger than it stays whole.
+    if (size.tokens <= cap || (input.archive && size.tokens <= input.noteTokens)) continue;
     content ??= parts.slice();
-    content[partIndex] = shortenFully(part, size, options);
+    content[partIndex] = shortenFully(part, size, input);
     shortened.push(partIndex);
-    excess -= size.tokens - (options.mode === 'mask' ? truncationNoteTokens : options.maxResultTokens);
+    excess -= size.tokens - (options.mode === 'mask' ? input.noteTokens : options.maxResultTokens);
     if (excess <= 0) {
       // The estimate says the target is met: the count decides whether it is.
       counted = input.count(content);
@@ -102,7 +106,13 @@ export function shortenToolMessage(
     const charactersPerToken = sizes[partIndex]!.characters / resultTokens;
     const fitted = fitToRoom(goal, goal - counted.tokens, (keepTokens) => {
       const candidate = restored.slice();
-      candidate[partIndex] = shortenToolResultToTokens(part, keepTokens, charactersPerToken, strategyName);
+      candidate[partIndex] = shortenToolResultToTokens(
+        part,
+        keepTokens,
+        charactersPerToken,
+        strategyName,
+        input.archive,
+      );
       const result = input.count(candidate);
       return { value: { content: candidate, counted: result }, tokens: result.tokens };
     });
@@ -127,9 +137,9 @@ export function shortenToolMessage(
 function shortenFully(
   part: ToolResultPart,
   size: ToolResultSize,
-  options: Required<ToolResultTruncationOptions>,
+  { options, archive, noteTokens }: ShortenToolMessageInput,
 ): ToolResultPart {
-  if (options.mode === 'mask') return maskResult(part, size.characters);
-  const keepTokens = options.maxResultTokens - truncationNoteTokens;
-  return shortenToolResultToTokens(part, keepTokens, size.characters / size.tokens, strategyName);
+  if (options.mode === 'mask') return maskResult(part, size.characters, archive);
+  const keepTokens = options.maxResultTokens - noteTokens;
+  return shortenToolResultToTokens(part, keepTokens, size.characters / size.tokens, strategyName, archive);
 }

@@ -11,19 +11,25 @@ import { createToolResultTruncation } from './tool-result-truncation.js';
  */
 const floorWith =
   (cut: typeof shortenToolResult): FloorOf =>
-  (messages, counter) =>
+  (messages, counter, settings) =>
     counter.estimate(
       messages.map((message): Message => {
         if (message.role !== 'tool' || isPinned(message)) return message;
-        return { ...message, content: message.content.map((part) => cut(part, 0, 'floor')) };
+        const content = message.content.map((part) => cut(part, 0, 'floor', settings?.archive === true));
+        return { ...message, content };
       }),
     );
 
-describeTargetFill('tool-result-truncation', {
-  strategy: () => createToolResultTruncation({ keepRecent: 0, maxResultTokens: 0 }),
-  floor: floorWith(shortenToolResult),
-});
-describeTargetFill('tool-result-truncation masking', {
-  strategy: () => createToolResultTruncation({ mode: 'mask', keepRecent: 0, maxResultTokens: 0 }),
-  floor: floorWith((part) => maskResult(part, 99_999_999)),
-});
+for (const archive of [false, true]) {
+  const runs = archive ? { archive, numRuns: 100 } : {};
+  describeTargetFill('tool-result-truncation', {
+    strategy: () => createToolResultTruncation({ keepRecent: 0, maxResultTokens: 0 }),
+    floor: floorWith(shortenToolResult),
+    ...runs,
+  });
+  describeTargetFill('tool-result-truncation masking', {
+    strategy: () => createToolResultTruncation({ mode: 'mask', keepRecent: 0, maxResultTokens: 0 }),
+    floor: floorWith((part, _keep, _strategy, archiving) => maskResult(part, 99_999_999, archiving)),
+    ...runs,
+  });
+}

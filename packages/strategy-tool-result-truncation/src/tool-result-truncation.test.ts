@@ -260,3 +260,38 @@ describe('createToolResultTruncation', () => {
     >().toEqualTypeOf<ToolResultTruncationOptions>();
   });
 });
+
+describe('tool-result-truncation with archive', () => {
+  it('masks a result with a placeholder naming its handle, which holds the whole output', async () => {
+    const output = 'x'.repeat(2141);
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'task' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'bash', input: { command: 'ls' } }],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'bash', output }] },
+      { role: 'user', content: [{ type: 'text', text: 'next' }] },
+    ];
+    const counter = createTokenCounter();
+    const strategy = createToolResultTruncation({ mode: 'mask', keepRecent: 0, maxResultTokens: 10 });
+    const input = {
+      messages,
+      counter,
+      budget: { limit: 200, target: 100 },
+      trigger: 'auto' as const,
+      round: 1,
+    };
+    const archived = await strategy.compact({ ...input, archive: true });
+    const [item] = archived.archived!;
+    expect(item).toMatchObject({ label: 'bash output', text: output });
+    expect((archived.messages[2] as ToolMessage).content[0]!.output).toBe(
+      `[bash output, 2,141 characters, cleared: recall "${item!.handle}"]`,
+    );
+    const plain = await strategy.compact(input);
+    expect(plain.archived).toBeUndefined();
+    expect((plain.messages[2] as ToolMessage).content[0]!.output).toBe(
+      '[bash output removed: 2141 characters]',
+    );
+  });
+});

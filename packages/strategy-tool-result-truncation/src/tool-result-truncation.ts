@@ -12,7 +12,12 @@ import {
   validateOptions,
   withCompactionMetadata,
 } from '@compaction/core';
-import { isShortenedPart, wholeTurnSlack } from '@compaction/strategy-kit';
+import {
+  archivedChanges,
+  isShortenedPart,
+  truncationNoteCost,
+  wholeTurnSlack,
+} from '@compaction/strategy-kit';
 import { clearInput, strategyName } from './shorten-result.js';
 import { shortenToolMessage, type Tally } from './shorten-tool-message.js';
 import {
@@ -42,7 +47,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
   return {
     specificationVersion: 'v1',
     name: strategyName,
-    async compact({ messages, counter, budget, round }): Promise<CompactionOutput> {
+    async compact({ messages, counter, budget, round, archive = false }): Promise<CompactionOutput> {
       assertValidHistory(messages);
       // Each message's count, kept for the walk below (the counter memoizes too, but a lookup per message
       // is a measurable share of a run that masks a thousand results).
@@ -62,6 +67,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       const tally: Tally = { shortenedResults: 0 };
       const slack = wholeTurnSlack(budget.target);
       let clearedInputs = 0;
+      const noteTokens = truncationNoteCost(counter, archive);
       // Oldest first, one turn at a time, stopping as soon as the target is met. A turn is an assistant
       // message and the tool messages after it: in a valid history only tool calls are answered there, so
       // a flat walk finds the turns without grouping them first.
@@ -83,6 +89,8 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
             tally,
             excess: tokens - budget.target,
             slack,
+            archive,
+            noteTokens,
             count: (content) => {
               const candidate = withCompactionMetadata(message, marks, content);
               return { message: candidate, tokens: counter.countMessage(candidate) };
@@ -94,7 +102,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
         }
         const call = messages[start] as AssistantMessage;
         if (tally.changedCalls !== undefined && tally.changedCalls.size > 0 && !isPinned(call)) {
-          const cleared = clearInputs(call, tally.changedCalls, counter, validated.maxResultTokens);
+          const cleared = clearInputs(call, tally.changedCalls, counter, validated.maxResultTokens, archive);
           if (cleared !== undefined) {
             clearedInputs += cleared.count;
             const replacement = withCompactionMetadata(call, marks, cleared.content);
@@ -120,6 +128,7 @@ export function createToolResultTruncation(options: ToolResultTruncationOptions 
       }
       return {
         messages: result,
+        ...(archive ? { archived: archivedChanges(messages, result) } : {}),
         details: { shortenedResults, clearedInputs, tokensBefore, tokensAfter: tokens },
       };
     },
@@ -156,12 +165,13 @@ function oldResultsOf(
   return index === recent.messageIndex ? recent.partIndex : 0;
 }
 
-/** Replaces the inputs of the given calls that are over the cap with a note. */
+/** Replaces the inputs of the given calls that are over the cap with a note (naming its handle with `archive`). */
 function clearInputs(
   message: AssistantMessage,
   toolCallIds: ReadonlySet<string>,
   counter: TokenCounter,
   maxTokens: number,
+  archive: boolean,
 ): { content: AssistantMessage['content']; count: number } | undefined {
   const inputs = message.content.map((part) =>
     part.type === 'tool-call' && toolCallIds.has(part.toolCallId) && !isShortenedPart(part)
@@ -180,7 +190,7 @@ function clearInputs(
     const size = inputs[partIndex]!;
     if (size === 0 || size * tokensPerCharacter <= maxTokens) return part;
     count++;
-    return clearInput(part as ToolCallPart, size);
+    return clearInput(part as ToolCallPart, size, archive);
   });
   return count === 0 ? undefined : { content, count };
 }

@@ -11,6 +11,7 @@ import {
   verifyCompaction,
 } from '@compaction/core';
 import fc from 'fast-check';
+import { archiveProblem } from './archive-check.js';
 import type { ConformanceTally } from './conformance-tally.js';
 import { deepCopy } from './deep-copy.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -61,7 +62,26 @@ export class ConformanceRunner {
   }
 
   async reachesReachableTargets(testCase: ConformanceCase): Promise<boolean> {
-    const { input, total, floor, output } = await this.run(testCase);
+    return this.judgeProgress(await this.run(testCase));
+  }
+
+  /**
+   * With `archive`: the rules, the limit and reachable targets hold as without (markers and placeholders
+   * that name handles are longer, and must be paid for), and what was removed is archived
+   * ({@link archiveProblem}).
+   */
+  async archives(testCase: ConformanceCase): Promise<boolean> {
+    const run = await this.run(testCase, undefined, true);
+    if (run.output === undefined) return true;
+    assertNoViolations(run.input.messages, run.output.messages, this.newCounter(), run.input.budget.limit);
+    this.judgeProgress(run);
+    const problem = archiveProblem(run.input.messages, run.output);
+    if (problem !== undefined) throw new Error(`with archive: ${problem}`);
+    return true;
+  }
+
+  /** Counts the run in the tally; throws when it returned a history over a reachable target. */
+  private judgeProgress({ input, total, floor, output }: Run): boolean {
     const { target } = input.budget;
     const tokens = output === undefined ? total : input.counter.estimate(output.messages);
     this.tally.cases++;
@@ -135,14 +155,22 @@ export class ConformanceRunner {
   private async run(
     testCase: ConformanceCase,
     budgetOverride?: { limit: number; target: number },
+    archive = false,
   ): Promise<Run> {
     const counter = this.newCounter();
     const total = counter.estimate(testCase.messages);
     const limit = Math.max(1, Math.floor(total * testCase.limitShare));
     const budget = budgetOverride ?? { limit, target: Math.max(1, Math.floor(limit * testCase.targetShare)) };
     const messages = deepFreeze(structuredClone(testCase.messages));
-    const floor = this.floorOf(messages, counter);
-    const input: CompactionInput = { messages, counter, budget, trigger: 'auto', round: 1 };
+    const floor = archive ? this.floorOf(messages, counter, { archive }) : this.floorOf(messages, counter);
+    const input: CompactionInput = {
+      messages,
+      counter,
+      budget,
+      trigger: 'auto',
+      round: 1,
+      ...(archive ? { archive } : {}),
+    };
     try {
       return { input, total, floor, output: await this.strategy.compact(input) };
     } catch (error) {

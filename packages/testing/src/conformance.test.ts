@@ -24,6 +24,11 @@ const expectations: Array<[keyof typeof brokenStrategies, ConformancePropertyNam
   ['gives-up-always', 'handles-generous-budget', /gave up on a reachable target/],
   ['drops-the-newest-request', 'keeps-the-rules', /latest-user-kept/],
   ['drops-everything', 'rejects-malformed-input', /system-kept|pinned-kept|latest-user-kept/],
+  ['names-an-unarchived-handle', 'archives-what-it-removes', /names recall "r1" but did not archive it/],
+  ['archives-the-wrong-text', 'archives-what-it-removes', /does not hold its original text/],
+  ['archives-a-bad-handle', 'archives-what-it-removes', /needs a handle/],
+  ['ignores-the-budget', 'archives-what-it-removes', /within-limit|against a reachable target/],
+  ['drops-the-newest-request', 'archives-what-it-removes', /latest-user-kept/],
 ];
 
 describe('the conformance suite catches broken strategies', () => {

@@ -20,6 +20,10 @@ export const conformanceProperties = {
   deterministic: 'Two runs on equal inputs with fresh counters return equal histories and summaries.',
   'handles-generous-budget':
     'With a budget the history already fits, the strategy returns a valid history without throwing.',
+  'archives-what-it-removes':
+    'With archive, the rules, the limit and reachable targets hold as without; every recall handle named in a ' +
+    'new or changed message is among the archived items, which are valid; and an archived tool result is ' +
+    'its original text.',
   'rejects-malformed-input':
     'Malformed histories get a typed error, or a valid repaired result that keeps the rules against the ' +
     'well-formed messages of the input, never a crash.',
@@ -41,7 +45,8 @@ export interface ConformanceSettings {
   /**
    * Tokens the strategy can never get below on a history: targets at or above it must be reached. Default
    * {@link reachableFloor}, right for every strategy that may remove unprotected turns; a strategy that
-   * keeps every message by design (one that only shortens tool results) passes its own.
+   * keeps every message by design (one that only shortens tool results) passes its own. The archive
+   * property calls it with `{ archive: true }`: markers that name recall handles cost more.
    */
   floor?: FloorOf;
   /** Properties to skip, each with the reason (shown in the report). */
@@ -56,7 +61,10 @@ export interface PropertyOutcome {
   /** fast-check's report of the smallest counterexample, or the tally's shortfall, when the property failed. */
   failure?: string;
   skipped?: string;
-  /** For `reaches-reachable-targets`: how many cases were over their target and how many were compacted. */
+  /**
+   * For `reaches-reachable-targets` and `archives-what-it-removes`: how many cases were over their target and
+   * how many were compacted.
+   */
   tally?: ConformanceTally;
 }
 
@@ -86,6 +94,7 @@ const propertyMethods = {
   'does-not-mutate-input': 'doesNotMutate',
   deterministic: 'deterministic',
   'handles-generous-budget': 'generousBudget',
+  'archives-what-it-removes': 'archives',
 } as const satisfies Record<
   Exclude<ConformancePropertyName, 'rejects-malformed-input'>,
   keyof ConformanceRunner
@@ -115,7 +124,7 @@ export async function checkConformanceProperty(
           (testCase) => runner[propertyMethods[property]](testCase),
           parameters,
         );
-  const progress = property === 'reaches-reachable-targets';
+  const progress = property === 'reaches-reachable-targets' || property === 'archives-what-it-removes';
   const failure = counterexample ?? (progress ? tallyShortfall(runner.tally) : undefined);
   return {
     property,

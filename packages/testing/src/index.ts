@@ -46,7 +46,13 @@ export {
   type MockProviderSettings,
   type ScriptedResponse,
 } from './mock-provider.js';
-export { type FloorOf, markerRoom, protectedTokens, reachableFloor } from './protected-tokens.js';
+export {
+  archivedMarkerRoom,
+  type FloorOf,
+  markerRoom,
+  protectedTokens,
+  reachableFloor,
+} from './protected-tokens.js';
 export {
   checkProviderContractCase,
   checkProviderContracts,
@@ -70,6 +76,8 @@ export { openAIChatViolations } from './provider-contracts/openai-chat-violation
 export { openAIResponsesRequestArbitrary } from './provider-contracts/openai-responses-request-arbitrary.js';
 export { openAIResponsesViolations } from './provider-contracts/openai-responses-violations.js';
 export type { ProviderRequestArbitrarySettings } from './provider-contracts/provider-request-arbitrary-settings.js';
+export { expectedRecalls } from './recall-expectations.js';
+export { type RecallRound, type RecallRoundInput, recallRoundTrip } from './recall-round-trip.js';
 export { nextRecallStep, type RecallScriptStep } from './recall-script.js';
 export { oddlyChanged, replaceSomewhere } from './replace-somewhere.js';
 export { type ResolvedProviderConfig, resolveProviderConfig } from './resolve-provider-config.js';

@@ -1,11 +1,22 @@
 import { type Message, mergesAheadOfReasoning, type TokenCounter } from '@compaction/core';
 import { countTurn, planTurns } from '@compaction/strategy-kit';
 
-/** What a strategy may not shrink: the floor under which no result of it can go. */
-export type FloorOf = (messages: readonly Message[], counter: TokenCounter) => number;
+/**
+ * What a strategy may not shrink: the floor under which no result of it can go. With `archive`, for a run
+ * where the strategy archives what it removes: its markers and placeholders then name recall handles, and
+ * cost more.
+ */
+export type FloorOf = (
+  messages: readonly Message[],
+  counter: TokenCounter,
+  settings?: { archive?: boolean },
+) => number;
 
 /** What a removal marker costs at most: one between two protected turns, or one per run of removed turns. */
 export const markerRoom = 24;
+
+/** What a removal marker that names a recall handle costs at most. */
+export const archivedMarkerRoom = 48;
 
 /**
  * Tokens of the protected turns of core's turn plan (system prompt, pinned messages, original task, newest
@@ -13,8 +24,16 @@ export const markerRoom = 24;
  * turns between two protected turns would put an assistant message right before one with reasoning, a marker
  * must stand between them (`mergesAheadOfReasoning`), and its room is counted too.
  */
-export function protectedTokens(messages: readonly Message[], counter: TokenCounter): number {
-  return measureProtectedTurns(messages, counter).tokens;
+export function protectedTokens(
+  messages: readonly Message[],
+  counter: TokenCounter,
+  settings: { archive?: boolean } = {},
+): number {
+  return measureProtectedTurns(messages, counter, 0, roomOfMarker(settings)).tokens;
+}
+
+function roomOfMarker(settings: { archive?: boolean }): number {
+  return settings.archive === true ? archivedMarkerRoom : markerRoom;
 }
 
 /**
@@ -23,21 +42,23 @@ export function protectedTokens(messages: readonly Message[], counter: TokenCoun
  * where it removed turns. Only the rules decide it, never a strategy's own choices, so a target at or above
  * it is one every strategy that may remove unprotected turns can reach. A strategy that by design keeps its
  * newest turns until the limit forces them out passes their number as `recentTurns`: they count as
- * protected too.
+ * protected too. With `archive`, each marker counts {@link archivedMarkerRoom}.
  */
 export function reachableFloor(
   messages: readonly Message[],
   counter: TokenCounter,
-  settings: { recentTurns?: number } = {},
+  settings: { recentTurns?: number; archive?: boolean } = {},
 ): number {
-  const { tokens, gaps } = measureProtectedTurns(messages, counter, settings.recentTurns ?? 0);
-  return tokens + markerRoom * gaps;
+  const room = roomOfMarker(settings);
+  const { tokens, gaps } = measureProtectedTurns(messages, counter, settings.recentTurns ?? 0, room);
+  return tokens + room * gaps;
 }
 
 function measureProtectedTurns(
   messages: readonly Message[],
   counter: TokenCounter,
-  recentTurns = 0,
+  recentTurns: number,
+  room: number,
 ): { tokens: number; gaps: number } {
   const plan = planTurns(messages, counter, { keepOriginalTask: true });
   const recentStart = plan.turns.length - recentTurns;
@@ -61,7 +82,7 @@ function measureProtectedTurns(
       before.end < turn.start &&
       mergesAheadOfReasoning(messages[before.end - 1], messages[turn.start])
     ) {
-      tokens += markerRoom;
+      tokens += room;
     }
     previous = turnIndex;
   });

@@ -46,6 +46,11 @@ export interface TargetFillSettings {
    * summarization: its share of recent turns, less the allowance).
    */
   lowerBound?: (run: TargetFillRun) => number;
+  /**
+   * Whether the strategy is asked to archive what it removes (`input.archive`): its markers and placeholders
+   * then name recall handles, are longer, and must still be paid for. The floor is called with `{ archive }`.
+   */
+  archive?: boolean;
   /** The sizes of the huge result the generated histories hold. */
   hugeResult?: HugeResultConversationSettings;
 }
@@ -111,7 +116,8 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
       const target = Math.floor(total * targetShare);
       if (total <= target || target < 1) return true;
       const limit = strictLimit ? target : target + Math.floor((total - target) * limitShare);
-      const floor = floorOf(messages, counter);
+      const archive = settings.archive === true;
+      const floor = archive ? floorOf(messages, counter, { archive }) : floorOf(messages, counter);
       const input = deepFreeze(structuredClone(messages)) as Message[];
       let after: Message[];
       try {
@@ -122,6 +128,7 @@ export async function checkTargetFill(settings: TargetFillSettings): Promise<str
             budget: { limit, target },
             trigger: 'auto',
             round: 1,
+            ...(archive ? { archive } : {}),
           })
         ).messages;
       } catch (error) {

@@ -88,7 +88,8 @@ export { describeTranscriptTargets, requiredTokens, targetShares } from './trans
  */
 export function describeTargetFill(name: string, settings: TargetFillSettings): void {
   const numRuns = settings.numRuns ?? defaultTargetFillRuns;
-  it(`${name} meets reachable targets without ending far below them (${numRuns} runs)`, {
+  const archiving = settings.archive === true ? ', archiving' : '';
+  it(`${name} meets reachable targets without ending far below them (${numRuns} runs${archiving})`, {
     timeout: 600_000,
   }, async () => {
     const failure = await checkTargetFill(settings);

@@ -1,4 +1,5 @@
 import {
+  type ArchivedItem,
   BudgetUnreachableError,
   type CompactionStrategy,
   latestUserMessageIndex,
@@ -16,6 +17,30 @@ const wrap = (
   async compact(input) {
     const output = await dropOldestTurns().compact(input);
     return { ...output, messages: transform(input.messages, output.messages) };
+  },
+});
+
+/**
+ * Drops the oldest turns, then, when asked to archive, clears the first tool result left with a placeholder
+ * naming `recall "<handle>"` and lists `archive(original text)` as what it archived.
+ */
+const clearsOneResult = (name: string, archive: (text: string) => ArchivedItem[]): CompactionStrategy => ({
+  specificationVersion: 'v1',
+  name,
+  async compact(input) {
+    const output = await dropOldestTurns().compact(input);
+    const index = output.messages.findIndex((message) => message.role === 'tool');
+    const message = output.messages[index];
+    if (input.archive !== true || message?.role !== 'tool') return output;
+    const [part, ...rest] = message.content;
+    const text = typeof part!.output === 'string' ? part!.output : '';
+    const cleared = { ...part!, output: '[output cleared: recall "r1"]' };
+    const messages = output.messages.slice();
+    messages[index] = withCompactionMetadata(message, { kind: 'modified', round: input.round }, [
+      cleared,
+      ...rest,
+    ]);
+    return { ...output, messages, archived: archive(text) };
   },
 });
 
@@ -91,6 +116,23 @@ export const brokenStrategies = {
     const newest = input[latestUserMessageIndex(input)];
     return output.filter((message) => message !== newest);
   }),
+  /** Names a recall handle in a placeholder, and archives nothing. */
+  'names-an-unarchived-handle': clearsOneResult('names-an-unarchived-handle', () => []),
+  /** Names a recall handle for a cleared result, and archives something else under it. */
+  'archives-the-wrong-text': clearsOneResult('archives-the-wrong-text', (text) => [
+    { handle: 'r1', label: 'bash output', text: `${text} (abridged)` },
+  ]),
+  /** Archives under a handle with a space in it, which the recall tool could not be asked for. */
+  'archives-a-bad-handle': {
+    specificationVersion: 'v1',
+    name: 'archives-a-bad-handle',
+    async compact(input) {
+      const output = await dropOldestTurns().compact(input);
+      return input.archive === true
+        ? { ...output, archived: [{ handle: 'r 1', label: 'x', text: 'x' }] }
+        : output;
+    },
+  } satisfies CompactionStrategy,
   /** Answers every history, malformed ones too, with an empty one: valid, but without what must be kept. */
   'drops-everything': {
     specificationVersion: 'v1',

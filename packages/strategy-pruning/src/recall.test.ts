@@ -1,0 +1,19 @@
+import { recallRoundTrip } from '@compaction/testing';
+import { describe, expect, it } from 'vitest';
+import { createPruning } from './pruning.js';
+
+describe('pruning with archive', () => {
+  it('names handles that recall exactly what it removed or shortened, over two rounds', async () => {
+    const { rounds, lookup } = await recallRoundTrip(createPruning());
+    for (const round of rounds) {
+      expect(round.result.event?.usedFallback).toBe(false);
+      expect(round.expected.size).toBeGreaterThan(0);
+      expect(round.recalled).toEqual(round.expected);
+      expect(round.result.archived?.map((item) => item.handle)).toEqual(
+        expect.arrayContaining([...round.expected.keys()]),
+      );
+    }
+    // The first round's handles are still found after the second, in the same session.
+    for (const [handle, text] of rounds[0]!.expected) expect(await lookup(handle)).toBe(text);
+  });
+});
