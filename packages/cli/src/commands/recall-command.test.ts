@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArchivedItem, CompactionRecord, Message } from '@compaction/core';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
-import { recallHandlesIn } from '@compaction/strategy-kit';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handlesNamedIn } from '../__fixtures__/recall-check.js';
 import { example, type LooseJson, runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
 
 // Texts that must come back byte for byte: no final newline, CRLF and tabs, letters of several scripts and an
@@ -142,7 +142,7 @@ describe('compaction compact --store', () => {
     );
     // Every handle the output names is one the report lists, and recalls its archived text.
     const compacted = JSON.parse(readFileSync(output, 'utf8')) as Message[];
-    const named = recallHandlesIn(JSON.stringify(compacted.map((message) => message.content)));
+    const named = handlesNamedIn(compacted);
     const listed = new Set(archived.map((item) => item.handle));
     for (const handle of named) expect(listed.has(handle), handle).toBe(true);
     for (const item of archived) {

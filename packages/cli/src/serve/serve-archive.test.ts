@@ -4,6 +4,7 @@ import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { recallHandlesIn } from '@compaction/strategy-kit';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringsIn } from '../__fixtures__/recall-check.js';
 import { type LooseJson, temporaryDirectory } from '../__fixtures__/run-binary.js';
 import { type RunningServer, startServer } from '../__fixtures__/start-server.js';
 import { anthropicAgentRequest } from './__fixtures__/agent-requests.js';
@@ -122,7 +123,7 @@ describe('compaction serve: GET /v1/sessions/{id}/archive/{handle}', () => {
     }
     const session = await json(await call()(`/v1/sessions/${created.id}`));
     expect(session.compactions).toBeGreaterThan(0);
-    for (const handle of recallHandlesIn(JSON.stringify(session.conversation))) {
+    for (const handle of [...new Set(stringsIn(session.conversation).flatMap(recallHandlesIn))]) {
       const response = await call()(`/v1/sessions/${created.id}/archive/${handle}`);
       expect(response.status, handle).toBe(200);
       expect((await json(response)).handle).toBe(handle);
