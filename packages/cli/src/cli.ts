@@ -5,6 +5,7 @@ import { compactCommand } from './commands/compact-command.js';
 import { countCommand } from './commands/count-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { proxyCommand } from './commands/proxy-command.js';
+import { recallCommand } from './commands/recall-command.js';
 import { schemaCommand } from './commands/schema-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { simulateCommand } from './commands/simulate-command.js';
@@ -17,6 +18,7 @@ const commands: Record<string, Command> = {
   compact: compactCommand,
   count: countCommand,
   simulate: simulateCommand,
+  recall: recallCommand,
   serve: serveCommand,
   proxy: proxyCommand,
   chat: chatCommand,

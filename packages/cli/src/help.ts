@@ -25,6 +25,7 @@ Commands:
   compact <input>    compact a conversation and write it back in its format
   count <input>      count tokens by role, part kind and tool
   simulate <input>   replay a conversation as an agent loop: context size, billed tokens, compactions
+  recall <handle>    print text a compaction archived (compact --store) under the handle its output names
   serve              HTTP API: stateless compaction and sessions with live events
   proxy              compacting proxy for the Anthropic and OpenAI APIs (set ANTHROPIC_BASE_URL)
   chat               terminal chat with a real provider that compacts automatically
@@ -41,6 +42,7 @@ Options:
 
 Exit codes: 0 success; 1 bad arguments, config or provider failure; 2 unreadable input (not JSON, not a
 conversation, nested more than 1,000 levels deep); 3 the target or limit cannot be reached (nothing is written).
+recall has its own: 0 printed, 1 not found, 2 a wrong call.
 
 Examples:
   compaction compact conversation.json -o compacted.json
@@ -73,15 +75,49 @@ reached, nothing is written, and the exit code is 3.
                               --in-place)
       --instructions <text>   extra instructions for strategies that use them (summarization)
 
+Archiving, so nothing removed is out of reach ("compaction recall --help"):
+      --store <path|url>      record the compaction in this store, a SQLite file (created when missing) or
+                              postgres://user:password@host:port/database, with every text the strategies
+                              remove or shorten archived under the handle its placeholder names
+                              (recall "<handle>"). The report says how many, and --json adds
+                              {store, session, archived: [{handle, label, characters}]}: each handle, what
+                              it replaced, and its size
+      --session <id>          the session to record under (default "default"); recall reads one session
+
 ${compactionFlags}
 
 ${formatFlags}
 
 Examples:
   compaction compact session.json -o compacted.json
+  compaction compact session.json --store archive.sqlite -o compacted.json
   compaction compact request.json --strategy pruning --target 32k --json
   compaction compact ~/.claude/projects/app/session.jsonl --in-place
   cat session.jsonl | compaction compact --from claude-code --to core
+`;
+
+/** `compaction recall --help`. */
+export const recallHelp = `Usage: compaction recall --store <path|url> [--session <id>] <handle> [options]
+
+Prints the text a compaction archived under <handle> (compaction compact --store, or compaction serve),
+exactly as it was before it was removed or shortened: nothing added, not even a final newline. Handles are
+the ones the compacted conversation names, as recall "<handle>", and the --json report of compact lists.
+
+      --store <path|url>      the SQLite file or postgres://user:password@host:port/database archived into
+      --session <id>          the session archived into (default "default"); handles of other sessions are
+                              not found
+
+Part of the text, as the recall tool answers a model (a first line says which lines of how many):
+      --from-line <n>         first line, counting from 1
+      --to-line <n>           last line, included
+      --pattern <text>        only the lines containing the text (case-insensitive), each after its number
+
+Exit codes (as grep): 0 printed; 1 no such handle in the session; 2 a wrong call (a bad or missing flag or
+handle, no store at the path).
+
+Examples:
+  compaction recall --store archive.sqlite k3j9x0a2m1q
+  compaction recall --store archive.sqlite --session build-7 k3j9x0a2m1q --pattern error
 `;
 
 /** `compaction count --help`. */

@@ -1,7 +1,9 @@
 import {
+  type ArchivedItem,
   type BudgetOptions,
   BudgetUnreachableError,
   type CompactionEvent,
+  type CompactionStore,
   createTokenCounter,
   type Message,
   type Provider,
@@ -50,6 +52,8 @@ export interface CompactionReport {
   /** Why nothing was compacted, when nothing was. */
   skipped?: string;
   event?: CompactionEvent;
+  /** With a store: what this compaction archived for recall (none when nothing was compacted). */
+  archived?: ArchivedItem[];
 }
 
 /** Options of {@link compactMessages}. */
@@ -63,6 +67,13 @@ export interface CompactMessagesOptions {
   targetOfInput?: boolean;
   instructions?: string;
   environment?: NodeJS.ProcessEnv;
+  /**
+   * Records the compaction here, with what the strategies removed archived for recall (the Compactor's
+   * `archive`), under `sessionId`.
+   */
+  store?: CompactionStore;
+  /** The session the compaction is recorded under. Default the Compactor's, `default`. */
+  sessionId?: string;
 }
 
 /** The provider named by the settings, if any. */
@@ -114,12 +125,19 @@ export async function compactMessages(
     );
   }
   const budget: BudgetOptions = { ...base, target };
-  const compactor = await createConfiguredCompactor(settings.config, registry, provider, { budget, counter });
+  const { store } = options;
+  const archiving = store === undefined ? {} : { store, archive: true };
+  const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
+    budget,
+    counter,
+    ...archiving,
+  });
   const started = performance.now();
   let result: Awaited<ReturnType<typeof compactor.compact>>;
   try {
     result = await compactor.compact(messages, {
       trigger: 'manual',
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
   } catch (error) {
@@ -158,5 +176,6 @@ export async function compactMessages(
     durationMs,
     ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
     ...(result.event === undefined ? {} : { event: result.event }),
+    ...(store === undefined ? {} : { archived: result.archived ?? [] }),
   };
 }

@@ -32,6 +32,13 @@ export const migrations: readonly Migration[] = [
        )`,
     ],
   },
+  {
+    version: 2,
+    name: 'archived text for recall',
+    // What a compaction archived, as JSON text; NULL for records without (all of those before). Nullable, so
+    // instances of the version before that are still running keep appending.
+    statements: ['ALTER TABLE compaction_records ADD COLUMN archived TEXT'],
+  },
 ];
 
 /** The newest schema version this package reads and writes. */

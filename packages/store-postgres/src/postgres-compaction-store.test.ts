@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { startTestPostgres } from '@compaction/testing/postgres-server';
-import { describeStoreConformance, sampleCompactionRecord } from '@compaction/testing/vitest';
+import {
+  describeStoreConformance,
+  sampleArchivingRecord,
+  sampleCompactionRecord,
+} from '@compaction/testing/vitest';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresStoreError } from './errors/postgres-store-error.js';
-import { schemaVersion } from './migrations.js';
+import { migrations, schemaVersion } from './migrations.js';
 import {
   createPostgresCompactionStore,
   migratePostgresStore,
@@ -48,7 +52,7 @@ describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
   it('applies migrations once, also when several processes start together, and refuses a newer schema', async () => {
     const connectionString = postgres!.createDatabase();
     const results = await Promise.all([1, 2, 3].map(() => migratePostgresStore(connectionString)));
-    expect(results.flat()).toEqual([schemaVersion]);
+    expect(results.flat()).toEqual(migrations.map((migration) => migration.version));
     expect(await migratePostgresStore(connectionString)).toEqual([]);
     const client = new pg.Client({ connectionString });
     await client.connect();
@@ -59,6 +63,42 @@ describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
       code: 'store-postgres/newer-schema',
       message: expect.stringContaining('schema 99'),
     });
+  });
+
+  it('brings a database of the first schema up to date, keeping its records, and archives in it', async () => {
+    const connectionString = postgres!.createDatabase();
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    // The database as the first version of this package left it.
+    await client.query(
+      'CREATE TABLE compaction_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    for (const statement of migrations[0]!.statements) await client.query(statement);
+    await client.query(
+      "INSERT INTO compaction_schema_migrations (version, name) VALUES (1, 'compactions and sessions')",
+    );
+    const old = sampleCompactionRecord('a', 1);
+    await client.query(
+      `INSERT INTO compaction_records (event_id, session_id, round, started_at, event, removed_messages)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        old.event.id,
+        'a',
+        1,
+        old.event.startedAt,
+        JSON.stringify(old.event),
+        JSON.stringify(old.removedMessages),
+      ],
+    );
+    await client.end();
+    expect(await migratePostgresStore(connectionString)).toEqual(
+      migrations.slice(1).map((migration) => migration.version),
+    );
+    const store = await openPostgresCompactionStore({ connectionString });
+    await store.append(sampleArchivingRecord('a', 2));
+    expect(await store.list('a')).toEqual([old, sampleArchivingRecord('a', 2)]);
+    await store.close();
+    expect(schemaVersion).toBeGreaterThan(1);
   });
 
   it('runs one session lock holder at a time across stores, and commits its writes together', async () => {

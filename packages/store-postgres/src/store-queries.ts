@@ -14,8 +14,8 @@ export const storeQueries = {
   async append(client: Queryable, record: CompactionRecord): Promise<void> {
     const { event } = record;
     await client.query(
-      `INSERT INTO compaction_records (event_id, session_id, round, started_at, event, removed_messages)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO compaction_records (event_id, session_id, round, started_at, event, removed_messages, archived)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (event_id) DO NOTHING`,
       [
         event.id,
@@ -24,18 +24,20 @@ export const storeQueries = {
         event.startedAt,
         JSON.stringify(event),
         JSON.stringify(record.removedMessages),
+        record.archived === undefined ? null : JSON.stringify(record.archived),
       ],
     );
   },
 
   async list(client: Queryable, sessionId: string): Promise<CompactionRecord[]> {
-    const { rows } = await client.query<{ event: string; removed_messages: string }>(
-      'SELECT event, removed_messages FROM compaction_records WHERE session_id = $1 ORDER BY sequence',
+    const { rows } = await client.query<{ event: string; removed_messages: string; archived: string | null }>(
+      'SELECT event, removed_messages, archived FROM compaction_records WHERE session_id = $1 ORDER BY sequence',
       [sessionId],
     );
     return rows.map((row) => ({
       event: JSON.parse(row.event),
       removedMessages: JSON.parse(row.removed_messages),
+      ...(row.archived === null ? {} : { archived: JSON.parse(row.archived) }),
     }));
   },
 

@@ -1,21 +1,41 @@
-/** The schema, applied when a store opens a file; `user_version` records which version a file has. */
-export const schemaVersion = 1;
+/** One version of the schema: the statements that bring a file from the version before to this one. */
+interface SchemaMigration {
+  version: number;
+  statements: string[];
+}
 
-export const schemaStatements = [
-  `CREATE TABLE IF NOT EXISTS compactions (
-     sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-     event_id TEXT NOT NULL UNIQUE,
-     session_id TEXT NOT NULL,
-     round INTEGER NOT NULL,
-     started_at TEXT NOT NULL,
-     event TEXT NOT NULL,
-     removed_messages TEXT NOT NULL
-   )`,
-  'CREATE INDEX IF NOT EXISTS compactions_by_session ON compactions (session_id, sequence)',
-  `CREATE TABLE IF NOT EXISTS sessions (
-     session_id TEXT PRIMARY KEY,
-     metadata TEXT NOT NULL,
-     updated_at TEXT NOT NULL
-   )`,
-  `PRAGMA user_version = ${schemaVersion}`,
+/**
+ * Every version of the schema, oldest first; `user_version` records which one a file has, and opening a file
+ * applies the versions after it. Never edit one that shipped: add the next.
+ */
+export const schemaMigrations: readonly SchemaMigration[] = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE IF NOT EXISTS compactions (
+         sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+         event_id TEXT NOT NULL UNIQUE,
+         session_id TEXT NOT NULL,
+         round INTEGER NOT NULL,
+         started_at TEXT NOT NULL,
+         event TEXT NOT NULL,
+         removed_messages TEXT NOT NULL
+       )`,
+      'CREATE INDEX IF NOT EXISTS compactions_by_session ON compactions (session_id, sequence)',
+      `CREATE TABLE IF NOT EXISTS sessions (
+         session_id TEXT PRIMARY KEY,
+         metadata TEXT NOT NULL,
+         updated_at TEXT NOT NULL
+       )`,
+    ],
+  },
+  {
+    version: 2,
+    // What a compaction archived for recall, as JSON; NULL for records without (all of those before).
+    // Nullable, so a process of the version before that still has the file open keeps writing.
+    statements: ['ALTER TABLE compactions ADD COLUMN archived TEXT'],
+  },
 ];
+
+/** The newest schema version this package reads and writes. */
+export const schemaVersion = schemaMigrations.at(-1)!.version;

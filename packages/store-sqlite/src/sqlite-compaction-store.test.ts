@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { type CompactionStrategy, createCompactor, InMemoryCompactionStore } from '@compaction/core';
-import { describeStoreConformance, sampleCompactionRecord } from '@compaction/testing/vitest';
+import {
+  describeStoreConformance,
+  sampleArchivingRecord,
+  sampleCompactionRecord,
+} from '@compaction/testing/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { currentProcessIdentity } from './process-identity.js';
+import { schemaMigrations, schemaVersion } from './schema.js';
 import { createSqliteCompactionStore, openSqliteCompactionStore } from './sqlite-compaction-store.js';
 import { SqliteConnection } from './sqlite-connection.js';
 
@@ -57,6 +62,39 @@ describe('SqliteCompactionStore', () => {
     const store = createSqliteCompactionStore({ path });
     await expect(store.list('a')).rejects.toSatisfy(SqliteStoreError.isInstance);
     await store.close();
+  });
+
+  it('brings a file of the first schema up to date, keeping its records, and archives in it', async () => {
+    const path = newPath();
+    const connection = new SqliteConnection(path, 60_000);
+    const old = sampleCompactionRecord('a', 1);
+    connection.attempt((database) => {
+      // The file as the first version of this package wrote it.
+      for (const statement of schemaMigrations[0]!.statements) database.exec(statement);
+      database.exec('PRAGMA user_version = 1');
+      database.run(
+        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [
+          old.event.id,
+          'a',
+          1,
+          old.event.startedAt,
+          JSON.stringify(old.event),
+          JSON.stringify(old.removedMessages),
+        ],
+      );
+    });
+    connection.close();
+    const store = await openSqliteCompactionStore({ path });
+    await store.append(sampleArchivingRecord('a', 2));
+    expect(await store.list('a')).toEqual([old, sampleArchivingRecord('a', 2)]);
+    await store.close();
+    const reopened = new SqliteConnection(path, 60_000);
+    const version = reopened.attempt((database) => database.get('PRAGMA user_version'));
+    reopened.close();
+    expect(version).toEqual({ done: true, value: { user_version: schemaVersion } });
+    expect(schemaVersion).toBeGreaterThan(1);
   });
 
   it('fails calls after close with a closed error, and closes once', async () => {

@@ -1,13 +1,16 @@
 import type { CompactionRecord, JSONObject } from '@compaction/core';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
-import { schemaStatements, schemaVersion } from './schema.js';
+import { schemaMigrations, schemaVersion } from './schema.js';
 import { type Database, inTransaction } from './sqlite-connection.js';
 
 type Row = Record<string, unknown>;
 
-/** Creates the tables of a new file, or checks that an existing file's schema is one this version reads. */
+/**
+ * Creates the tables of a new file, brings an older file's schema up to this version's, or checks that an
+ * existing file's schema is one this version reads.
+ */
 export function openDatabase(database: Database, path: string): void {
-  const version = Number((database.get('PRAGMA user_version') as Row | null)?.user_version ?? 0);
+  const version = userVersion(database);
   if (version > schemaVersion)
     throw new SqliteStoreError({
       reason: 'newer-schema',
@@ -16,8 +19,18 @@ export function openDatabase(database: Database, path: string): void {
     });
   if (version < schemaVersion)
     inTransaction(database, () => {
-      for (const statement of schemaStatements) database.exec(statement);
+      // Read again inside the transaction: what this file needs is decided by what it has when written.
+      const from = userVersion(database);
+      for (const migration of schemaMigrations) {
+        if (migration.version <= from) continue;
+        for (const statement of migration.statements) database.exec(statement);
+      }
+      database.exec(`PRAGMA user_version = ${schemaVersion}`);
     });
+}
+
+function userVersion(database: Database): number {
+  return Number((database.get('PRAGMA user_version') as Row | null)?.user_version ?? 0);
 }
 
 /**
@@ -29,8 +42,8 @@ export const storeOperations = {
     const { event } = record;
     inTransaction(database, () =>
       database.run(
-        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages, archived)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
         [
           event.id,
           event.sessionId,
@@ -38,6 +51,7 @@ export const storeOperations = {
           event.startedAt,
           JSON.stringify(event),
           JSON.stringify(record.removedMessages),
+          record.archived === undefined ? null : JSON.stringify(record.archived),
         ],
       ),
     );
@@ -45,12 +59,13 @@ export const storeOperations = {
 
   list(database: Database, sessionId: string): CompactionRecord[] {
     const rows = database.all(
-      'SELECT event, removed_messages FROM compactions WHERE session_id = ? ORDER BY sequence',
+      'SELECT event, removed_messages, archived FROM compactions WHERE session_id = ? ORDER BY sequence',
       [sessionId],
     ) as Row[];
     return rows.map((row) => ({
       event: JSON.parse(String(row.event)),
       removedMessages: JSON.parse(String(row.removed_messages)),
+      ...(row.archived === null ? {} : { archived: JSON.parse(String(row.archived)) }),
     }));
   },
 

@@ -70,6 +70,20 @@ export function sampleCompactionRecord(sessionId: string, round: number): Compac
 }
 
 /**
+ * A record for tests that archived text for recall: texts that must come back byte for byte (no final
+ * newline, CRLF, letters outside the Basic Multilingual Plane, a NUL, a lone surrogate, special tokens).
+ */
+export function sampleArchivingRecord(sessionId: string, round: number): CompactionRecord {
+  return {
+    ...sampleCompactionRecord(sessionId, round),
+    archived: [
+      { handle: `bash-${round}`, label: 'bash output', text: 'line 1\r\nline 2\n\n  indented\tend' },
+      { handle: 'Ab_9-z', label: 'turns 3-7', text: 'naïve 日本語 😀\u0000 \ud800 <|endoftext|> no newline' },
+    ],
+  };
+}
+
+/**
  * Registers the tests every {@link CompactionStore} must pass: ordered appends, isolation between sessions,
  * copies in and out, concurrent writers to one session, session metadata, closing, and, for persistent
  * stores, reopening with everything still there.
@@ -103,6 +117,16 @@ export function describeStoreConformance(name: string, settings: StoreConformanc
       const [listed] = await store.list('a');
       listed!.removedMessages.length = 0;
       expect(await store.list('a')).toEqual([sampleCompactionRecord('a', 1)]);
+      await store.close();
+    });
+
+    it('keeps what a compaction archived exactly, and adds nothing to records without', async () => {
+      const store = await settings.create();
+      await store.append(sampleCompactionRecord('a', 1));
+      await store.append(sampleArchivingRecord('a', 2));
+      const [plain, archiving] = await store.list('a');
+      expect(plain).not.toHaveProperty('archived');
+      expect(archiving).toEqual(sampleArchivingRecord('a', 2));
       await store.close();
     });
 
@@ -148,12 +172,12 @@ export function describeStoreConformance(name: string, settings: StoreConformanc
     it('has everything after reopening', async () => {
       const store = await settings.create();
       await store.append(sampleCompactionRecord('a', 1));
-      await store.append(sampleCompactionRecord('a', 2));
+      await store.append(sampleArchivingRecord('a', 2));
       await store.updateSessionMetadata('a', { title: 'kept' });
       const reopened = await reopen(store);
       expect(await reopened.list('a')).toEqual([
         sampleCompactionRecord('a', 1),
-        sampleCompactionRecord('a', 2),
+        sampleArchivingRecord('a', 2),
       ]);
       expect(await reopened.getSessionMetadata('a')).toEqual({ title: 'kept' });
       await reopened.close();

@@ -78,6 +78,7 @@ export {
 export {
   describeStoreConformance,
   type StoreConformanceSettings,
+  sampleArchivingRecord,
   sampleCompactionRecord,
 } from './store-suite.js';
 export { describeTranscriptTargets, requiredTokens, targetShares } from './transcript-targets.js';

@@ -1,6 +1,13 @@
+import {
+  type ArchiveStore,
+  defaultSessionId,
+  openArchiveStore,
+  recallCommandLine,
+} from '../archive/archive-store.js';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
+import { usageError } from '../errors/cli-error.js';
 import { parseFormatName } from '../formats/format-flags.js';
 import { formats } from '../formats/formats.js';
 import { decodeText, parseConversation, readInputBytes } from '../formats/read-conversation.js';
@@ -28,8 +35,13 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     'in-place': { type: 'boolean' },
     json: { type: 'boolean' },
     instructions: { type: 'string' },
+    store: { type: 'string' },
+    session: { type: 'string' },
   });
   if (printedHelp(values, compactHelp, io)) return 0;
+  if (values.session !== undefined && values.store === undefined) {
+    throw usageError('compact: --session names where --store records; give --store too');
+  }
   const from = parseFormatName(values.from, '--from');
   const to = parseFormatName(values.to, '--to');
   const inputPath = positionals[0];
@@ -43,13 +55,25 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   const settings = resolveSettings(registry, values, io.cwd);
   const input = await readInputBytes(inputPath);
   const conversation = await parseConversation(decodeText(input.bytes, input.source), input.source, from);
-  const report = await compactMessages(conversation.messages, {
-    settings,
-    registry,
-    targetOfInput: true,
-    environment: io.env,
-    ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
-  });
+  const sessionId = values.session ?? defaultSessionId;
+  // Opened once the input is known to be a conversation, so a bad input creates no store file.
+  const archive =
+    values.store === undefined
+      ? undefined
+      : await openArchiveStore('compact', values.store, io.cwd, { mustExist: false });
+  let report: CompactionReport;
+  try {
+    report = await compactMessages(conversation.messages, {
+      settings,
+      registry,
+      targetOfInput: true,
+      environment: io.env,
+      ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
+      ...(archive === undefined ? {} : { store: archive.store, sessionId }),
+    });
+  } finally {
+    await archive?.store.close();
+  }
   const format = to ?? conversation.format;
   // Nothing compacted, same format: the input as it was, byte for byte (providers cache on the exact prefix).
   const unchanged = !report.compacted && format === conversation.format;
@@ -70,13 +94,28 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
       ...summarizeCompaction(report, conversation.format, format),
       output: outputPath ?? null,
       ...(settings.configPath === undefined ? {} : { config: settings.configPath }),
+      ...(archive === undefined ? {} : { store: archive.name, session: sessionId }),
     };
     io.stdout.write(`${JSON.stringify(summary)}\n`);
     return 0;
   }
   if (writes) await writeOutput(io, outputPath, output);
   io.stderr.write(humanReport(report, conversation.format, input.source, unchanged));
+  if (archive !== undefined) io.stderr.write(archiveReport(report, archive, sessionId));
   return 0;
+}
+
+/** What was archived and where, and the command that gets it back. */
+function archiveReport(report: CompactionReport, archive: ArchiveStore, sessionId: string): string {
+  if (!report.compacted) return '';
+  const count = report.archived?.length ?? 0;
+  const where = `in ${archive.name}, session "${sessionId}"`;
+  if (count === 0) return `  archived nothing ${where}: no strategy removed text it could archive\n`;
+  const items = count === 1 ? '1 item' : `${formatCount(count)} items`;
+  return (
+    `  archived ${items} ${where}, each named in the output as recall "<handle>"\n` +
+    `  recall one with: ${recallCommandLine(archive.name, sessionId)}\n`
+  );
 }
 
 /** What the user must not miss: a fallback produced the result, or the target was not reached. */

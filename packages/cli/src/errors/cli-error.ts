@@ -1,8 +1,11 @@
 import { CompactionError } from '@compaction/core';
 import { exitCodes } from './exit-codes.js';
 
-/** Why a command could not run: bad arguments or configuration (exit 1), or unreadable input (exit 2). */
-export type CliErrorKind = 'usage' | 'input' | 'config';
+/**
+ * Why a command could not run: bad arguments or configuration (exit 1), unreadable input (exit 2), or
+ * nothing found under what was asked for (exit 1).
+ */
+export type CliErrorKind = 'usage' | 'input' | 'config' | 'not-found';
 
 /**
  * An error the user can fix: a bad flag, an unreadable input file, an invalid config. The CLI prints its
@@ -12,13 +15,18 @@ export class CliError extends CompactionError {
   static override readonly marker: string = 'compaction.error.cli';
   override readonly name: string = 'CliError';
   readonly kind: CliErrorKind;
-  /** 2 for unreadable input, 1 otherwise. */
+  /** 2 for unreadable input, 1 otherwise, unless the command gives its own. */
   readonly exitCode: number;
 
-  constructor({ kind, message, cause }: { kind: CliErrorKind; message: string; cause?: unknown }) {
+  constructor({
+    kind,
+    message,
+    cause,
+    exitCode,
+  }: { kind: CliErrorKind; message: string; cause?: unknown; exitCode?: number }) {
     super({ code: `cli/${kind}`, message, cause });
     this.kind = kind;
-    this.exitCode = kind === 'input' ? exitCodes.badInput : exitCodes.failure;
+    this.exitCode = exitCode ?? (kind === 'input' ? exitCodes.badInput : exitCodes.failure);
   }
 }
 

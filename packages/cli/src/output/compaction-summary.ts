@@ -23,6 +23,18 @@ export interface CompactionSummary {
   fallback?: string;
   failures?: string[];
   durationMs: number;
+  /**
+   * With a store: each item the compaction archived for recall, by the handle the output names, with what it
+   * held and its size.
+   */
+  archived?: ArchivedItemSummary[];
+}
+
+/** One archived item as reports list it: its text is in the store, not in the report. */
+export interface ArchivedItemSummary {
+  handle: string;
+  label: string;
+  characters: number;
 }
 
 /** The summary of a compaction report, for machines; the duration is rounded to hundredths of a ms. */
@@ -47,5 +59,14 @@ export function summarizeCompaction(
     ...(report.fallback === undefined ? {} : { fallback: report.fallback }),
     ...(report.failures.length === 0 ? {} : { failures: report.failures }),
     durationMs: Math.round(report.durationMs * 100) / 100,
+    ...(report.archived === undefined
+      ? {}
+      : {
+          archived: report.archived.map(({ handle, label, text }) => ({
+            handle,
+            label,
+            characters: text.length,
+          })),
+        }),
   };
 }

@@ -134,7 +134,8 @@ export class CompactionSession {
     const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
       budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
       counter: createTokenCounter(fastEstimator()),
-      ...(options.store === undefined ? {} : { store: options.store }),
+      // With a store, what strategies remove stays recallable (GET /v1/sessions/{id}/archive/{handle}).
+      ...(options.store === undefined ? {} : { store: options.store, archive: true }),
     });
     return new CompactionSession(id, compactor, options);
   }

@@ -1,6 +1,9 @@
+import { createRecallTool, InMemoryCompactionStore } from '@compaction/core';
+import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { operations, resolve, schemaProblems } from './__fixtures__/openapi-check.js';
 import { openApiDocument } from './openapi-document.js';
+import { archiveExamples } from './openapi-examples.js';
 import { routes } from './routes.js';
 
 describe('the OpenAPI document', () => {
@@ -52,6 +55,16 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(checked).toBeGreaterThan(40);
+  });
+
+  it('shows an archived item’s part as the recall tool answers it', async () => {
+    const store = new InMemoryCompactionStore();
+    await store.append({ ...sampleCompactionRecord('s', 1), archived: [archiveExamples.whole] });
+    const tool = createRecallTool({ store, sessionId: 's' });
+    const answer = await tool.execute({ handle: archiveExamples.whole.handle, fromLine: 2, toLine: 3 });
+    expect({ ...archiveExamples.whole, text: answer.text, truncated: answer.truncated }).toEqual(
+      archiveExamples.lines,
+    );
   });
 
   it('has schemas that refuse what the server refuses', () => {

@@ -1,4 +1,4 @@
-import { compactExamples, errorExample, sessionExamples } from './openapi-examples.js';
+import { archiveExamples, compactExamples, errorExample, sessionExamples } from './openapi-examples.js';
 import { openApiSchemas, schemaRef } from './openapi-schemas.js';
 
 /** Named examples of a request or answer body, as OpenAPI lists them. */
@@ -42,7 +42,12 @@ const errorAnswers: Record<number, { description: string; code: string; message:
       'config.provider.baseURL: the provider, its base URL and its credentials are set by the server operator, ' +
       'not by requests; a request may only pick "model" (see --allow-model)',
   },
-  404: { description: 'No such session.', code: 'session-not-found', message: 'no session "b82749c1"' },
+  404: {
+    description:
+      'No such session (`session-not-found`), or no such archived item in it (`archive-not-found`).',
+    code: 'session-not-found',
+    message: 'no session "b82749c1"',
+  },
   413: {
     description: 'The body is over --max-body, or the session would pass --max-session-size.',
     code: 'payload-too-large',
@@ -92,6 +97,27 @@ const sessionId = {
   description: 'The session id.',
   schema: { type: 'string' },
 };
+/** The query parameters of a part of an archived item: the recall tool's arguments. */
+const archivePart = [
+  {
+    name: 'fromLine',
+    in: 'query',
+    description: 'First line to return, counting from 1.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  {
+    name: 'toLine',
+    in: 'query',
+    description: 'Last line to return, included.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  {
+    name: 'pattern',
+    in: 'query',
+    description: 'Only the lines containing this text (case-insensitive), each after its line number.',
+    schema: { type: 'string', minLength: 1, maxLength: 1000 },
+  },
+];
 /** One example per format of `POST /v1/compact`: its request or its answer. */
 interface FormatExample {
   summary: string;
@@ -284,6 +310,35 @@ export const openApiDocument = {
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
           ...errors(404, ...always),
+        },
+      },
+    },
+    '/v1/sessions/{id}/archive/{handle}': {
+      parameters: [
+        sessionId,
+        {
+          name: 'handle',
+          in: 'path',
+          required: true,
+          description: 'The handle a placeholder of the session names, as `recall "<handle>"`.',
+          schema: { type: 'string' },
+        },
+      ],
+      get: {
+        summary: 'Text a compaction of the session removed or shortened, by the handle its placeholder names',
+        description:
+          'Servers with a store (SQLite or PostgreSQL, not `--store memory`) archive what strategies remove or ' +
+          'shorten. Without parameters the item comes back whole, its text exactly as it was. With `fromLine`, ' +
+          '`toLine` or `pattern`, `text` is what the recall tool answers a model for that part: a first line ' +
+          'saying which lines of how many, at most 20,000 characters of them, and `truncated`. Handles of other ' +
+          'sessions are not found.',
+        parameters: archivePart,
+        responses: {
+          200: answer('The archived item.', 'ArchivedItem', {
+            whole: example(archiveExamples.whole, 'The whole item'),
+            lines: example(archiveExamples.lines, 'fromLine=2&toLine=3'),
+          }),
+          ...errors(400, 404, ...always),
         },
       },
     },

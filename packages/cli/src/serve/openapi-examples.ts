@@ -231,3 +231,25 @@ export const errorExample = {
       'conversation: not a valid core conversation: messages[0].role: unknown role "robot"; expected one of system, user, assistant, tool',
   },
 };
+
+const archivedTestRun = {
+  handle: 'k3j9x0a2m1q',
+  label: 'bash output',
+  text:
+    'FAIL test/date.test.js\n  formats in UTC\n    Expected: "1970-01-01"\n    Received: "1970-01-01T00:00:00.000Z"\n\n' +
+    'Tests: 1 failed, 4 passed, 5 total',
+};
+
+/**
+ * An archived item of a session, whole and its lines 2 to 3 (tests check the part against what the recall
+ * tool answers).
+ */
+export const archiveExamples = {
+  whole: archivedTestRun,
+  lines: {
+    handle: archivedTestRun.handle,
+    label: archivedTestRun.label,
+    text: '[recall "k3j9x0a2m1q" (bash output): lines 2-3 of 6]\n  formats in UTC\n    Expected: "1970-01-01"',
+    truncated: false,
+  },
+};

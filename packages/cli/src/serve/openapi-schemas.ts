@@ -354,6 +354,26 @@ export const openApiSchemas = {
       compactions: { type: 'array', items: schemaRef('CompactionEvent') },
     },
   },
+  ArchivedItem: {
+    description:
+      'Text a compaction removed or shortened, kept under the handle its placeholder names (`recall "<handle>"`).',
+    type: 'object',
+    required: ['handle', 'label', 'text'],
+    additionalProperties: false,
+    properties: {
+      handle: text,
+      label: { ...text, description: 'What it held, such as `bash output` or `turns 3-7`.' },
+      text: {
+        ...text,
+        description:
+          'The text exactly as it was; with fromLine, toLine or pattern, the recall tool’s answer for that part.',
+      },
+      truncated: {
+        type: 'boolean',
+        description: 'With fromLine, toLine or pattern: whether the size bound cut the part asked for.',
+      },
+    },
+  },
   Health: {
     type: 'object',
     required: ['ok', 'sessions', 'compactions'],

@@ -5,6 +5,7 @@ import type { CompactionSettings } from '../config/resolve-settings.js';
 import { badRequest } from '../errors/http-error.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { compactMessages } from '../run-compaction.js';
+import { answerArchive } from './archive-answer.js';
 import type { CompactionLimiter } from './compaction-limiter.js';
 import type { CompactionSession, SessionOptions } from './compaction-session.js';
 import { openEventStream } from './event-stream.js';
@@ -216,6 +217,12 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
       // A stream lives until its session ends; it is not a request a stop waits for.
       inFlight.becomeStream(response);
       openEventStream(session, request, response);
+    },
+    'GET /v1/sessions/{id}/archive/{handle}': async (request, response, parameters) => {
+      const session = await sessionOf(parameters);
+      const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
+      const answer = await answerArchive(persistence?.store, session.id, parameters.handle!, query);
+      return sendJson(response, 200, answer);
     },
   };
 }

@@ -16,6 +16,7 @@ export const routes = [
   { method: 'POST', path: '/v1/sessions/{id}/compact' },
   { method: 'GET', path: '/v1/sessions/{id}/compactions' },
   { method: 'GET', path: '/v1/sessions/{id}/events' },
+  { method: 'GET', path: '/v1/sessions/{id}/archive/{handle}' },
 ] as const;
 
 /** One route. */
