@@ -113,6 +113,22 @@ describe('Anthropic context management in a conversation, over the real SDK', ()
     expect(withoutBeta).toThrow(/beta\.messages\.create/);
   });
 
+  it('refuses pause_after_compaction, whose paused answer the conversation does not rebuild around', () => {
+    const create = (pause: boolean) =>
+      createAnthropicConversation({
+        client,
+        request: { model: 'claude-sonnet-5-5', max_tokens: 1024 },
+        compaction: { strategy: keepEverything, budget: { contextWindow: 200_000 } },
+        contextManagement: {
+          edits: [edits[0]!, { type: 'compact_20260112', pause_after_compaction: pause }],
+        },
+      });
+    expect(() => create(true)).toThrow(InvalidOptionsError);
+    expect(() => create(true)).toThrow(/contextManagement\.edits\.1\.pause_after_compaction/);
+    expect(() => create(false)).not.toThrow();
+    expect(server.requests).toEqual([]);
+  });
+
   it('names each beta flag once', () => {
     expect(contextManagementBetas([{ type: 'clear_thinking_20251015' }, ...edits])).toEqual([
       'context-management-2025-06-27',

@@ -7,7 +7,7 @@ import {
   frozenCopy,
 } from '@compaction/provider-utils';
 import { isCompactionPart } from './anthropic-content-blocks.js';
-import { contextManagementBetas } from './anthropic-context-management.js';
+import { type AnthropicContextManagement, contextManagementBetas } from './anthropic-context-management.js';
 import {
   type AnthropicToolOutput,
   type AnthropicToolResult,
@@ -76,11 +76,33 @@ function betaMessagesOf(settings: AnthropicConversationSettings) {
   throw new InvalidOptionsError({ subject: 'Anthropic conversation', issues: [{ path: 'client', message }] });
 }
 
+/**
+ * `pause_after_compaction: true` makes the API stop after the compaction block (`stop_reason: 'compaction'`)
+ * for the client to rebuild the messages around it before sampling goes on. The conversation does not do that
+ * rebuilding, and `run` would stop at such an answer as if the model were done, so the setting is refused
+ * rather than half-handled: without it the API compacts and answers in the same response.
+ */
+function refusePauseAfterCompaction(edits: AnthropicContextManagement['edits']): void {
+  const index = edits.findIndex(
+    (edit) => edit.type === 'compact_20260112' && edit.pause_after_compaction === true,
+  );
+  if (index === -1) return;
+  const message =
+    'pause_after_compaction is not supported by the conversation: leave it unset, and the API answers in the same response';
+  throw new InvalidOptionsError({
+    subject: 'Anthropic conversation',
+    issues: [{ path: `contextManagement.edits.${index}.pause_after_compaction`, message }],
+  });
+}
+
 /** How an Anthropic conversation converts, sends and checks Messages API shapes. */
 export function anthropicConversationAdapter(
   settings: AnthropicConversationSettings,
 ): ConversationAdapter<AnthropicConversationTypes> {
-  if (settings.contextManagement !== undefined) betaMessagesOf(settings);
+  if (settings.contextManagement !== undefined) {
+    betaMessagesOf(settings);
+    refusePauseAfterCompaction(settings.contextManagement.edits);
+  }
   const defaults = frozenCopy(settings.request);
   const converterOptions =
     settings.firstUserText === undefined ? {} : { firstUserText: settings.firstUserText };

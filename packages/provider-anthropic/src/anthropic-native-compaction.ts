@@ -25,10 +25,32 @@ export const onDemandCompactionModels: readonly string[] = [
   'claude-fable',
 ];
 
+/** The part of a client {@link anthropicNativeCompaction} calls: the beta Messages API. */
+export interface AnthropicBetaMessagesClient {
+  beta: { messages: { create(body: never, options?: never): PromiseLike<unknown> } };
+}
+
+/**
+ * A client whose `beta.messages.create` builds (or takes) the real client on first use: the provider's client
+ * is lazy, and a client without the beta API fails the call with an error saying so.
+ */
+export function lazyBetaMessages(getClient: () => Promise<unknown>): AnthropicBetaMessagesClient {
+  const messages = {
+    async create(body: never, options?: never): Promise<unknown> {
+      const client = (await getClient()) as Partial<AnthropicBetaMessagesClient>;
+      const beta = client.beta?.messages;
+      if (beta === undefined)
+        throw new Error('the client has no beta.messages.create (an Anthropic instance has it)');
+      return beta.create(body, options);
+    },
+  };
+  return { beta: { messages } };
+}
+
 /** Settings of {@link anthropicNativeCompaction}. */
 export interface AnthropicNativeCompactionSettings {
   /** The client the compaction requests go through: an `Anthropic` instance (its beta Messages API). */
-  client: { beta: { messages: { create(body: never, options?: never): PromiseLike<unknown> } } };
+  client: AnthropicBetaMessagesClient;
   /** The model that writes the summary: the conversation's own, so its tools and thinking stay valid. */
   model: string;
   /** Sent with the compaction request, as with the conversation's requests: the same tools keep it valid. */

@@ -6,7 +6,12 @@ import type {
   Provider,
   TokenCount,
 } from '@compaction/core';
-import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
+import {
+  type ProviderNativeCompaction,
+  type SdkProvider,
+  type SdkProviderSettings,
+  sdkProviderBase,
+} from '@compaction/provider-utils';
 import {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -17,11 +22,19 @@ import {
 } from './anthropic-client.js';
 import { toAnthropicCompactionError } from './anthropic-error.js';
 import { type AnthropicModelId, anthropicModels, longContextBeta } from './anthropic-model-limits.js';
+import { anthropicNativeCompaction, lazyBetaMessages } from './anthropic-native-compaction.js';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
-/** A {@link Provider} over the Anthropic Messages API. */
-export type AnthropicProvider = SdkProvider<'anthropic'>;
+/**
+ * A {@link Provider} over the Anthropic Messages API. `nativeCompaction` is Anthropic's on-demand compaction
+ * for the provider's model (see {@link anthropicNativeCompaction}), present when the client can make the call
+ * (an injected client with `beta.messages.create`, or one built from the settings); the `native` strategy
+ * chosen by name uses it.
+ */
+export interface AnthropicProvider extends SdkProvider<'anthropic'> {
+  readonly nativeCompaction?: ProviderNativeCompaction;
+}
 
 /** Settings of {@link createAnthropicProvider}. The default `model` is `claude-sonnet-5-5`. */
 export interface AnthropicProviderSettings
@@ -54,8 +67,22 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings = {}
     ...(headers === undefined ? {} : { headers }),
   });
 
+  // An injected client without the beta Messages API cannot compact on the server: no member then.
+  const injected = settings.client as { beta?: { messages?: { create?: unknown } } } | undefined;
+  const nativeCompaction =
+    injected !== undefined && typeof injected.beta?.messages?.create !== 'function'
+      ? {}
+      : {
+          nativeCompaction: anthropicNativeCompaction({
+            client: lazyBetaMessages(getClient),
+            model: modelId,
+            ...(settings.tools === undefined ? {} : { tools: settings.tools as never }),
+          }),
+        };
+
   return {
     ...base.members,
+    ...nativeCompaction,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       const { modelId: model, maxOutputTokens } = base.resolve(request);
       const body = {

@@ -43,6 +43,7 @@ export {
   supportsLongContext,
 } from './anthropic-model-limits.js';
 export {
+  type AnthropicBetaMessagesClient,
   type AnthropicNativeCompactionSettings,
   anthropicNativeCompaction,
   onDemandCompactionBeta,

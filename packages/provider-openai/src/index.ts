@@ -50,6 +50,12 @@ export {
   type OpenAIModelId,
   openaiModelTable,
 } from './openai-model-limits.js';
+export {
+  type OpenAIResponsesCompactClient,
+  type OpenAIResponsesNativeCompactionSettings,
+  openaiResponsesNativeCompaction,
+  supportsResponsesCompact,
+} from './openai-native-compaction.js';
 export { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
 export { openaiProviderDefinition, openaiSettingsSchema } from './openai-provider-definition.js';
 export type {

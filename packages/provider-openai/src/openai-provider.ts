@@ -7,7 +7,12 @@ import {
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
-import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
+import {
+  type ProviderNativeCompaction,
+  type SdkProvider,
+  type SdkProviderSettings,
+  sdkProviderBase,
+} from '@compaction/provider-utils';
 import {
   callMethod,
   createOpenAIClient,
@@ -17,13 +22,21 @@ import {
 import { toOpenAICompactionError } from './openai-error.js';
 import { countOpenAIInputTokens, type OpenAIInputTokensClient } from './openai-input-token-count.js';
 import { type OpenAIModelId, openaiModels } from './openai-model-limits.js';
+import { lazyResponsesCompact, openaiResponsesNativeCompaction } from './openai-native-compaction.js';
 import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
-/** A {@link Provider} over the OpenAI API. */
-export type OpenAIProvider = SdkProvider<'openai'>;
+/**
+ * A {@link Provider} over the OpenAI API. With `api: 'responses'`, `nativeCompaction` is the standalone
+ * `responses.compact` for the provider's model (see {@link openaiResponsesNativeCompaction}), present when the
+ * client can make the call (an injected client with `responses.compact`, or one built from the settings); the
+ * `native` strategy chosen by name uses it. Chat Completions has no compaction of its own: no member.
+ */
+export interface OpenAIProvider extends SdkProvider<'openai'> {
+  readonly nativeCompaction?: ProviderNativeCompaction;
+}
 
 /** Settings of {@link createOpenAIProvider}. The default `model` is `gpt-5.4`. */
 export interface OpenAIProviderSettings
@@ -72,8 +85,22 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
     return estimator;
   };
 
+  const injected = settings.client as { responses?: { compact?: unknown } } | undefined;
+  const nativeCompaction =
+    settings.api !== 'responses' ||
+    (injected !== undefined && typeof injected.responses?.compact !== 'function')
+      ? {}
+      : {
+          nativeCompaction: openaiResponsesNativeCompaction({
+            client: lazyResponsesCompact(getClient),
+            model: modelId,
+            ...(settings.systemRole === undefined ? {} : { systemRole: settings.systemRole }),
+          }),
+        };
+
   return {
     ...base.members,
+    ...nativeCompaction,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       const { modelId: model, maxOutputTokens: maxTokens } = base.resolve(request);
       const temperature = request.temperature === undefined ? {} : { temperature: request.temperature };

@@ -41,6 +41,7 @@ export {
 export { type LazyClientSettings, lazyClient } from './lazy-client.js';
 export { type ModelTableRow, modelTable } from './model-table.js';
 export { fromNativeCompaction, type IsNativeCompactionPart } from './native-compaction-start.js';
+export type { ProviderNativeCompaction } from './provider-native-compaction.js';
 export {
   type ProviderSettingsSchemaOptions,
   providerSettingsSchema,

@@ -48,3 +48,30 @@ describe('fromNativeCompaction', () => {
     expect(fromNativeCompaction(already, isCompaction)).toBe(already);
   });
 });
+
+describe('fromNativeCompaction with a compacted window', () => {
+  const summary = (message: Message): Message => ({
+    ...message,
+    metadata: { compaction: { kind: 'summary' } },
+  });
+  const windowUser = summary({ role: 'user', content: [{ type: 'text', text: 'Fix the test.' }] });
+  const windowItem = summary({ role: 'assistant', content: [compactionPart('window')] });
+  const answer: Message = { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] };
+
+  it('keeps the messages that came with the compaction in the window, unpruned', () => {
+    const messages = [system, task, first, windowUser, windowItem, middle, answer];
+    expect(fromNativeCompaction(messages, isCompaction)).toEqual([
+      system,
+      windowUser,
+      windowItem,
+      middle,
+      answer,
+    ]);
+  });
+
+  it('drops the messages before a compaction that is not marked as a window', () => {
+    const unmarked = { role: 'assistant' as const, content: [compactionPart('server side')] };
+    const messages = [system, windowUser, unmarked, middle];
+    expect(fromNativeCompaction(messages, isCompaction)).toEqual([system, unmarked, middle]);
+  });
+});
