@@ -146,7 +146,11 @@ const chatAfterToolResult = [...chatAfterToolCall, ...openAIChatToolResult];
 const chatCompacted = [
   chatDeveloper,
   chatTask,
-  { role: 'user', content: skippedMarker(3) },
+  // A server with a store archives what the window dropped, under the handle the marker names.
+  {
+    role: 'user',
+    content: '[3 earlier messages skipped to fit the context window; recall "04wgtwxkm3k" to read them.]',
+  },
   ...openAIChatRequest.messages.slice(5),
   ...openAIChatToolCall,
   ...openAIChatToolResult,
@@ -161,7 +165,7 @@ export const sessionCompactionEvent = {
   strategy: 'pipeline',
   usedFallback: false,
   tokensBefore: 203,
-  tokensAfter: 143,
+  tokensAfter: 158,
   messagesBefore: 9,
   messagesAfter: 7,
   durationMs: 0.4,
@@ -182,10 +186,10 @@ export const sessionCompactionEvent = {
       {
         name: 'sliding-window',
         tokensBefore: 203,
-        tokensAfter: 143,
+        tokensAfter: 158,
         messagesBefore: 9,
         messagesAfter: 7,
-        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 143 },
+        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 158 },
       },
     ],
   },
@@ -212,13 +216,13 @@ export const sessionExamples = {
   compact: {
     request: { instructions: 'Keep the hotel prices.' },
     answer: {
-      ...sessionWith(sessionAt(9, 7, 1002, 143, 1), chatCompacted),
+      ...sessionWith(sessionAt(9, 7, 1039, 158, 1), chatCompacted),
       compacted: true,
       event: sessionCompactionEvent,
     },
   },
-  read: { answer: sessionWith(sessionAt(10, 7, 1002, 143, 1), chatCompacted) },
-  list: { answer: { sessions: [sessionAt(10, 7, 1002, 143, 1)] } },
+  read: { answer: sessionWith(sessionAt(10, 7, 1039, 158, 1), chatCompacted) },
+  list: { answer: { sessions: [sessionAt(10, 7, 1039, 158, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
   health: { answer: { ok: true, sessions: 1, compactions: 0 } },
 };
