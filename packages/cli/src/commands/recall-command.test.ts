@@ -140,12 +140,18 @@ describe('compaction compact --store', () => {
     expect(report.archived).toEqual(
       archived.map((item) => ({ handle: item.handle, label: item.label, characters: item.text.length })),
     );
-    // Every handle the output names is one the report lists, and recalls its archived text.
+    // Every handle the output names is one the report lists; the first, middle and last recall their archived
+    // text (every handle of real transcripts is recalled through the binary in recall-transcripts.test.ts).
     const compacted = JSON.parse(readFileSync(output, 'utf8')) as Message[];
     const named = handlesNamedIn(compacted);
     const listed = new Set(archived.map((item) => item.handle));
     for (const handle of named) expect(listed.has(handle), handle).toBe(true);
-    for (const item of archived) {
+    expect(archived.length).toBeGreaterThan(0);
+    for (const item of new Set([
+      archived[0]!,
+      archived[Math.floor(archived.length / 2)]!,
+      archived.at(-1)!,
+    ])) {
       const recalled = await runBinary(['recall', '--store', path, '--session', 'run 7', item.handle]);
       expect(recalled.stdout === item.text, item.handle).toBe(true);
     }
