@@ -72,9 +72,9 @@ export class ConformanceRunner {
    */
   async archives(testCase: ConformanceCase): Promise<boolean> {
     const run = await this.run(testCase, undefined, true);
+    this.judgeProgress(run);
     if (run.output === undefined) return true;
     assertNoViolations(run.input.messages, run.output.messages, this.newCounter(), run.input.budget.limit);
-    this.judgeProgress(run);
     const problem = archiveProblem(run.input.messages, run.output);
     if (problem !== undefined) throw new Error(`with archive: ${problem}`);
     return true;
