@@ -127,7 +127,8 @@ describe.skipIf(directory === undefined)(
           );
         }
         process.stderr.write(`recall after ${strategy}:\n  ${counts.join('\n  ')}\n`);
-      });
+        // A process per handle: minutes on a loaded two-core machine.
+      }, 900_000);
     }
   },
 );
