@@ -129,6 +129,7 @@ describeOnFullRun(`recall on the coding transcripts (${directory ?? missingTrans
         );
       }
       process.stderr.write(`recall after ${strategy}:\n  ${counts.join('\n  ')}\n`);
-    });
+      // A process per handle: minutes on a loaded two-core machine.
+    }, 900_000);
   }
 });

@@ -46,6 +46,7 @@ export {
 export { renderArchivedMessages, toolResultText } from './render-archived-messages.js';
 export {
   isShortenedPart,
+  originalResultHint,
   shortenedPartMetadata,
   shortenToolResult,
   toolResultCharacters,

@@ -1,5 +1,6 @@
 import type { Metadata, ToolResultPart } from '@compaction/core';
-import { archivedToolResult, recallHint } from './archive-item.js';
+import { archivedToolResult, recallHandlesIn, recallHint } from './archive-item.js';
+import { toolResultText } from './render-archived-messages.js';
 import { truncateText } from './truncate-text.js';
 
 /** Characters of a result's text (images and files are not text). */
@@ -56,7 +57,7 @@ export function shortenToolResult(
   strategy: string,
   archive = false,
 ): ToolResultPart {
-  const recall = archive ? recallHint(archivedToolResult(part)) : undefined;
+  const recall = archive ? originalResultHint(part) : undefined;
   if (typeof part.output === 'string') {
     return withShortenedOutput(part, truncateText(part.output, keepCharacters, recall), strategy);
   }
@@ -68,4 +69,17 @@ export function shortenToolResult(
   }
   const note = omittedParts > 0 ? `\n[${omittedParts} image or file parts omitted]` : '';
   return withShortenedOutput(part, truncateText(texts.join('\n'), keepCharacters, recall) + note, strategy);
+}
+
+/**
+ * The recall hint naming a result's whole original text: its own handle, or, for a result an earlier stage or
+ * round already shortened, the handle that one's note names. The original is archived under that handle; the
+ * shortened text in between is not worth one of its own, and the model gets the original in one call.
+ */
+export function originalResultHint(part: ToolResultPart): string {
+  if (isShortenedPart(part)) {
+    const [handle] = recallHandlesIn(toolResultText(part));
+    if (handle !== undefined) return recallHint({ handle });
+  }
+  return recallHint(archivedToolResult(part));
 }

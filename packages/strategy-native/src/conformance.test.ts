@@ -1,13 +1,12 @@
-import { reachableFloor } from '@compaction/testing';
+import { type FloorOf, reachableFloor } from '@compaction/testing';
 import { describeConformance } from '@compaction/testing/vitest';
 import { countingCompaction, localFallback } from './__fixtures__/summary-compaction.js';
 import { createNative } from './create-native.js';
 
-// The fallback's floor: pruning keeps the newest 5 turns until only the limit makes them give way.
-const floor = (
-  messages: Parameters<typeof reachableFloor>[0],
-  counter: Parameters<typeof reachableFloor>[1],
-) => reachableFloor(messages, counter, { recentTurns: 5 });
+// The fallback's floor: pruning keeps the newest 5 turns until only the limit makes them give way (markers that
+// name a recall handle cost more when archiving).
+const floor: FloorOf = (messages, counter, settings) =>
+  reachableFloor(messages, counter, { recentTurns: 5, ...settings });
 
 describeConformance('native, where the model has native compaction', {
   strategy: () => createNative({ nativeCompaction: countingCompaction(), fallback: localFallback() }),

@@ -26,7 +26,8 @@ export interface NativeSettings {
  * request and what follows it are kept as they are, so the result keeps core's rules. The native result is
  * used when it is at or under the hard limit (what follows the newest request may keep it over the target);
  * otherwise, and when the model has no native compaction, the
- * span holds a pinned message (which cannot stay verbatim before a compaction block), there is nothing older
+ * span holds a pinned message (which cannot stay verbatim before a compaction block), the Compactor archives
+ * (`archive`: a provider's block cannot name recall handles), there is nothing older
  * to compact, or the provider's call fails, the fallback compacts the input instead. `details.native` says
  * which way it went and why.
  */
@@ -38,6 +39,8 @@ export function createNative(settings: NativeSettings): CompactionStrategy {
     async compact(input): Promise<CompactionOutput> {
       const reason = await (async (): Promise<string | CompactionOutput> => {
         if (nativeCompaction === undefined) return 'no native compaction configured';
+        // The provider's block or item cannot name recall handles: what it replaced would be out of reach.
+        if (input.archive === true) return 'archiving on: a provider compaction cannot name what it replaced';
         if (!nativeCompaction.supported())
           return `the ${nativeCompaction.provider} model has no native compaction`;
         return compactNatively(nativeCompaction, input);

@@ -1,7 +1,7 @@
 import type { JSONValue, ToolCallPart, ToolResultPart } from '@compaction/core';
 import {
   archivedToolInput,
-  archivedToolResult,
+  originalResultHint,
   recallHint,
   shortenedPartMetadata,
   withShortenedOutput,
@@ -26,7 +26,7 @@ export function maskText(toolName: string, characters: number, recall?: string):
  * was an error is kept. With `archive`, the placeholder names the whole result's handle (`archivedToolResult`).
  */
 export function maskResult(part: ToolResultPart, characters: number, archive = false): ToolResultPart {
-  const recall = archive ? recallHint(archivedToolResult(part)) : undefined;
+  const recall = archive ? originalResultHint(part) : undefined;
   return withShortenedOutput(part, maskText(part.toolName, characters, recall), strategyName);
 }
 

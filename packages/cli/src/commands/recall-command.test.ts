@@ -155,7 +155,8 @@ describe('compaction compact --store', () => {
       const recalled = await runBinary(['recall', '--store', path, '--session', 'run 7', item.handle]);
       expect(recalled.stdout === item.text, item.handle).toBe(true);
     }
-  });
+    // A process per archived item.
+  }, 600_000);
 
   it('says in its report where it archived and how to recall', async () => {
     const folder = temporaryDirectory();
