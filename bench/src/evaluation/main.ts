@@ -14,7 +14,14 @@ import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
 import { resultsDirectory } from '../results-file.js';
-import { aggregate, billedRatioOf, compressionOf, inputRatioOf, retentionOf } from './aggregate.js';
+import {
+  aggregate,
+  billedRatioOf,
+  compressionOf,
+  inputRatioOf,
+  recoverableOf,
+  retentionOf,
+} from './aggregate.js';
 import { policies } from './all-policies.js';
 import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
 import { costPolicies } from './cost-policies.js';
@@ -156,6 +163,7 @@ if (best !== undefined) {
             window: label,
             policy: policy.name,
             retention: retentionOf(totals.probes),
+            recoverable: recoverableOf(totals),
             billedRatio: billedRatioOf(totals),
             inputRatio: inputRatioOf(totals),
           },

@@ -8,6 +8,8 @@ export interface LeverFigure {
   window: string;
   policy: string;
   retention: number;
+  /** Probes kept or reachable through a recall handle in the final context. */
+  recoverable: number;
   billedRatio: number;
   inputRatio: number;
 }
@@ -46,11 +48,12 @@ export function evaluationReadmeFigures(summary: EvaluationSummary): string {
       `the bar (at least ${percent(summary.requiredRetention)} kept, at most ${times(summary.requiredBilling)} billed with caching) is ` +
       `${best.meetsWithCaching ? 'met' : 'not met'}.`,
     '',
-    '| window | policy | retention | billed with caching ×none | without caching ×none |',
-    '|---|---|--:|--:|--:|',
+    '| window | policy | retention | recoverable | billed with caching ×none | without caching ×none |',
+    '|---|---|--:|--:|--:|--:|',
     ...summary.levers.map(
       (lever) =>
-        `| ${lever.window} | ${lever.policy} | ${percent(lever.retention)} | ${times(lever.billedRatio)} | ${times(lever.inputRatio)} |`,
+        `| ${lever.window} | ${lever.policy} | ${percent(lever.retention)} | ${percent(lever.recoverable)} | ` +
+        `${times(lever.billedRatio)} | ${times(lever.inputRatio)} |`,
     ),
   ].join('\n');
 }
