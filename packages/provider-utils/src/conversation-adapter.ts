@@ -1,6 +1,5 @@
-import type { ContextOverflow, Message } from '@compaction/core';
+import type { ContextOverflow, JSONObject, Message } from '@compaction/core';
 import type { IsNativeCompactionPart } from './native-compaction-start.js';
-import type { RecallWire } from './recall-in-loop.js';
 
 /**
  * The types one API's conversation works with. An {@link AgentConversation} is generic over one such record
@@ -99,4 +98,21 @@ export interface ConversationAdapter<Types extends AgentConversationTypes> {
   send(body: Types['body'], signal: AbortSignal | undefined): Promise<AdapterExchange<Types>>;
   /** How the API offers the `recall` tool and reads its calls, for conversations whose compactor archives. */
   recall?: RecallWire<Types>;
+}
+
+/** The recall tool's definition, as each API's wire gets it. */
+export interface RecallDefinition {
+  name: 'recall';
+  description: string;
+  inputSchema: JSONObject;
+}
+
+/** How one API offers the `recall` tool to the model and reads the model's calls of it. */
+export interface RecallWire<Types extends AgentConversationTypes> {
+  /** The recall tool as one entry of the request's `tools`, in the API's shape. */
+  tool(definition: RecallDefinition): unknown;
+  /** The name of one entry of a request's `tools`; undefined for entries without one. */
+  toolName(tool: unknown): string | undefined;
+  /** The tool a call calls and its arguments; arguments sent as text that is not JSON are that text. */
+  call(call: Types['toolCall']): { name: string; input: unknown };
 }

@@ -15,6 +15,8 @@ export type {
   ConversationAdapter,
   ConversationVocabulary,
   ItemAnswers,
+  RecallDefinition,
+  RecallWire,
 } from './conversation-adapter.js';
 export {
   type ConversationCall,
@@ -48,10 +50,8 @@ export {
 } from './provider-settings-schema.js';
 export {
   parseToolArguments,
-  type RecallDefinition,
   RecallInLoop,
   type RecallInLoopSettings,
-  type RecallWire,
 } from './recall-in-loop.js';
 export {
   type ConversationCompaction,

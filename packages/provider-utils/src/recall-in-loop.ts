@@ -2,27 +2,9 @@ import {
   type CompactionStore,
   createRecallTool,
   InvalidOptionsError,
-  type JSONObject,
   type RecallTool,
 } from '@compaction/core';
-import type { AgentConversationTypes, ConversationAdapter } from './conversation-adapter.js';
-
-/** The recall tool's definition, as each API's wire gets it. */
-export interface RecallDefinition {
-  name: 'recall';
-  description: string;
-  inputSchema: JSONObject;
-}
-
-/** How one API offers the `recall` tool to the model and reads the model's calls of it. */
-export interface RecallWire<Types extends AgentConversationTypes> {
-  /** The recall tool as one entry of the request's `tools`, in the API's shape. */
-  tool(definition: RecallDefinition): unknown;
-  /** The name of one entry of a request's `tools`; undefined for entries without one. */
-  toolName(tool: unknown): string | undefined;
-  /** The tool a call calls and its arguments; arguments sent as text that is not JSON are that text. */
-  call(call: Types['toolCall']): { name: string; input: unknown };
-}
+import type { AgentConversationTypes, ConversationAdapter, RecallWire } from './conversation-adapter.js';
 
 /** Settings of {@link RecallInLoop}. */
 export interface RecallInLoopSettings<Types extends AgentConversationTypes> {
