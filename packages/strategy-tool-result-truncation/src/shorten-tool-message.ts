@@ -63,6 +63,9 @@ export function shortenToolMessage(
   const goal = input.messageTokens - input.excess;
   let content: ToolMessage['content'] | undefined;
   let counted: Counted | undefined;
+  // The content `counted` was counted with: its message holds this very array, and the counter memoizes
+  // that message's count, so the array is copied before any further change, never changed under it.
+  let countedContent: ToolMessage['content'] | undefined;
   const shortened: number[] = [];
   let excess = input.excess;
   for (let partIndex = 0; partIndex < input.oldParts && excess > 0; partIndex++) {
@@ -75,18 +78,21 @@ export function shortenToolMessage(
     // A placeholder naming a handle is longer than a plain one: a result no larger than it stays whole.
     if (size.tokens <= cap || (input.archive && size.tokens <= input.noteTokens)) continue;
     content ??= parts.slice();
+    if (content === countedContent) content = content.slice();
     content[partIndex] = shortenFully(part, size, input);
     shortened.push(partIndex);
     excess -= size.tokens - (options.mode === 'mask' ? input.noteTokens : options.maxResultTokens);
     if (excess <= 0) {
       // The estimate says the target is met: the count decides whether it is.
       counted = input.count(content);
+      countedContent = content;
       excess = counted.tokens - goal;
     }
   }
   if (content === undefined) return undefined;
   let current: ToolMessage['content'] = content;
-  counted ??= input.count(current);
+  // Results shortened after the last count are in `content` only: count what is returned.
+  if (counted === undefined || countedContent !== current) counted = input.count(current);
   let partial: number | undefined;
   while (shortened.length > 0 && counted.tokens < goal - input.slack) {
     // Too far below the target: the last result shortened gives some of its text back.
