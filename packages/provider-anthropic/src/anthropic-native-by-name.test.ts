@@ -26,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const budget = { contextWindow: 4_000, reservedOutputTokens: 512, trigger: 0.6, target: 0.3 };
+const budget = { contextWindow: 4_000, reservedOutputTokens: 512, trigger: 0.6, target: 0.55 };
 
 /** Resolves `native` by name with the `anthropic` provider loaded by name, as a user's JSON config is. */
 async function resolveNative(model: string) {

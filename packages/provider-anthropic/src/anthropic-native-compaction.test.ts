@@ -35,7 +35,7 @@ describe('the native strategy in an Anthropic conversation, over the real SDK', 
           nativeCompaction: anthropicNativeCompaction({ client, model }),
           fallback: createToolResultTruncation(),
         }),
-        budget: { contextWindow: 4_000, reservedOutputTokens: 512, trigger: 0.6, target: 0.3 },
+        budget: { contextWindow: 4_000, reservedOutputTokens: 512, trigger: 0.6, target: 0.55 },
       },
     });
     for (let index = 1; index <= 5; index++) await conversation.send(longText(index));
@@ -79,7 +79,7 @@ describe('the native strategy in an Anthropic conversation, over the real SDK', 
           nativeCompaction: anthropicNativeCompaction({ client, model: oldModel }),
           fallback: createToolResultTruncation(),
         }),
-        budget: { contextWindow: 4_000, reservedOutputTokens: 512, trigger: 0.6, target: 0.3 },
+        budget: { contextWindow: 4_000, reservedOutputTokens: 512, trigger: 0.6, target: 0.55 },
       },
     });
     for (let index = 1; index <= 5; index++) await conversation.send(longText(index));
