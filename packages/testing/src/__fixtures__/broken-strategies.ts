@@ -34,6 +34,9 @@ const clearsOneResult = (name: string, archive: (text: string) => ArchivedItem[]
     if (input.archive !== true || message?.role !== 'tool') return output;
     const [part, ...rest] = message.content;
     const text = typeof part!.output === 'string' ? part!.output : '';
+    // Only results longer than the placeholder: clearing a short one could break the limit first, and the
+    // broken rule must be the archive's.
+    if (text.length < 200) return output;
     const cleared = { ...part!, output: '[output cleared: recall "r1"]' };
     const messages = output.messages.slice();
     messages[index] = withCompactionMetadata(message, { kind: 'modified', round: input.round }, [
