@@ -106,7 +106,9 @@ export async function evaluatePolicy(evaluation: PolicyCase): Promise<Evaluation
     ...(run.ingest === undefined ? {} : { ingest: run.ingest }),
     ...(transcript.callTimes === undefined ? {} : { times: transcript.callTimes }),
   });
-  const context = finalContext(transcript.messages, result, recording.outputs, counter);
+  // What the model was sent: the messages as they arrived, capped where the policy caps them.
+  const arrived = run.ingest === undefined ? transcript.messages : transcript.messages.map(run.ingest);
+  const context = finalContext(arrived, result, recording.outputs, counter);
   const overLimitSteps = result.steps.filter((step) => step.contextTokens > budget.limit).length;
   const retention = measureRetention(evaluation.probes, context, recording.archived);
   return {
