@@ -23,6 +23,10 @@ export interface Aggregate {
   baselineBilledInputTokens: number;
   cost: number;
   baselineCost: number;
+  /** The recall calls that bring back the lost but recoverable probes, and their input, plain and billed. */
+  recallCalls: number;
+  recallInputTokens: number;
+  recallBilledInputTokens: number;
 }
 
 /** Adds up the rows of one policy. */
@@ -48,6 +52,9 @@ export function aggregate(policy: Policy, rows: readonly EvaluationRow[]): Aggre
     baselineBilledInputTokens: 0,
     cost: 0,
     baselineCost: 0,
+    recallCalls: 0,
+    recallInputTokens: 0,
+    recallBilledInputTokens: 0,
   };
   for (const row of rows) {
     if (row.policy !== policy) continue;
@@ -70,6 +77,9 @@ export function aggregate(policy: Policy, rows: readonly EvaluationRow[]): Aggre
     total.baselineBilledInputTokens += row.baselineBilledInputTokens;
     total.cost += row.cost;
     total.baselineCost += row.baselineCost;
+    total.recallCalls += row.recall.calls;
+    total.recallInputTokens += row.recall.inputTokens;
+    total.recallBilledInputTokens += row.recall.billedInputTokens;
   }
   return total;
 }
@@ -102,4 +112,15 @@ export function billedRatioOf(totals: {
 /** Input tokens sent (billed without caching) against no compaction. */
 export function inputRatioOf(totals: { inputTokens: number; baselineInputTokens: number }): number {
   return totals.baselineInputTokens === 0 ? 1 : totals.inputTokens / totals.baselineInputTokens;
+}
+
+/** Billed input with caching against no compaction, with the recall calls that bring back the recoverable probes. */
+export function billedWithRecallRatioOf(totals: {
+  billedInputTokens: number;
+  recallBilledInputTokens: number;
+  baselineBilledInputTokens: number;
+}): number {
+  return totals.baselineBilledInputTokens === 0
+    ? 1
+    : (totals.billedInputTokens + totals.recallBilledInputTokens) / totals.baselineBilledInputTokens;
 }

@@ -1,7 +1,7 @@
-import { createPipeline, createTokenCounter, type Message } from '@compaction/core';
+import { createPipeline } from '@compaction/core';
 import { createCacheAwareTrigger } from '@compaction/strategy-kit';
 import { createSummarization } from '@compaction/strategy-summarization';
-import { capToolResults, createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
+import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import {
   defaultBudget,
   earlyBudget,
@@ -9,15 +9,16 @@ import {
   truncationThenSummarization,
   withSummarizer,
 } from './policies.js';
+import {
+  capAtIngestion,
+  type FamilyMember,
+  familyPolicy,
+  noSummaryTextTokens,
+  summarizerCost,
+} from './policy-family.js';
 
 /** Tool results over this many tokens are cut when they arrive (caps at ingestion). */
 export const ingestionCapTokens = 1000;
-
-/**
- * The `compactionCost` given to the cache-aware trigger: the summarizer reads what it replaces at the full
- * input price, about one input price per token removed.
- */
-export const summarizerCost = 1;
 
 /** What the deep variant clears to, against the trigger's default 0.25: where the bill falls and so does retention. */
 export const deepClearTo = 0.1;
@@ -25,11 +26,40 @@ export const deepClearTo = 0.1;
 /** Anthropic's server-side compaction fires at 150,000 input tokens by default: 0.825 of a 200k window's limit. */
 export const serverCompactionTriggerShare = 0.825;
 
-function capAtIngestion(): (message: Message) => Message {
-  const counter = createTokenCounter();
-  return (message) =>
-    capToolResults([message], { maxResultTokens: ingestionCapTokens, counter }).messages[0] ?? message;
-}
+/**
+ * What the trail policies clear to, in tokens rather than a share of the limit: a compaction must keep the
+ * task and the artifact trail (about 3,500 tokens at the end of the longest coding run) whatever the window.
+ */
+export const trailClearToTokens = 4000;
+
+/** The trail policies' `recentShare` (default 0.3): the room goes to the trail before verbatim recent turns. */
+export const trailRecentShare = 0.05;
+
+/**
+ * The cheapest member of the explored family (`pnpm evaluate:explore`, results/evaluation-explore.md) that
+ * keeps at least 90% of the probes on the verdict's runs: no summarizer call, so the summary is the artifact
+ * trail alone, built without a model; the truncation's defaults and the caps of the other levers.
+ */
+export const trailMember: FamilyMember = {
+  mode: 'truncate',
+  capTokens: ingestionCapTokens,
+  trigger: 'cache-aware',
+  clearTo: trailClearToTokens,
+  summarizer: false,
+  recentShare: trailRecentShare,
+};
+
+/** The cheapest member of the explored family at 90% or more that calls the summarizer. */
+export const summarizingMember: FamilyMember = {
+  mode: 'mask',
+  capTokens: 500,
+  trigger: 'cache-aware',
+  clearTo: trailClearToTokens,
+  summarizer: true,
+  recentShare: trailRecentShare,
+};
+
+const trailClearTo = trailClearToTokens.toLocaleString('en-US');
 
 function cacheAware(now: () => number) {
   return createCacheAwareTrigger({ now, compactionCost: summarizerCost });
@@ -61,7 +91,7 @@ export const costPolicies: readonly Policy[] = [
     description: `the early pipeline, tool results over ${ingestionCapTokens} tokens cut when they arrive (\`capToolResults\`)`,
     summarizes: true,
     budget: (contextWindow) => ({ contextWindow, ...earlyBudget }),
-    create: (counter) => ({ ...summarized(counter), ingest: capAtIngestion() }),
+    create: (counter) => ({ ...summarized(counter), ingest: capAtIngestion(ingestionCapTokens) }),
   },
   {
     id: 'caps+cache-aware',
@@ -70,7 +100,11 @@ export const costPolicies: readonly Policy[] = [
     description: 'both levers: caps at ingestion and the cache-aware trigger',
     summarizes: true,
     budget: defaultBudget,
-    create: (counter) => ({ ...summarized(counter), triggerPolicy: cacheAware, ingest: capAtIngestion() }),
+    create: (counter) => ({
+      ...summarized(counter),
+      triggerPolicy: cacheAware,
+      ingest: capAtIngestion(ingestionCapTokens),
+    }),
   },
   {
     id: 'mask+summary-cost',
@@ -83,7 +117,7 @@ export const costPolicies: readonly Policy[] = [
     create: (counter) => ({
       ...maskedThenSummarized(counter),
       triggerPolicy: cacheAware,
-      ingest: capAtIngestion(),
+      ingest: capAtIngestion(ingestionCapTokens),
     }),
   },
   {
@@ -97,8 +131,27 @@ export const costPolicies: readonly Policy[] = [
       ...maskedThenSummarized(counter),
       triggerPolicy: (now) =>
         createCacheAwareTrigger({ now, compactionCost: summarizerCost, clearTo: deepClearTo }),
-      ingest: capAtIngestion(),
+      ingest: capAtIngestion(ingestionCapTokens),
     }),
+  },
+  {
+    ...familyPolicy(summarizingMember),
+    id: 'summary-4k',
+    name: `mask → summarization* (cache-aware, caps ${summarizingMember.capTokens}, clear to ${trailClearTo})`,
+    description:
+      `the cheapest member of the explored family at 90% or more that calls the summarizer: tool results over ${summarizingMember.capTokens} ` +
+      `tokens cut when they arrive, the cache-aware trigger clearing to ${trailClearTo} tokens whatever the window (room for the task and ` +
+      `the artifact trail), \`recentShare: ${trailRecentShare}\` (the room goes to the trail first)`,
+  },
+  {
+    ...familyPolicy(trailMember),
+    id: 'trail-4k',
+    name: `truncation → artifact trail (cache-aware, caps, clear to ${trailClearTo})`,
+    description:
+      `the cheapest member of the explored family at 90% or more: the truncation’s defaults, tool results over ${ingestionCapTokens} tokens ` +
+      `cut when they arrive, the cache-aware trigger (compaction cost 0) clearing to ${trailClearTo} tokens, summarization with ` +
+      `\`recentShare: ${trailRecentShare}\` and \`maxOutputTokens: ${noSummaryTextTokens}\`, under its 48-token minimum: it calls no model, ` +
+      'the summary is its header and the artifact trail. What a real summary would add (decisions, state) no probe measures',
   },
   {
     id: 'server-compaction',

@@ -1,9 +1,16 @@
 import type { PriceModel } from '@compaction/cli';
-import { aggregate, billedRatioOf, inputRatioOf, retentionOf } from './aggregate.js';
+import {
+  aggregate,
+  billedRatioOf,
+  billedWithRecallRatioOf,
+  inputRatioOf,
+  recoverableOf,
+  retentionOf,
+} from './aggregate.js';
 import type { EvaluationRow } from './evaluate-policy.js';
 import { percent, ratio, table } from './format.js';
 import type { Policy } from './policies.js';
-import { requiredRetention } from './verdict.js';
+import { requiredBilling, requiredRetention } from './verdict.js';
 
 /** What the levers' section reads of a transcript: whether it is a coding one, and where it needs compaction. */
 type TranscriptSummary = { name: string; coding: boolean; windows: readonly string[] };
@@ -16,6 +23,8 @@ export const leverPolicyIds = [
   'caps+cache-aware',
   'mask+summary-cost',
   'deep',
+  'summary-4k',
+  'trail-4k',
   'anthropic-scaled',
   'server-compaction',
 ] as const;
@@ -27,34 +36,56 @@ export const leverWindows = ['16k', '32k', '64k'] as const;
 export interface BillShares {
   /** Cache writes: each message's first write, plus every rewrite after a compaction. */
   writes: number;
+  /** Of the writes, each message written once as it arrived (capped where the policy caps). */
+  firstWrites: number;
   reads: number;
   /** Input billed uncached: the summarizer's own calls. */
   uncached: number;
   /** No compaction's own writes: each message written once, the floor no policy that sends it escapes. */
   baselineWrites: number;
+  /** What no compaction pays for the head every call repeats (system prompt, task): one write, then reads. */
+  baselineHead: number;
+  /** The model's output in dollars, against no compaction's whole bill in dollars (input and output). */
+  outputDollars: number;
 }
 
 /** Splits the billed input of `policy` on `rows` by how it is billed. */
 export function billShares(policy: Policy, rows: readonly EvaluationRow[], prices: PriceModel): BillShares {
   const write = prices.cacheWritePerMillion / prices.inputPerMillion;
   const read = prices.cacheReadPerMillion / prices.inputPerMillion;
-  const shares = { writes: 0, reads: 0, uncached: 0, baselineWrites: 0 };
+  const shares = {
+    writes: 0,
+    firstWrites: 0,
+    reads: 0,
+    uncached: 0,
+    baselineWrites: 0,
+    baselineHead: 0,
+    outputDollars: 0,
+  };
   let baseline = 0;
+  let baselineDollars = 0;
   for (const row of rows) {
     if (row.policy !== policy) continue;
     const { totals, baseline: none } = row.simulation;
     shares.writes += totals.cacheWriteTokens * write;
+    shares.firstWrites += row.firstSentTokens * write;
     shares.reads += totals.cacheReadTokens * read;
     shares.uncached += totals.uncachedInputTokens;
     shares.baselineWrites += none.cacheWriteTokens * write;
+    shares.baselineHead += row.headTokens * (write + read * Math.max(0, row.steps - 1));
+    shares.outputDollars += (none.outputTokens * prices.outputPerMillion) / 1_000_000;
     baseline += row.baselineBilledInputTokens;
+    baselineDollars += row.baselineCost;
   }
   if (baseline === 0) return shares;
   return {
     writes: shares.writes / baseline,
+    firstWrites: shares.firstWrites / baseline,
     reads: shares.reads / baseline,
     uncached: shares.uncached / baseline,
     baselineWrites: shares.baselineWrites / baseline,
+    baselineHead: shares.baselineHead / baseline,
+    outputDollars: baselineDollars === 0 ? 0 : shares.outputDollars / baselineDollars,
   };
 }
 
@@ -70,48 +101,121 @@ export function codingRowsAt(
   return { names, rows: rows.filter((row) => row.window.label === label && names.includes(row.transcript)) };
 }
 
-/** The section on the cost levers: each alone and together, at 16k, 32k and 64k, with where the bill goes. */
-export function renderCostLevers(
+/** One lever policy measured on the coding transcripts that need compaction at one window. */
+export interface LeverMeasure {
+  policy: Policy;
+  window: string;
+  transcripts: number;
+  retention: number;
+  /** Probes kept or reachable through a recall handle in the final context. */
+  recoverable: number;
+  billedRatio: number;
+  /** The bill with the recall calls that bring back the recoverable probes. */
+  billedWithRecallRatio: number;
+  recallCalls: number;
+  inputRatio: number;
+  compactions: number;
+  shares: BillShares;
+}
+
+/** The lever policies at each window of the levers' table. */
+export function measureLevers(
   policies: readonly Policy[],
   rows: readonly EvaluationRow[],
   transcripts: readonly TranscriptSummary[],
   prices: PriceModel,
-): string[] {
+): LeverMeasure[] {
   const shown = leverPolicyIds
     .map((id) => policies.find((policy) => policy.id === id))
     .filter((policy) => policy !== undefined);
-  const body: string[][] = [];
-  const floors: string[] = [];
-  for (const label of leverWindows) {
+  return leverWindows.flatMap((label) => {
     const selected = codingRowsAt(label, rows, transcripts);
-    if (selected.names.length === 0) continue;
-    for (const policy of shown) {
-      const totals = aggregate(policy, selected.rows);
-      const shares = billShares(policy, selected.rows, prices);
-      body.push([
-        label,
-        String(selected.names.length),
-        policy.name,
-        percent(retentionOf(totals.probes)),
-        ratio(billedRatioOf(totals), 3),
-        ratio(inputRatioOf(totals), 3),
-        percent(shares.writes),
-        percent(shares.reads),
-        percent(shares.uncached),
-      ]);
-    }
-    const first = shown[0];
-    if (first !== undefined) {
-      const shares = billShares(first, selected.rows, prices);
-      floors.push(`${label}: ${percent(shares.baselineWrites)}`);
-    }
-  }
+    if (selected.names.length === 0) return [];
+    return shown.map((policy) => measurePolicy(policy, label, selected.rows, prices));
+  });
+}
+
+/** One policy on `rows` (its rows among them, at one window), against no compaction on the same rows. */
+export function measurePolicy(
+  policy: Policy,
+  window: string,
+  rows: readonly EvaluationRow[],
+  prices: PriceModel,
+): LeverMeasure {
+  const totals = aggregate(policy, rows);
+  return {
+    policy,
+    window,
+    transcripts: totals.transcripts,
+    retention: retentionOf(totals.probes),
+    recoverable: recoverableOf(totals),
+    billedRatio: billedRatioOf(totals),
+    billedWithRecallRatio: billedWithRecallRatioOf(totals),
+    recallCalls: totals.recallCalls,
+    inputRatio: inputRatioOf(totals),
+    compactions: totals.compactions,
+    shares: billShares(policy, rows, prices),
+  };
+}
+
+/** The cheapest lever policies at the verdict's window that keep at least 90%: in context, with a summarizer, with recall. */
+export interface CostFloor {
+  window: string;
+  /** The cheapest that keeps 90% in the final context. */
+  inContext: LeverMeasure | undefined;
+  /** The cheapest of those that call the summarizer. */
+  summarizing: LeverMeasure | undefined;
+  /** The cheapest, bill with recall, that keeps 90% in context or through recall. */
+  withRecall: LeverMeasure | undefined;
+}
+
+/** Finds {@link CostFloor} among the measured lever policies. */
+export function costFloor(measures: readonly LeverMeasure[], window = '32k'): CostFloor {
+  const at = measures.filter((measure) => measure.window === window);
+  const cheapest = (candidates: LeverMeasure[], bill: (measure: LeverMeasure) => number) =>
+    candidates.sort((left, right) => bill(left) - bill(right))[0];
+  const keeping = at.filter((measure) => measure.retention >= requiredRetention);
+  return {
+    window,
+    inContext: cheapest([...keeping], (measure) => measure.billedRatio),
+    summarizing: cheapest(
+      keeping.filter((measure) => measure.policy.summarizes),
+      (measure) => measure.billedRatio,
+    ),
+    withRecall: cheapest(
+      at.filter((measure) => measure.recoverable >= requiredRetention),
+      (measure) => measure.billedWithRecallRatio,
+    ),
+  };
+}
+
+/** The section on the cost levers: each alone and together, at 16k, 32k and 64k, with where the bill goes. */
+export function renderCostLevers(measures: readonly LeverMeasure[], prices: PriceModel): string[] {
+  const body = measures.map((measure) => [
+    measure.window,
+    String(measure.transcripts),
+    measure.policy.name,
+    percent(measure.retention),
+    ratio(measure.billedRatio, 3),
+    percent(measure.recoverable),
+    ratio(measure.billedWithRecallRatio, 3),
+    String(measure.recallCalls),
+    ratio(measure.inputRatio, 3),
+    percent(measure.shares.firstWrites),
+    percent(measure.shares.writes - measure.shares.firstWrites),
+    percent(measure.shares.reads),
+    percent(measure.shares.uncached),
+  ]);
   return [
     '## Cost levers',
     '',
     'Each lever alone and together, on the coding transcripts that need compaction at each window (the number in the ' +
-      'second column), against no compaction on the same transcripts. The bill with caching splits into cache writes ' +
-      '(every message once when first sent, and the kept context again after every compaction), cache reads, and input ' +
+      'second column), against no compaction on the same transcripts. **The bar uses retention in context**: the probes ' +
+      'the final context still holds. Retention with recall adds those it names a handle for; its bill adds the recall ' +
+      'calls that would bring them back at the end of the run, one model request per archived item read (the context ' +
+      'and earlier recalls read from the cache, the call and the recalled text written to it and carried in every later ' +
+      'recall). The bill with caching splits into first writes (every message once when first sent, capped where the ' +
+      'policy caps), rewrites (the kept context written again after every compaction), cache reads, and input ' +
       'billed uncached (the summarizer’s own calls), each as a share of no compaction’s bill. The cache lifetime is 5 ' +
       'minutes; the time between calls is taken from the transcripts where recorded (mini-swe-agent’s response times, ' +
       'all well under 5 minutes apart), and assumed to be 30 seconds elsewhere.',
@@ -123,47 +227,55 @@ export function renderCostLevers(
         'policy',
         'retention',
         'billed with caching ×none',
+        'retention with recall',
+        'billed with recall ×none',
+        'recall calls',
         'input sent ×none (no caching)',
-        'writes',
+        'first writes',
+        'rewrites',
         'reads',
         'uncached',
       ],
       body,
     ),
     '',
-    ...floorNote(shown, rows, transcripts, prices, floors),
+    ...floorNote(measures, prices),
   ];
 }
 
-/** Where the cheapest policies of the verdict's window stand, with the shares of their bills, in numbers. */
-function floorNote(
-  shown: readonly Policy[],
-  rows: readonly EvaluationRow[],
-  transcripts: readonly TranscriptSummary[],
-  prices: PriceModel,
-  floors: readonly string[],
-): string[] {
-  const selected = codingRowsAt('32k', rows, transcripts).rows;
-  const measured = shown.map((policy) => {
-    const totals = aggregate(policy, selected);
-    return { policy, retention: retentionOf(totals.probes), billed: billedRatioOf(totals) };
-  });
-  const describe = (entry: (typeof measured)[number] | undefined) => {
-    if (entry === undefined) return 'none';
-    const shares = billShares(entry.policy, selected, prices);
-    return (
-      `${entry.policy.name}, ${percent(entry.retention)} kept at ${ratio(entry.billed, 3)} (writes ${percent(shares.writes)}, ` +
-      `reads ${percent(shares.reads)}, uncached ${percent(shares.uncached)})`
-    );
-  };
-  const byBill = [...measured].sort((left, right) => left.billed - right.billed);
-  const keeping = byBill.find((entry) => entry.retention >= requiredRetention);
+/** Where the bill goes at the verdict's window, and what it leaves a policy that keeps 90%, in numbers. */
+function floorNote(measures: readonly LeverMeasure[], prices: PriceModel): string[] {
+  const floor = costFloor(measures);
+  const first = measures.find((measure) => measure.window === floor.window);
+  if (first === undefined) return [];
+  const none = first.shares;
+  const split = (measure: LeverMeasure) =>
+    `first writes ${percent(measure.shares.firstWrites)}, rewrites ${percent(measure.shares.writes - measure.shares.firstWrites)}, ` +
+    `reads ${percent(measure.shares.reads)}, uncached ${percent(measure.shares.uncached)}`;
+  const describe = (measure: LeverMeasure | undefined, bill: 'billed' | 'recall' = 'billed') =>
+    measure === undefined
+      ? 'none of the policies here'
+      : bill === 'billed'
+        ? `${measure.policy.name}, ${percent(measure.retention)} kept at ${ratio(measure.billedRatio, 3)} (${split(measure)})`
+        : `${measure.policy.name}, ${percent(measure.recoverable)} with recall at ${ratio(measure.billedWithRecallRatio, 3)} ` +
+          `(${measure.recallCalls} recall ${measure.recallCalls === 1 ? 'call' : 'calls'}; ${ratio(measure.billedRatio, 3)} without them)`;
+  const summarizing = floor.summarizing;
   return [
-    `**The floor.** Writing each message once costs ${floors.join(', ')} of no compaction’s bill at 1.25 × the input ` +
-      'price; every policy that sends the messages pays it, less only what caps at ingestion cut. A summarizer that ' +
-      'reads what it replaces at the full input price adds roughly every token once more (the uncached column). ' +
-      `At 32k the cheapest policy here that keeps at least ${percent(requiredRetention, 0)} is ${describe(keeping)}; ` +
-      `the cheapest of all is ${describe(byBill[0])}. Clearing deeper lowers the reads, but with a summarizer that ` +
-      'writes no facts the turns it replaces take their commands and paths with them, so retention falls first.',
+    `**Where the bill goes, and the floor (${floor.window}).** No compaction’s billed input is ${percent(none.baselineWrites)} ` +
+      `writing each message once (at ${ratio(prices.cacheWritePerMillion / prices.inputPerMillion)} the input price) and ` +
+      `${percent(1 - none.baselineWrites)} reading the prefix again at every call; the system prompt and task that every call ` +
+      `repeats are ${percent(none.baselineHead)} of it. The model’s output, ${percent(none.outputDollars)} of no compaction’s ` +
+      'dollars, is the same for every policy and not part of the ratio. Every policy pays the first writes (less what caps ' +
+      'cut): what it can save is reads, what it adds is rewrites and summarizer calls. ' +
+      `The cheapest policy here that keeps at least ${percent(requiredRetention, 0)} in context is ${describe(floor.inContext)}. ` +
+      (summarizing === undefined
+        ? `No policy here that calls the summarizer keeps ${percent(requiredRetention, 0)}. `
+        : `Calling the summarizer, the cheapest is ${describe(summarizing)}: the summarizer reads each span it replaces at ` +
+          `the full input price, ${percent(summarizing.shares.uncached)} of no compaction’s bill, ` +
+          `${summarizing.billedRatio - summarizing.shares.uncached <= requiredBilling ? 'which alone puts it over the bar' : 'and it would be over the bar even without it'}. `) +
+      `Counting recall, the cheapest at ${percent(requiredRetention, 0)} with recall is ${describe(floor.withRecall, 'recall')}. ` +
+      'Clearing deeper lowers the reads, but the artifact trail that holds the commands, paths and errors is then ' +
+      'folded (oldest first) to fit, so retention in context falls first; its size, not a share of the window, is what a ' +
+      'compaction must keep.',
   ];
 }

@@ -3,6 +3,7 @@ import {
   type Budget,
   type BudgetOptions,
   createTokenCounter,
+  firstUserMessageIndex,
   type Message,
   resolveBudget,
 } from '@compaction/core';
@@ -10,6 +11,7 @@ import { finalContext, recordOutputs } from './final-context.js';
 import { type LostProbe, lossReasons } from './loss-reasons.js';
 import type { Policy } from './policies.js';
 import type { Probe } from './probe.js';
+import { type RecallCost, recallCost } from './recall-cost.js';
 import { measureRetention, type Retention } from './retention.js';
 import type { EvaluationWindow } from './windows.js';
 
@@ -30,6 +32,8 @@ export interface EvaluationRow {
   retention: Retention;
   /** The probes lost, with why. */
   lost: LostProbe[];
+  /** What the recall calls that bring back the lost but recoverable probes would add, at the end of the run. */
+  recall: RecallCost;
   /** Tokens of the context at the end of the run, and of the whole uncompacted history. */
   finalTokens: number;
   uncompactedTokens: number;
@@ -38,6 +42,13 @@ export interface EvaluationRow {
   inputTokens: number;
   /** Input tokens weighted by their price with prompt caching: input-price equivalents. */
   billedInputTokens: number;
+  /**
+   * Tokens of every message sent, once, as it arrived (capped where the policy caps): what the cache must be
+   * written with at least, whatever the policy.
+   */
+  firstSentTokens: number;
+  /** Tokens of the head every call repeats: the messages up to the original task (system prompt, task). */
+  headTokens: number;
   /** The same two for the run without compaction. */
   baselineInputTokens: number;
   baselineBilledInputTokens: number;
@@ -123,9 +134,14 @@ export async function evaluatePolicy(evaluation: PolicyCase): Promise<Evaluation
     overLimitSteps,
     retention,
     lost: lossReasons(retention.lost, transcript.messages, context),
+    recall: recallCost(retention.lost, context, recording.archived, counter, result.prices),
     finalTokens: counter.count(context),
     uncompactedTokens: counter.count(transcript.messages),
     peakContextTokens: result.totals.peakContextTokens,
+    firstSentTokens: counter.estimate(arrived.slice(0, result.steps.at(-1)?.messageIndex ?? 0)),
+    headTokens: counter.estimate(
+      transcript.messages.slice(0, firstUserMessageIndex(transcript.messages) + 1),
+    ),
     inputTokens: result.totals.inputTokens,
     billedInputTokens: billedInput(result.totals, result.prices),
     baselineInputTokens: result.baseline.inputTokens,

@@ -8,24 +8,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { defaultPriceModel, plotSimulation } from '@compaction/cli';
+import { defaultPriceModel } from '@compaction/cli';
 import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
 import { resultsDirectory } from '../results-file.js';
-import {
-  aggregate,
-  billedRatioOf,
-  compressionOf,
-  inputRatioOf,
-  recoverableOf,
-  retentionOf,
-} from './aggregate.js';
 import { policies } from './all-policies.js';
-import { type ContextSeries, contextChart, type RetentionPoint, retentionChart } from './charts.js';
 import { costPolicies } from './cost-policies.js';
-import { codingRowsAt, leverPolicyIds, leverWindows } from './cost-report.js';
+import { costFloor, measureLevers } from './cost-report.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
 import { probeKinds } from './probe.js';
 import { applicableProbes, extractProbes } from './probes.js';
@@ -34,11 +25,13 @@ import {
   evaluationReadmeFigures,
   evaluationSectionName,
   evaluationSummaryFile,
+  leverFigure,
 } from './readme-figures.js';
 import { renderReport, type TranscriptSummary } from './report.js';
 import { type SpeedResult, timePolicy } from './speed.js';
 import { decideVerdict, requiredBilling, requiredRetention } from './verdict.js';
 import { type EvaluationWindow, fixedWindows, scaledWindow } from './windows.js';
+import { writeCharts } from './write-charts.js';
 
 const quick = process.argv.includes('--quick') || Boolean(process.env.CI);
 const speedRuns = quick ? { transcripts: 3, generated: 3 } : { transcripts: 9, generated: 7 };
@@ -119,7 +112,9 @@ for (const transcript of transcripts) {
 log('timed the transcripts');
 
 mkdirSync(resultsDirectory, { recursive: true });
-const charts = writeCharts(rows, summaries, verdict.best?.totals.policy.id);
+const charts = writeCharts(policies, rows, summaries, verdict);
+const levers = measureLevers(policies, rows, summaries, defaultPriceModel);
+const floor = costFloor(levers);
 const report = renderReport({
   quick,
   environment: `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
@@ -128,6 +123,7 @@ const report = renderReport({
   transcripts: summaries,
   rows,
   verdict,
+  levers,
   speed,
   speedRuns,
   generatedHistory: { name: generated.name, window: generatedWindow.contextWindow },
@@ -151,25 +147,12 @@ if (best !== undefined) {
       inputRatio: best.inputRatio,
       meetsWithCaching: best.meetsWithCaching,
     },
-    levers: leverWindows.flatMap((label) => {
-      const selected = codingRowsAt(label, rows, summaries).rows;
-      return ['none', ...leverPolicyIds].flatMap((id) => {
-        const policy = policies.find((candidate) => candidate.id === id);
-        const totals = policy === undefined ? undefined : aggregate(policy, selected);
-        if (policy === undefined || totals === undefined || totals.transcripts === 0 || id === 'none')
-          return [];
-        return [
-          {
-            window: label,
-            policy: policy.name,
-            retention: retentionOf(totals.probes),
-            recoverable: recoverableOf(totals),
-            billedRatio: billedRatioOf(totals),
-            inputRatio: inputRatioOf(totals),
-          },
-        ];
-      });
-    }),
+    levers: levers.map(leverFigure),
+    floor: {
+      window: floor.window,
+      ...(floor.summarizing === undefined ? {} : { summarizing: leverFigure(floor.summarizing) }),
+      ...(floor.withRecall === undefined ? {} : { withRecall: leverFigure(floor.withRecall) }),
+    },
   };
   evaluationSummaryFile.save(summary);
   const readme = readFileSync(readmePath, 'utf8');
@@ -182,116 +165,4 @@ if (best !== undefined) {
       `billed ${best.billedRatio.toFixed(2)}× with caching, ${best.inputRatio.toFixed(2)}× input sent; ` +
       `${best.meetsWithCaching ? 'meets' : 'does not meet'} the bar with caching.\n`,
   );
-}
-
-/** Writes the SVG charts and returns their file names. */
-function writeCharts(
-  evaluationRows: readonly EvaluationRow[],
-  transcriptSummaries: readonly TranscriptSummary[],
-  bestId: string | undefined,
-) {
-  const points: RetentionPoint[] = [];
-  for (const group of ['coding', 'tau-bench'] as const) {
-    const members = transcriptSummaries.filter((summary) => summary.coding === (group === 'coding'));
-    const selected = evaluationRows.filter((row) => {
-      const summary = members.find((candidate) => candidate.name === row.transcript);
-      return summary !== undefined && row.window.label === summary.windows[0];
-    });
-    for (const policy of policies) {
-      const totals = aggregate(policy, selected);
-      if (totals.transcripts === 0) continue;
-      points.push({
-        series: policy.name,
-        group,
-        compression: compressionOf(totals),
-        retention: retentionOf(totals.probes),
-      });
-    }
-  }
-  const billedPoints: RetentionPoint[] = [];
-  for (const policy of policies) {
-    const totals = aggregate(
-      policy,
-      evaluationRows.filter(
-        (row) => row.window.label === '32k' && verdict.transcripts.includes(row.transcript),
-      ),
-    );
-    if (totals.transcripts === 0) continue;
-    billedPoints.push({
-      series: policy.name,
-      group: 'coding',
-      compression: billedRatioOf(totals),
-      retention: retentionOf(totals.probes),
-    });
-  }
-  const billed = 'evaluation-billed.svg';
-  writeFileSync(
-    resolve(resultsDirectory, billed),
-    retentionChart(
-      billedPoints,
-      'Probes kept against billed input with caching, per policy (coding, 32k)',
-      'billed input with prompt caching, against no compaction',
-    ),
-  );
-  const retention = 'evaluation-retention.svg';
-  writeFileSync(
-    resolve(resultsDirectory, retention),
-    retentionChart(points, 'Probes kept against tokens removed, per policy'),
-  );
-
-  // The longest coding transcript at 32k: no compaction, the best pipeline and the reference policies.
-  const longest = [...transcriptSummaries]
-    .filter((summary) => summary.coding)
-    .sort((left, right) => right.tokens - left.tokens)[0]!;
-  const shown = [
-    'none',
-    bestId ?? 'trunc+summary',
-    'summary',
-    'trunc+sliding',
-    'anthropic-scaled',
-    'masking-10',
-    'openhands',
-  ];
-  const series: ContextSeries[] = [];
-  let limit = 0;
-  for (const id of [...new Set(shown)]) {
-    const row = evaluationRows.find(
-      (candidate) =>
-        candidate.transcript === longest.name &&
-        candidate.window.label === '32k' &&
-        candidate.policy.id === id,
-    );
-    if (row === undefined) continue;
-    limit = row.limit;
-    series.push({
-      name: row.policy.name,
-      tokens: row.simulation.steps.map((step) => step.contextTokens),
-      compactions: row.simulation.steps
-        .filter((step) => step.compaction !== undefined)
-        .map((step) => step.step),
-      dashed: id === 'none',
-    });
-  }
-  const contextTitle = `Context size per model call: ${longest.name}, 32k window`;
-  const context = 'evaluation-context.svg';
-  writeFileSync(resolve(resultsDirectory, context), contextChart(series, limit, contextTitle));
-  const bestRow = evaluationRows.find(
-    (candidate) =>
-      candidate.transcript === longest.name &&
-      candidate.window.label === '32k' &&
-      candidate.policy.id === bestId,
-  );
-  if (bestRow !== undefined) {
-    writeFileSync(
-      resolve(resultsDirectory, 'evaluation-context-best.svg'),
-      plotSimulation(bestRow.simulation, 'Best pipeline at 32k'),
-    );
-  }
-  return {
-    retention,
-    billed,
-    context,
-    contextTitle,
-    best: bestRow === undefined ? undefined : 'evaluation-context-best.svg',
-  };
 }

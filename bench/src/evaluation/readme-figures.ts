@@ -1,5 +1,6 @@
 /** The evaluation figures of bench/README.md, written from the saved summary of `pnpm evaluate`. */
 import { resultsFile } from '../results-file.js';
+import type { LeverMeasure } from './cost-report.js';
 
 export const evaluationSectionName = 'evaluation-figures';
 
@@ -11,7 +12,25 @@ export interface LeverFigure {
   /** Probes kept or reachable through a recall handle in the final context. */
   recoverable: number;
   billedRatio: number;
+  /** Billed with caching, with the recall calls that bring back the recoverable probes. */
+  billedWithRecallRatio: number;
+  /** The summarizer's calls, billed uncached, as a share of no compaction's bill. */
+  uncachedShare: number;
   inputRatio: number;
+}
+
+/** The figure of one measured lever policy. */
+export function leverFigure(measure: LeverMeasure): LeverFigure {
+  return {
+    window: measure.window,
+    policy: measure.policy.name,
+    retention: measure.retention,
+    recoverable: measure.recoverable,
+    billedRatio: measure.billedRatio,
+    billedWithRecallRatio: measure.billedWithRecallRatio,
+    uncachedShare: measure.shares.uncached,
+    inputRatio: measure.inputRatio,
+  };
 }
 
 /** What `pnpm evaluate` saves for the README. */
@@ -30,6 +49,8 @@ export interface EvaluationSummary {
     meetsWithCaching: boolean;
   };
   levers: LeverFigure[];
+  /** At the verdict's window, the cheapest at the bar's retention that calls the summarizer, and with recall. */
+  floor: { window: string; summarizing?: LeverFigure; withRecall?: LeverFigure };
 }
 
 /** Where `pnpm evaluate` saves the figures the README shows. */
@@ -40,20 +61,32 @@ const times = (value: number) => `${value.toFixed(2)}×`;
 
 /** The verdict line and the levers' table. */
 export function evaluationReadmeFigures(summary: EvaluationSummary): string {
-  const { best } = summary;
+  const { best, floor } = summary;
+  const kept = `${Math.round(summary.requiredRetention * 100)}%`;
+  const summarizing = floor.summarizing;
+  const withRecall = floor.withRecall;
   return [
-    `**Verdict** (coding transcripts that need compaction at ${summary.window}: ${summary.transcripts.join(', ')}): ` +
+    `**Verdict** (coding transcripts that need compaction at ${summary.window}: ${summary.transcripts.join(', ')}; ` +
+      'retention is the share of probes the final context holds, recall not counted): ' +
       `the best policy is **${best.policy}**, keeping ${percent(best.retention)} of the probes (${best.kept} of ${best.total}) ` +
       `and billing ${times(best.billedRatio)} no compaction with prompt caching (${times(best.inputRatio)} without); ` +
-      `the bar (at least ${percent(summary.requiredRetention)} kept, at most ${times(summary.requiredBilling)} billed with caching) is ` +
-      `${best.meetsWithCaching ? 'met' : 'not met'}.`,
+      `the bar (at least ${kept} kept, at most ${times(summary.requiredBilling)} billed with caching) is ` +
+      `${best.meetsWithCaching ? 'met' : 'not met'}.` +
+      (summarizing === undefined
+        ? ''
+        : ` Calling a summarizer, the floor is ${times(summarizing.billedRatio)} (**${summarizing.policy}**, ${percent(summarizing.retention)} kept): ` +
+          `its calls read each span at the full input price, ${percent(summarizing.uncachedShare)} of no compaction’s bill.`) +
+      (withRecall === undefined
+        ? ''
+        : ` Counting the recall calls that bring back what the context names a handle for, the cheapest at ${kept} is ` +
+          `${withRecall.policy} at ${times(withRecall.billedWithRecallRatio)} (${percent(withRecall.recoverable)} with recall).`),
     '',
-    '| window | policy | retention | recoverable | billed with caching ×none | without caching ×none |',
-    '|---|---|--:|--:|--:|--:|',
+    '| window | policy | retention | billed with caching ×none | retention with recall | billed with recall ×none | without caching ×none |',
+    '|---|---|--:|--:|--:|--:|--:|',
     ...summary.levers.map(
       (lever) =>
-        `| ${lever.window} | ${lever.policy} | ${percent(lever.retention)} | ${percent(lever.recoverable)} | ` +
-        `${times(lever.billedRatio)} | ${times(lever.inputRatio)} |`,
+        `| ${lever.window} | ${lever.policy} | ${percent(lever.retention)} | ${times(lever.billedRatio)} | ` +
+        `${percent(lever.recoverable)} | ${times(lever.billedWithRecallRatio)} | ${times(lever.inputRatio)} |`,
     ),
   ].join('\n');
 }

@@ -2,12 +2,13 @@ import type { PriceModel } from '@compaction/cli';
 import {
   aggregate,
   billedRatioOf,
+  billedWithRecallRatioOf,
   compressionOf,
   inputRatioOf,
   recoverableOf,
   retentionOf,
 } from './aggregate.js';
-import { renderCostLevers } from './cost-report.js';
+import { type LeverMeasure, renderCostLevers } from './cost-report.js';
 import type { EvaluationRow } from './evaluate-policy.js';
 import { dollars, fraction, integer, milliseconds, percent, ratio, table } from './format.js';
 import type { Policy } from './policies.js';
@@ -39,6 +40,8 @@ export interface EvaluationReport {
   transcripts: readonly TranscriptSummary[];
   rows: readonly EvaluationRow[];
   verdict: Verdict;
+  /** The lever policies at each window, for the levers' section. */
+  levers: readonly LeverMeasure[];
   speed: readonly SpeedResult[];
   speedRuns: { transcripts: number; generated: number };
   generatedHistory: { name: string; window: number };
@@ -125,7 +128,7 @@ export function renderReport(report: EvaluationReport): string {
     '',
     aggregateTable(report.policies, atOwnWindow(tau), tauKinds),
     '',
-    ...renderCostLevers(report.policies, report.rows, report.transcripts, report.prices),
+    ...renderCostLevers(report.levers, report.prices),
     '',
     '## Charts',
     '',
@@ -214,6 +217,8 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
         'strategy or pipeline',
         'retention',
         `billed with caching ×none`,
+        'retention with recall',
+        'billed with recall ×none',
         'input sent ×none',
         'meets (caching)',
         'meets (no caching)',
@@ -222,6 +227,8 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
         candidate.totals.policy.name,
         percent(candidate.retention),
         ratio(candidate.billedRatio, 3),
+        percent(recoverableOf(candidate.totals)),
+        ratio(billedWithRecallRatioOf(candidate.totals), 3),
         ratio(candidate.inputRatio, 3),
         candidate.meetsWithCaching ? 'yes' : 'no',
         candidate.meetsWithoutCaching ? 'yes' : 'no',
@@ -236,7 +243,19 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
     `(${integer(best.totals.billedInputTokens)} against ${integer(best.totals.baselineBilledInputTokens)} input-price tokens), ` +
     `${ratio(best.inputRatio)} counting input tokens sent (${integer(best.totals.inputTokens)} against ${integer(best.totals.baselineInputTokens)})`;
   if (best.meetsWithCaching) {
-    lines.push(`**Met.** The best, ${name}, ${numbers}.`);
+    lines.push(
+      `**Met.** The best, ${name}, ${numbers}. The check counts the probes the final context holds (the ` +
+        'retention column); the recall columns add those it names a handle for and the recall calls that would ' +
+        'bring them back (see the cost levers). ' +
+        (best.totals.policy.summarizes
+          ? ''
+          : 'It calls no summarizer: the summary it writes is the artifact trail alone, which holds the kinds of ' +
+            'facts the probes test (paths, commands, errors) and nothing a real summary would add (decisions, ' +
+            'state), and it saves the summarizer’s calls, which read each span at the full input price. ') +
+        'Its settings are the cheapest of a search over a family of configurations on these same transcripts ' +
+        '(`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md)), with the same settings re-run ' +
+        'at 16k and 64k in the cost levers’ table; the margin is small.',
+    );
   } else {
     const withoutCaching = verdict.candidates.filter((candidate) => candidate.meetsWithoutCaching);
     lines.push(
@@ -324,6 +343,14 @@ function renderMethod(report: EvaluationReport): string[] {
     '**Probes** are derived from each transcript without an LLM: the original task and the newest user request (their first 200 characters), every file path a tool call touched (path fields of the input, and the path-like words of a shell command outside quotes and here-documents), every shell command (its first line, first 100 characters), every error line of a tool result (a line starting with `SomeError:`, `error:`, `ERROR`, `fatal:` or `FAILED`, or a shell’s "No such file or directory"…, first 160 characters), and for tau-bench every argument value of the task’s expected actions of 3 characters or more (ids, names, dates, amounts). Probes the uncompacted transcript never contains (an expected action the agent never got to) are left out and counted per transcript. A probe is **kept** when its text (whitespace collapsed) is still in the final context: message text, reasoning, tool names and input values, tool outputs. The final context is the last compaction’s output followed by every message after it.',
     '',
     `**Cost simulation.** The CLI’s \`simulate\` engine replays each transcript as an agent loop: before every assistant message the model is called with the context, compacted first when the policy’s trigger fires. Billing follows prompt caching: the prefix of a request that repeats the previous request (the same messages in order) is a cache read, the rest a cache write. Prices per million tokens: input $${prices.inputPerMillion}, cache read $${prices.cacheReadPerMillion}, cache write $${prices.cacheWritePerMillion}, output $${prices.outputPerMillion} (the engine’s default, Anthropic list prices with the 5-minute cache). A call made more than ${prices.cacheLifetimeSeconds} seconds after the previous one finds the cache gone and writes its whole context again; calls are timed by the transcripts where they record it (mini-swe-agent’s response times), else assumed 30 seconds apart. **Billed with caching** is the input cost over the input price (uncached + 0.1 × cache reads + 1.25 × cache writes, summarizer calls included); **input sent** is every input token (what is billed without caching). Tokens are counted with Compaction’s fast estimator. No compaction is run at every window even when its requests are over the limit (a provider would refuse them); those calls are counted.`,
+    '',
+    '**Recall.** Retention with recall counts a lost probe as recovered when an archived item the final context names a ' +
+      'handle for (directly, or through the text of another) holds it. Its bill is priced, not assumed free: the probes ' +
+      'are asked at the end of the run, so the recalls are made then, in the order of the probes, one model request per ' +
+      'archived item read (by the shortest chain of handles; a probe in an item already recalled costs nothing more). ' +
+      'Each request reads the final context and the earlier recalls from the cache and writes the recall call and the ' +
+      'recalled text to it (1.25 × the input price), and every later recall carries them. Output tokens (the calls) are ' +
+      'not in the billed-input ratio. The bar is checked on retention in context, not with recall.',
     '',
     '**Windows.** 16k, 32k and 64k for every coding transcript (tau-bench fits 32k whole, so it runs at its scaled window only); a transcript that does not exceed the 32k trigger also runs at its **scaled** window, 0.7 × its size rounded up to 500 tokens: with the default budget (a quarter of a small window reserved for output, 5% margin) the limit is then about half the transcript and compaction fires at about 40% of it.',
     '',

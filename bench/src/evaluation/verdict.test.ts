@@ -27,6 +27,7 @@ function row(policy: Policy, kept: number, billed: number, sent: number, transcr
       lost: [],
     },
     lost: [],
+    recall: { calls: 0, inputTokens: 0, billedInputTokens: 0, outputTokens: 0 },
     billedInputTokens: billed,
     baselineBilledInputTokens: 100,
     inputTokens: sent,

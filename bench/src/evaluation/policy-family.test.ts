@@ -1,0 +1,52 @@
+import { createTokenCounter } from '@compaction/core';
+import { generateCodingHistory } from '@compaction/testing';
+import { describe, expect, it } from 'vitest';
+import { evaluatePolicy } from './evaluate-policy.js';
+import { type FamilyMember, familyPolicy, memberName } from './policy-family.js';
+
+const messages = generateCodingHistory({ messages: 200 });
+const window = { label: 'test', contextWindow: Math.ceil(createTokenCounter().count(messages) * 0.5) };
+const member: FamilyMember = {
+  mode: 'truncate',
+  capTokens: 500,
+  trigger: 'cache-aware',
+  clearTo: 0.2,
+  summarizer: false,
+  recentShare: 0.05,
+};
+
+function run(settings: FamilyMember) {
+  return evaluatePolicy({
+    transcript: { name: 'generated', messages },
+    coding: true,
+    probes: [],
+    policy: familyPolicy(settings),
+    window,
+  });
+}
+
+describe('familyPolicy', () => {
+  it('without the summarizer compacts with no model call; with it, the summarizer is called and billed', async () => {
+    const trail = await run(member);
+    const summarizing = await run({ ...member, summarizer: true });
+    expect(trail.compactions).toBeGreaterThan(0);
+    expect(trail.simulation.totals.compactionInputTokens).toBe(0);
+    expect(summarizing.compactions).toBeGreaterThan(0);
+    expect(summarizing.simulation.totals.compactionInputTokens).toBeGreaterThan(0);
+  });
+
+  it('caps tool results when they arrive, so fewer tokens are written when first sent', async () => {
+    const capped = await run(member);
+    const uncapped = await run({ ...member, capTokens: undefined });
+    expect(capped.firstSentTokens).toBeLessThan(uncapped.firstSentTokens);
+  });
+
+  it('is named by its settings', () => {
+    expect(memberName(member)).toBe(
+      'truncate → artifact trail, cache-aware, caps 500, clear to 0.2 of the limit, recentShare 0.05',
+    );
+    expect(memberName({ ...member, summarizer: true, clearTo: 4000, capTokens: undefined })).toBe(
+      'truncate → summarization*, cache-aware, no caps, clear to 4,000 tokens, recentShare 0.05',
+    );
+  });
+});
