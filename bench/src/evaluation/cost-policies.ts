@@ -9,13 +9,7 @@ import {
   truncationThenSummarization,
   withSummarizer,
 } from './policies.js';
-import {
-  capAtIngestion,
-  type FamilyMember,
-  familyPolicy,
-  noSummaryTextTokens,
-  summarizerCost,
-} from './policy-family.js';
+import { capAtIngestion, type FamilyMember, familyPolicy, summarizerCost } from './policy-family.js';
 
 /** Tool results over this many tokens are cut when they arrive (caps at ingestion). */
 export const ingestionCapTokens = 1000;
@@ -150,8 +144,8 @@ export const costPolicies: readonly Policy[] = [
     description:
       `the cheapest member of the explored family at 90% or more: the truncation’s defaults, tool results over ${ingestionCapTokens} tokens ` +
       `cut when they arrive, the cache-aware trigger (compaction cost 0) clearing to ${trailClearTo} tokens, summarization with ` +
-      `\`recentShare: ${trailRecentShare}\` and \`maxOutputTokens: ${noSummaryTextTokens}\`, under its 48-token minimum: it calls no model, ` +
-      'the summary is its header and the artifact trail. What a real summary would add (decisions, state) no probe measures',
+      `\`recentShare: ${trailRecentShare}\` and \`maxOutputTokens: 0\`: it calls no model, the summary is its header and the ` +
+      'artifact trail. What a real summary would add (decisions, state) no probe measures',
   },
   {
     id: 'server-compaction',

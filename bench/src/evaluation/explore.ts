@@ -135,6 +135,20 @@ function row(entry: Measured): string[] {
   ];
 }
 
+/** The cheapest members at 90% with recall, by their bill with recall calls, with and without the summarizer. */
+function recallLines(): string[] {
+  return [true, false].map((summarizer) => {
+    const best = explored
+      .filter((entry) => entry.member.summarizer === summarizer && entry.recoverable >= requiredRetention)
+      .sort((left, right) => left.billedWithRecallRatio - right.billedWithRecallRatio)[0];
+    const who = summarizer ? 'calling the summarizer' : 'without the summarizer';
+    return best === undefined
+      ? `- ${who}: no member keeps ${percent(requiredRetention, 0)} with recall.`
+      : `- ${who}: ${best.name}, ${percent(best.recoverable)} with recall at ${ratio(best.billedWithRecallRatio, 3)} ` +
+          `(${best.recallCalls} recall ${best.recallCalls === 1 ? 'call' : 'calls'}; ${percent(best.retention)} in context at ${ratio(best.billedRatio, 3)}).`;
+  });
+}
+
 function render(): string {
   const header = [
     'window',
@@ -156,8 +170,8 @@ function render(): string {
     `Written by \`pnpm --filter @compaction/bench evaluate:explore\`: every combination of the settings below (${members.length} members), ` +
       'each a configuration a user can write, run on the coding transcripts that need compaction at 32k (the ' +
       'verdict’s), measured as in [evaluation.md](evaluation.md). The family is tool-result truncation then ' +
-      'summarization; without the summarizer, the summarization strategy is given `maxOutputTokens` under its ' +
-      '48-token minimum, so it calls no model and the summary is its header and the artifact trail. Retention ' +
+      'summarization; without the summarizer, the summarization strategy is given `maxOutputTokens: 0`, so it ' +
+      'calls no model and the summary is its header and the artifact trail. Retention ' +
       'with recall counts the probes the final context still names a handle for; its bill adds one model request ' +
       'per archived item recalled at the end of the run (see the method of evaluation.md).',
     '',
@@ -175,6 +189,12 @@ function render(): string {
       `${meeting.filter((entry) => entry.member.summarizer).length} of them call the summarizer. The cheapest with and without the summarizer, and the same settings at the other windows (not searched there):`,
     '',
     table(header, [...winners, ...elsewhere].map(row)),
+    '',
+    '## Counting recall',
+    '',
+    `The cheapest members that keep ${percent(requiredRetention, 0)} in context or through recall, by their bill with the recall calls:`,
+    '',
+    ...recallLines(),
     '',
     '## The frontier',
     '',

@@ -17,17 +17,11 @@ export interface FamilyMember {
   trigger: 'cache-aware' | 'tokens';
   /** What a compaction clears to: a share of the limit (at most 1) or tokens. */
   clearTo: number;
-  /** Whether the summarizer is called: without it the summary is the artifact trail alone. */
+  /** Whether the summarizer is called: without it (`maxOutputTokens: 0`) the summary is the artifact trail alone. */
   summarizer: boolean;
   /** The summarization strategy's `recentShare`. */
   recentShare: number;
 }
-
-/**
- * Under 48 tokens for the summary text the summarization strategy does not call its summarizer: the summary
- * message is its header and the artifact trail, built without a model.
- */
-export const noSummaryTextTokens = 32;
 
 /**
  * The `compactionCost` given to the cache-aware trigger when a summarizer runs: it reads what it replaces at
@@ -70,7 +64,8 @@ export function familyPolicy(member: FamilyMember): Policy {
           createSummarization({
             provider,
             recentShare: member.recentShare,
-            ...(member.summarizer ? {} : { maxOutputTokens: noSummaryTextTokens }),
+            // 0: no summary text, the summarizer is never called.
+            ...(member.summarizer ? {} : { maxOutputTokens: 0 }),
           }),
         ]),
       )(counter);

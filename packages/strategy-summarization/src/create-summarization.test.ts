@@ -392,6 +392,26 @@ describe('failures and the fallback', () => {
     expect(messages).toEqual(snapshot);
   });
 
+  it('with maxOutputTokens 0 keeps the trail alone: no model call, no provider needed, even with fallback "error"', async () => {
+    const messages = codingHistory(30);
+    const input = inputFor(messages, 0.3);
+    const output = await createSummarization({ maxOutputTokens: 0, fallback: 'error' }).compact(input);
+    expectValid(input, output.messages);
+    const summary = output.messages.find(isSummary)!;
+    expect(textOf(summary)).toContain('## Artifact trail');
+    expect(textOf(summary)).toContain('npm test -- --filter case_1 [exit 1]');
+    expect(output.details).toMatchObject({ reason: 'no-room' });
+    const provider = summarizingProvider();
+    const registry = createStrategyRegistry({ definitions: [summarizationDefinition as never] });
+    const resolved = await registry.resolve(
+      { name: 'summarization', options: { maxOutputTokens: 0 } },
+      { provider },
+    );
+    const again = await resolved.compact(inputFor(messages, 0.3));
+    expect(textOf(again.messages.find(isSummary)!)).toBe(textOf(summary));
+    expect(provider.requests).toHaveLength(0);
+  });
+
   it('uses the digest without calling the LLM when the budget leaves no room for a summary', async () => {
     const provider = summarizingProvider();
     const messages = codingHistory(30);

@@ -21,7 +21,7 @@ import { checkTemplate, defaultSummarySections, defaultSummaryTemplate } from '.
 export interface SummarizationSettings extends SummarizationOptions {
   /**
    * The summarizer. Through the registry, the compaction's configured provider is used when this is not
-   * set.
+   * set. Not needed with `maxOutputTokens: 0`, which never calls it.
    */
   provider?: Provider;
 }
@@ -33,13 +33,14 @@ export interface SummarizationSettings extends SummarizationOptions {
  * trail (files, commands with exit status, errors). When the summarizer fails, the configured fallback
  * applies (an extractive digest, or a typed error); the input history is never lost.
  *
- * Throws {@link InvalidOptionsError} for invalid options and when no provider is given.
+ * Throws {@link InvalidOptionsError} for invalid options and when no provider is given (unless
+ * `maxOutputTokens` is 0: no summary text, the trail alone).
  */
 export function createSummarization(settings: SummarizationSettings = {}): CompactionStrategy {
   const { provider, ...rest } = settings;
   const options = resolveSummarizationOptions(rest);
   if (options.template !== undefined) checkTemplate(options.template);
-  if (provider === undefined) {
+  if (provider === undefined && options.maxOutputTokens > 0) {
     throw new InvalidOptionsError({
       subject: `strategy "${strategyName}"`,
       issues: [
@@ -48,7 +49,8 @@ export function createSummarization(settings: SummarizationSettings = {}): Compa
           message:
             'no provider to write summaries with: pass one as createSummarization({ provider }), or configure ' +
             'the compaction\'s provider (the config\'s "provider" entry, or the provider given to ' +
-            'resolveCompactionConfig / registry.resolve)',
+            'resolveCompactionConfig / registry.resolve); or set maxOutputTokens to 0 to keep the artifact ' +
+            'trail alone, without a model',
         },
       ],
     });

@@ -20,7 +20,9 @@ export function fallbackSummary(
   counter: TokenCounter,
   budget: CompactionBudget,
 ): AssembledSummary {
-  if (options.fallback === 'error') throw new SummarizationFailedError(failure);
+  // With `maxOutputTokens: 0` no summary text is asked for, so its absence is no failure.
+  if (options.fallback === 'error' && options.maxOutputTokens > 0)
+    throw new SummarizationFailedError(failure);
   const countText = (text: string) => counter.estimator.countText(text);
   const trail = fitTrail(plan, 0, countText);
   const digestTokens = Math.min(

@@ -8,7 +8,8 @@ import { minimumSummaryTokens } from './summary-limits.js';
 
 /** Who writes the summaries, and how. */
 export interface Summarizer {
-  provider: Provider;
+  /** Undefined only with `maxOutputTokens: 0`, which never asks. */
+  provider: Provider | undefined;
   options: ResolvedSummarizationOptions;
   template: string;
   requiredSections: readonly string[];
@@ -32,8 +33,11 @@ export async function requestSummary(
   input: Pick<CompactionInput, 'counter' | 'instructions' | 'abortSignal'>,
 ): Promise<SummaryAnswer> {
   const { options } = summarizer;
-  if (plan.summaryTokens < minimumSummaryTokens) {
-    const message = `only ${plan.summaryTokens} tokens are left for the summary`;
+  if (plan.summaryTokens < minimumSummaryTokens || summarizer.provider === undefined) {
+    const message =
+      options.maxOutputTokens === 0
+        ? 'maxOutputTokens is 0: no summary text is written'
+        : `only ${plan.summaryTokens} tokens are left for the summary`;
     return { calls: 0, chunks: 0, largestRequest: 0, failure: { reason: 'no-room', message } };
   }
   const instructions = [options.instructions, input.instructions]

@@ -23,7 +23,11 @@ export type SummaryFallback = 'extractive' | 'error';
 export interface SummarizationOptions {
   /** Summarizer model id; default: the provider's own model. */
   model?: string;
-  /** Most tokens the summarizer may write (also capped by `summaryShare` of the target). Default 2,048. */
+  /**
+   * Most tokens the summarizer may write (also capped by `summaryShare` of the target). Default 2,048. `0`
+   * writes no summary text: the summarizer is never called (no provider is needed) and the summary is its
+   * header and the artifact trail, built without a model.
+   */
   maxOutputTokens?: number;
   /** Sampling temperature of the summarizer; not sent unless set. */
   temperature?: number;
@@ -84,9 +88,10 @@ export const summarizationOptionsSchema: OptionsSchema = {
     },
     maxOutputTokens: {
       type: 'integer',
-      minimum: 1,
+      minimum: 0,
       default: 2048,
-      description: 'Most tokens the summarizer may write.',
+      description:
+        'Most tokens the summarizer may write; 0: no summary text, the trail alone, no model call.',
     },
     temperature: {
       type: 'number',
