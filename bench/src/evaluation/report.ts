@@ -94,6 +94,10 @@ export function renderReport(report: EvaluationReport): string {
     '',
     ...renderVerdict(report.verdict, report.prices),
     '',
+    ...beyondTheVerdict(report.verdict, [
+      ['all coding transcripts, each at its own window', atOwnWindow(coding)],
+      ['all coding transcripts at 64k', atWindow(coding, '64k')],
+    ]),
     '## Headline tables',
     '',
     'Rows are added up over the transcripts: retention is pooled (probes kept over probes); recoverable counts the probes ' +
@@ -202,6 +206,24 @@ function aggregateTable(
     ],
     body,
   );
+}
+
+/** How the verdict's best does on the transcripts the check does not count, where it was not chosen. */
+function beyondTheVerdict(
+  verdict: Verdict,
+  groups: readonly (readonly [string, readonly EvaluationRow[]])[],
+): string[] {
+  const best = verdict.best;
+  if (best === undefined) return [];
+  const figures = groups.map(([label, rows]) => {
+    const totals = aggregate(best.totals.policy, rows);
+    return `${percent(retentionOf(totals.probes))} at ${ratio(billedRatioOf(totals))} on ${label}`;
+  });
+  return [
+    `Beyond the check: its settings were chosen on the check’s transcripts; with the others counted too, ` +
+      `${best.totals.policy.name} keeps ${figures.join('; ')} (each against no compaction on the same transcripts).`,
+    '',
+  ];
 }
 
 function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
