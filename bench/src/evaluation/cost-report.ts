@@ -258,7 +258,7 @@ function floorNote(measures: readonly LeverMeasure[], prices: PriceModel): strin
       : bill === 'billed'
         ? `${measure.policy.name}, ${percent(measure.retention)} kept at ${ratio(measure.billedRatio, 3)} (${split(measure)})`
         : `${measure.policy.name}, ${percent(measure.recoverable)} with recall at ${ratio(measure.billedWithRecallRatio, 3)} ` +
-          `(${measure.recallCalls} recall ${measure.recallCalls === 1 ? 'call' : 'calls'}; ${ratio(measure.billedRatio, 3)} without them)`;
+          `(${measure.recallCalls} recall ${measure.recallCalls === 1 ? 'call' : 'calls'}; ${ratio(measure.billedRatio, 3)} without recall)`;
   const summarizing = floor.summarizing;
   return [
     `**Where the bill goes, and the floor (${floor.window}).** No compaction’s billed input is ${percent(none.baselineWrites)} ` +
