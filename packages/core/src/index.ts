@@ -49,14 +49,6 @@ export {
 export { findMessageIssues } from './messages/validate-messages.js';
 // Registry, options, configs
 export { type OptionsSchema, validateOptions } from './options/options-schema.js';
-// Recall of archived text
-export {
-  createRecallTool,
-  type RecallAnswer,
-  type RecallRequest,
-  type RecallTool,
-  type RecallToolSettings,
-} from './recall/recall-tool.js';
 export {
   type CompactionConfig,
   compactionConfigSchema,

@@ -1,4 +1,4 @@
-import { createRecallTool, type RecallRequest } from '@compaction/core';
+import { createRecallTool, type RecallRequest } from '@compaction/recall';
 import { defaultSessionId, openArchiveStore } from '../archive/archive-store.js';
 import type { CliIO } from '../cli-io.js';
 import { CliError } from '../errors/cli-error.js';

@@ -54,8 +54,8 @@ export interface CompactorSettings {
   store?: CompactionStore;
   /**
    * Keeps what strategies remove or shorten within the model's reach: strategies name a handle in each
-   * placeholder and the `store` keeps the text under it, for the `recall` tool (`createRecallTool`). Needs a
-   * `store`. Default false.
+   * placeholder and the `store` keeps the text under it, for the `recall` tool (`createRecallTool` of
+   * `@compaction/recall`). Needs a `store`. Default false.
    */
   archive?: boolean;
   /** Decides when automatic compaction runs under the limit, instead of the token trigger alone. */
