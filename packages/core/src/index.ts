@@ -24,6 +24,7 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 export type { DefinitionNotFoundError, DefinitionNotFoundSettings } from './errors/definition-not-found.js';
 export { InvalidMessagesError, type MessageIssue } from './errors/invalid-messages-error.js';
 export { InvalidOptionsError, type OptionsIssue } from './errors/invalid-options-error.js';
+export { PackageError, type PackageErrorSettings } from './errors/package-error.js';
 export { PackageLoadError } from './errors/package-load-error.js';
 export { ProviderError } from './errors/provider-error.js';
 export { ProviderNotFoundError } from './errors/provider-not-found-error.js';
