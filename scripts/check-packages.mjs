@@ -15,11 +15,14 @@ const root = new URL('..', import.meta.url).pathname;
 const packagesDirectory = join(root, 'packages');
 const problems = [];
 
-// Checks of the whole house, before the packages one by one: no import circles, and core's size (which
-// only warns until CORE_SHAPE_STRICT=1 is set).
-for (const check of ['check-import-circles.mjs', 'check-core-shape.mjs']) {
+// Checks of the whole house, before the packages one by one: no import circles, and core's shape (its runtime
+// exports fail over the limit; its lines only warn until they are under theirs, or CORE_SHAPE_STRICT=1 is set).
+for (const [check, ...flags] of [
+  ['check-import-circles.mjs'],
+  ['check-core-shape.mjs', '--strict-exports'],
+]) {
   try {
-    execFileSync(process.execPath, [join(root, 'scripts', check)], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(root, 'scripts', check), ...flags], { stdio: 'inherit' });
   } catch {
     process.exit(1);
   }

@@ -29,14 +29,14 @@ export async function tiktokenEstimator(): Promise<TokenEstimator> {
     loaded = (await import('@compaction/tokenizer-tiktoken' as string)) as Partial<TiktokenModule>;
   } catch (error) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: '--estimator tiktoken needs @compaction/tokenizer-tiktoken and tiktoken installed',
       cause: error,
     });
   }
   if (typeof loaded.createTiktokenEstimator !== 'function') {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: '@compaction/tokenizer-tiktoken does not export createTiktokenEstimator',
     });
   }

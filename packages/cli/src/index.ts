@@ -5,7 +5,7 @@ export type { StageReport } from './compaction-stages.js';
 export { createCliRegistry, defaultStrategy } from './config/installed-strategies.js';
 export { type CompactionFlags, type CompactionSettings, resolveSettings } from './config/resolve-settings.js';
 export { countTokens, type TokenBreakdown } from './count-tokens.js';
-export { CliError, type CliErrorKind } from './errors/cli-error.js';
+export { CliError, type CliErrorReason } from './errors/cli-error.js';
 export { exitCodes } from './errors/exit-codes.js';
 export { TargetUnreachableError, type UnreachableBudget } from './errors/target-unreachable-error.js';
 export type { Conversation, ConversationFormat, FormatName } from './formats/conversation-format.js';

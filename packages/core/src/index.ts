@@ -1,6 +1,5 @@
-// The message model
-
-// Compactor, budget, events, store
+// The contract (message model, specs, errors) and the engine (Compactor, budget, registries, configs, counting,
+// repair, verification, the pipeline); types cost a plugin nothing at run time, values are kept few.
 export { type Budget, type BudgetOptions, resolveBudget } from './budget/budget.js';
 export type * from './compactor/compaction-event.js';
 export type * from './compactor/compaction-hooks.js';
@@ -12,7 +11,6 @@ export {
   type CompactorSettings,
   createCompactor,
 } from './compactor/compactor.js';
-// Errors
 export { BudgetUnreachableError, type BudgetUnreachableSettings } from './errors/budget-unreachable-error.js';
 export { CompactionAbortedError } from './errors/compaction-aborted-error.js';
 export {
@@ -24,14 +22,14 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 export type { DefinitionNotFoundError, DefinitionNotFoundSettings } from './errors/definition-not-found.js';
 export { InvalidMessagesError, type MessageIssue } from './errors/invalid-messages-error.js';
 export { InvalidOptionsError, type OptionsIssue } from './errors/invalid-options-error.js';
+export { PackageError, type PackageErrorSettings } from './errors/package-error.js';
 export { PackageLoadError } from './errors/package-load-error.js';
 export { ProviderError } from './errors/provider-error.js';
 export { ProviderNotFoundError } from './errors/provider-not-found-error.js';
 export { RuleViolationError } from './errors/rule-violation-error.js';
 export { StrategyFailedError } from './errors/strategy-failed-error.js';
 export { StrategyNotFoundError } from './errors/strategy-not-found-error.js';
-export type { JSONObject, JSONValue } from './json.js';
-export { isJSONValue } from './json.js';
+export { isJSONValue, type JSONObject, type JSONValue } from './json.js';
 export {
   type CompactionMessageKind,
   type CompactionMetadata,
@@ -47,16 +45,7 @@ export {
   toolCallsOf,
 } from './messages/message-content.js';
 export { findMessageIssues } from './messages/validate-messages.js';
-// Registry, options, configs
 export { type OptionsSchema, validateOptions } from './options/options-schema.js';
-// Recall of archived text
-export {
-  createRecallTool,
-  type RecallAnswer,
-  type RecallRequest,
-  type RecallTool,
-  type RecallToolSettings,
-} from './recall/recall-tool.js';
 export {
   type CompactionConfig,
   compactionConfigSchema,
@@ -74,7 +63,6 @@ export {
 } from './registry/provider-registry.js';
 export { defineStrategy } from './registry/strategy-definition.js';
 export { createStrategyRegistry, type StrategyRegistrySettings } from './registry/strategy-registry.js';
-// Specs
 export type * from './specs/compaction-strategy-v1.js';
 export type * from './specs/compaction-trigger-policy-v1.js';
 export type * from './specs/provider-v1.js';
@@ -85,8 +73,6 @@ export type * from './specs/token-estimator-v1.js';
 export type * from './store/compaction-store.js';
 export { InMemoryCompactionStore } from './store/in-memory-compaction-store.js';
 export { createPipeline, type PipelineOptions } from './strategies/pipeline.js';
-
-// Tokens
 export { createFastEstimator, type FastEstimatorSettings } from './tokens/fast-estimator.js';
 export {
   createMessageEstimator,
@@ -94,8 +80,6 @@ export {
   type MessageOverhead,
 } from './tokens/message-estimator.js';
 export { type AnchoredTokenCounter, createTokenCounter, type ReportedUsage } from './tokens/token-counter.js';
-
-// Turns, repair, verification
 export { mergesAheadOfReasoning } from './turns/reasoning-boundary.js';
 export type * from './turns/repair.js';
 export { assertValidHistory, repairHistory } from './turns/repair-history.js';

@@ -6,12 +6,7 @@ import type {
   Provider,
   TokenCount,
 } from '@compaction/core';
-import {
-  type ProviderNativeCompaction,
-  type SdkProvider,
-  type SdkProviderSettings,
-  sdkProviderBase,
-} from '@compaction/provider-utils';
+import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
 import {
   type AnthropicClient,
   type AnthropicClientSettings,
@@ -32,9 +27,7 @@ import { toAnthropicRequest } from './to-anthropic-request.js';
  * (an injected client with `beta.messages.create`, or one built from the settings); the `native` strategy
  * chosen by name uses it.
  */
-export interface AnthropicProvider extends SdkProvider<'anthropic'> {
-  readonly nativeCompaction?: ProviderNativeCompaction;
-}
+export type AnthropicProvider = SdkProvider<'anthropic'>;
 
 /** Settings of {@link createAnthropicProvider}. The default `model` is `claude-sonnet-5-5`. */
 export interface AnthropicProviderSettings

@@ -7,12 +7,7 @@ import {
   type TokenCount,
   type TokenEstimator,
 } from '@compaction/core';
-import {
-  type ProviderNativeCompaction,
-  type SdkProvider,
-  type SdkProviderSettings,
-  sdkProviderBase,
-} from '@compaction/provider-utils';
+import { type SdkProvider, type SdkProviderSettings, sdkProviderBase } from '@compaction/provider-utils';
 import {
   callMethod,
   createOpenAIClient,
@@ -34,9 +29,7 @@ import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
  * client can make the call (an injected client with `responses.compact`, or one built from the settings); the
  * `native` strategy chosen by name uses it. Chat Completions has no compaction of its own: no member.
  */
-export interface OpenAIProvider extends SdkProvider<'openai'> {
-  readonly nativeCompaction?: ProviderNativeCompaction;
-}
+export type OpenAIProvider = SdkProvider<'openai'>;
 
 /** Settings of {@link createOpenAIProvider}. The default `model` is `gpt-5.4`. */
 export interface OpenAIProviderSettings

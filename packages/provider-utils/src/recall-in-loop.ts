@@ -1,9 +1,5 @@
-import {
-  type CompactionStore,
-  createRecallTool,
-  InvalidOptionsError,
-  type RecallTool,
-} from '@compaction/core';
+import { type CompactionStore, InvalidOptionsError } from '@compaction/core';
+import { createRecallTool, type RecallTool } from '@compaction/recall';
 import type { AgentConversationTypes, ConversationAdapter, RecallWire } from './conversation-adapter.js';
 
 /** Settings of {@link RecallInLoop}. */

@@ -8,12 +8,18 @@ import type {
 import { createModelLimitsResolver } from './create-model-limits-resolver.js';
 import { findModelEntry, type ModelTableEntry } from './find-model-entry.js';
 import { lazyClient } from './lazy-client.js';
+import type { ProviderNativeCompaction } from './provider-native-compaction.js';
 import { resolveGenerateRequest } from './resolve-generate-request.js';
 
-/** A provider adapter over an SDK: a {@link Provider} named `Name` that always counts tokens. */
+/**
+ * A provider adapter over an SDK: a {@link Provider} named `Name` that always counts tokens, with the
+ * provider's own compaction as `nativeCompaction` where the API and the client offer it (the `native`
+ * strategy chosen by name uses it).
+ */
 export interface SdkProvider<Name extends string> extends Provider {
   readonly name: Name;
   countTokens(request: CountTokensRequest): Promise<TokenCount>;
+  readonly nativeCompaction?: ProviderNativeCompaction;
 }
 
 /** The settings every provider adapter over an SDK takes, besides its client's own. */

@@ -74,7 +74,8 @@ export class ConformanceRunner {
     const run = await this.run(testCase, undefined, true);
     this.judgeProgress(run);
     if (run.output === undefined) return true;
-    assertNoViolations(run.input.messages, run.output.messages, this.newCounter(), run.input.budget.limit);
+    const { messages, archived } = run.output;
+    assertNoViolations(run.input.messages, messages, this.newCounter(), run.input.budget.limit, archived);
     const problem = archiveProblem(run.input.messages, run.output);
     if (problem !== undefined) throw new Error(`with archive: ${problem}`);
     return true;
@@ -195,8 +196,15 @@ function assertNoViolations(
   after: readonly Message[],
   counter: TokenCounter,
   limit?: number,
+  archived?: unknown,
 ): boolean {
-  const violations = verifyCompaction({ before, after, counter, ...(limit === undefined ? {} : { limit }) });
+  const violations = verifyCompaction({
+    before,
+    after,
+    counter,
+    archived,
+    ...(limit === undefined ? {} : { limit }),
+  });
   if (violations.length > 0) {
     throw new Error(
       `broke ${violations.map((violation) => `${violation.rule} (${violation.message})`).join(', ')}`,

@@ -2,12 +2,12 @@ import {
   type CompactionResult,
   type CompactionStrategy,
   createCompactor,
-  createRecallTool,
   createTokenCounter,
   InMemoryCompactionStore,
   type Message,
   type TokenCounter,
 } from '@compaction/core';
+import { createRecallTool } from '@compaction/recall';
 import { codingConversation, toolTurn, userMessage } from './coding-conversation.js';
 import { expectedRecalls } from './recall-expectations.js';
 

@@ -1,4 +1,4 @@
-import { createRecallTool, type RecallRequest, type RecallToolSettings } from '@compaction/core';
+import { createRecallTool, type RecallRequest, type RecallToolSettings } from '@compaction/recall';
 import { jsonSchema, type Tool, tool } from 'ai';
 
 /**

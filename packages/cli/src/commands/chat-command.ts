@@ -31,7 +31,7 @@ export async function chatCommand(args: string[], io: CliIO): Promise<number> {
   const settings = resolveSettings(registry, values, io.cwd);
   if (settings.provider === undefined) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message:
         `chat needs a provider: pass --provider anthropic (with ${apiKeyVariables.anthropic} set) or ` +
         `--provider openai (with ${apiKeyVariables.openai} set), or add "provider" to compaction.config.json`,

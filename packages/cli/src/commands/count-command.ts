@@ -33,7 +33,7 @@ export async function countCommand(args: string[], io: CliIO): Promise<number> {
   if (needsProvider) {
     if (providerSettings === undefined) {
       throw new CliError({
-        kind: 'usage',
+        reason: 'usage',
         message:
           '--estimator provider needs a provider: add --provider anthropic (with ANTHROPIC_API_KEY set)',
       });
@@ -90,10 +90,10 @@ async function count(
     return { estimator: name, source: estimator.name, ...countTokens(messages, estimator) };
   }
   if (provider === undefined) {
-    throw new CliError({ kind: 'usage', message: 'needs --provider and its API key' });
+    throw new CliError({ reason: 'usage', message: 'needs --provider and its API key' });
   }
   if (provider.countTokens === undefined) {
-    throw new CliError({ kind: 'config', message: `the ${provider.name} provider cannot count tokens` });
+    throw new CliError({ reason: 'config', message: `the ${provider.name} provider cannot count tokens` });
   }
   const exact = await provider.countTokens({ messages, ...(model === undefined ? {} : { modelId: model }) });
   // The provider counts whole requests; the breakdown keeps the fast estimator's proportions.

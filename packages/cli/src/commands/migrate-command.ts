@@ -24,7 +24,7 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<number>
     applied = await migratePostgresStore(location.connectionString);
   } catch (error) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `cannot migrate: ${(error as Error).message}`,
       cause: error,
     });

@@ -1,4 +1,4 @@
-import { createRecallTool, type RecallRequest } from '@compaction/core';
+import { createRecallTool, type RecallRequest } from '@compaction/recall';
 import { defaultSessionId, openArchiveStore } from '../archive/archive-store.js';
 import type { CliIO } from '../cli-io.js';
 import { CliError } from '../errors/cli-error.js';
@@ -15,8 +15,8 @@ export async function recallCommand(args: string[], io: CliIO): Promise<number> 
   try {
     return await recall(args, io);
   } catch (error) {
-    if (CliError.isInstance(error) && error.kind === 'usage') {
-      throw new CliError({ kind: 'usage', message: error.message, exitCode: exitCodes.badInput });
+    if (CliError.isInstance(error) && error.reason === 'usage') {
+      throw new CliError({ reason: 'usage', message: error.message, exitCode: exitCodes.badInput });
     }
     throw error;
   }
@@ -51,7 +51,7 @@ async function recall(args: string[], io: CliIO): Promise<number> {
     const item = await tool.lookup(handle);
     if (item === undefined) {
       const sessions = await store.sessions();
-      throw new CliError({ kind: 'not-found', message: notFound(handle, sessionId, name, sessions) });
+      throw new CliError({ reason: 'not-found', message: notFound(handle, sessionId, name, sessions) });
     }
     if (whole) {
       await writeOutput(io, undefined, item.text);
@@ -78,7 +78,7 @@ function lineNumber(value: string | undefined, flag: string): number | undefined
 
 function recallUsage(message: string): CliError {
   return new CliError({
-    kind: 'usage',
+    reason: 'usage',
     message: `recall: ${message} (see compaction recall --help)`,
     exitCode: exitCodes.badInput,
   });

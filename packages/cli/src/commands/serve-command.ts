@@ -121,7 +121,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   } catch (error) {
     await store?.close();
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `cannot restore the sessions of ${storeLocation.kind === 'sqlite' ? storeLocation.path : 'the store'}: ${(error as Error).message}`,
       cause: error,
     });

@@ -27,13 +27,13 @@ export function loadConfig(
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new CliError({ kind: 'config', message: `cannot read config ${path}: ${reason}`, cause: error });
+    throw new CliError({ reason: 'config', message: `cannot read config ${path}: ${reason}`, cause: error });
   }
   const parsed = parseJsonWithLocation(text);
   if (!parsed.ok) {
     const { line, column } = parsed.location;
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `${path}: invalid JSON at line ${line}, column ${column}: ${parsed.reason}`,
     });
   }

@@ -34,7 +34,7 @@ export function mergeConfig(
     .map((entry) => (typeof entry === 'string' ? entry : entry.name));
   if (names.includes('summarization') && provider === undefined) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message:
         'the "summarization" strategy needs a provider: add "provider": {"name": "anthropic"} to the config',
     });

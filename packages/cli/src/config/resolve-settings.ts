@@ -82,7 +82,7 @@ export function resolveSettings(
   });
   if (usesSummarization && provider === undefined) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message:
         `the "summarization" strategy needs a provider: pass --provider anthropic (with ${apiKeyVariables.anthropic} set) ` +
         `or --provider openai (with ${apiKeyVariables.openai} set), or add "provider": {"name": "anthropic"} to compaction.config.json`,

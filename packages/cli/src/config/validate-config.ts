@@ -22,6 +22,6 @@ export function validateConfig(
     if (!InvalidOptionsError.isInstance(error)) throw error;
     const details = error.issues.map((issue) => `${issue.path || '(root)'} ${issue.message}`).join('; ');
     const prefix = origin === undefined ? '' : `${origin}: `;
-    throw new CliError({ kind: 'config', message: `${prefix}invalid config: ${details}`, cause: error });
+    throw new CliError({ reason: 'config', message: `${prefix}invalid config: ${details}`, cause: error });
   }
 }

@@ -1,41 +1,35 @@
-import { CompactionError } from '@compaction/core';
+import { PackageError, type PackageErrorSettings } from '@compaction/core';
 import { exitCodes } from './exit-codes.js';
 
 /**
  * Why a command could not run: bad arguments or configuration (exit 1), unreadable input (exit 2), or
  * nothing found under what was asked for (exit 1).
  */
-export type CliErrorKind = 'usage' | 'input' | 'config' | 'not-found';
+export type CliErrorReason = 'usage' | 'input' | 'config' | 'not-found';
 
 /**
  * An error the user can fix: a bad flag, an unreadable input file, an invalid config. The CLI prints its
  * message on one line, without a stack trace, and exits with {@link CliError.exitCode}.
  */
-export class CliError extends CompactionError {
+export class CliError extends PackageError<CliErrorReason> {
   static override readonly marker: string = 'compaction.error.cli';
   override readonly name: string = 'CliError';
-  readonly kind: CliErrorKind;
   /** 2 for unreadable input, 1 otherwise, unless the command gives its own. */
-  readonly exitCode: number;
+  declare readonly exitCode: number;
 
-  constructor({
-    kind,
-    message,
-    cause,
-    exitCode,
-  }: { kind: CliErrorKind; message: string; cause?: unknown; exitCode?: number }) {
-    super({ code: `cli/${kind}`, message, cause });
-    this.kind = kind;
-    this.exitCode = exitCode ?? (kind === 'input' ? exitCodes.badInput : exitCodes.failure);
+  constructor({ exitCode, ...settings }: PackageErrorSettings<CliErrorReason> & { exitCode?: number }) {
+    super('cli', settings);
+    const byReason = settings.reason === 'input' ? exitCodes.badInput : exitCodes.failure;
+    Object.assign(this, { exitCode: exitCode ?? byReason });
   }
 }
 
 /** An unreadable input: one line that says what was wrong and where. Exit code 2. */
 export function inputError(message: string, cause?: unknown): CliError {
-  return new CliError({ kind: 'input', message, cause });
+  return new CliError({ reason: 'input', message, cause });
 }
 
 /** A bad flag or argument. Exit code 1. */
 export function usageError(message: string): CliError {
-  return new CliError({ kind: 'usage', message });
+  return new CliError({ reason: 'usage', message });
 }

@@ -10,7 +10,7 @@ export async function loadProviderPackage<Exports>(packageName: string, exportNa
     loaded = (await import(packageName)) as Record<string, unknown>;
   } catch (error) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `this format needs ${packageName}; install it next to @compaction/cli`,
       cause: error,
     });
@@ -18,7 +18,7 @@ export async function loadProviderPackage<Exports>(packageName: string, exportNa
   const missing = exportNames.filter((name) => typeof loaded[name] !== 'function');
   if (missing.length > 0) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `${packageName} does not export ${missing.join(', ')}; update it to a version that matches @compaction/cli`,
     });
   }

@@ -67,7 +67,7 @@ export async function parseConversation(
     checkMessageNesting(conversation.messages);
     return conversation;
   } catch (error) {
-    if (CliError.isInstance(error) && error.kind === 'input') {
+    if (CliError.isInstance(error) && error.reason === 'input') {
       error.message = prefix(error.message);
     }
     throw error;

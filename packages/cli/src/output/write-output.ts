@@ -21,7 +21,7 @@ export async function writeOutput(
     await writeFileAtomically(path, data);
   } catch (error) {
     throw new CliError({
-      kind: 'usage',
+      reason: 'usage',
       message: `cannot write ${path}: ${(error as Error).message}`,
       cause: error,
     });

@@ -30,7 +30,7 @@ export async function createProvider(
   const variable = apiKeyVariables[name];
   if (variable !== undefined && rest.apiKey === undefined && !environment[variable]) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `the ${name} provider needs an API key: set ${variable}`,
     });
   }

@@ -1,4 +1,5 @@
-import { type CompactionStore, createRecallTool, type RecallRequest } from '@compaction/core';
+import type { CompactionStore } from '@compaction/core';
+import { createRecallTool, type RecallRequest } from '@compaction/recall';
 import { badRequest, HttpError } from '../errors/http-error.js';
 
 /** What `GET /v1/sessions/{id}/archive/{handle}` answers. */

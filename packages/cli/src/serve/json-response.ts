@@ -40,7 +40,7 @@ export function sendError(
     message = error.message;
   } else if (CliError.isInstance(error)) {
     status = 400;
-    code = error.kind === 'input' ? 'invalid-messages' : 'invalid-config';
+    code = error.reason === 'input' ? 'invalid-messages' : 'invalid-config';
     message = error.message;
   } else if (CompactionError.isInstance(error)) {
     status =

@@ -1,4 +1,5 @@
-import { createRecallTool, InMemoryCompactionStore } from '@compaction/core';
+import { InMemoryCompactionStore } from '@compaction/core';
+import { createRecallTool } from '@compaction/recall';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { operations, resolve, schemaProblems } from './__fixtures__/openapi-check.js';

@@ -120,7 +120,7 @@ async function withField<T>(field: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (CliError.isInstance(error) && error.kind === 'input') {
+    if (CliError.isInstance(error) && error.reason === 'input') {
       throw inputError(`${field}: ${error.message}`, error);
     }
     throw error;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { type ArchivedItem, createRecallTool, InMemoryCompactionStore } from '@compaction/core';
+import { type ArchivedItem, InMemoryCompactionStore } from '@compaction/core';
+import { createRecallTool } from '@compaction/recall';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { recallHandlesIn } from '@compaction/strategy-kit';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';

@@ -67,7 +67,7 @@ export async function openSessionStore(
     return createSqliteCompactionStore({ path: location.path });
   } catch (error) {
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `cannot open the session store ${location.path}: ${(error as Error).message}`,
       cause: error,
     });
@@ -99,7 +99,7 @@ async function openPostgresStore(
   } catch (error) {
     // The store's messages name the database without its password.
     throw new CliError({
-      kind: 'config',
+      reason: 'config',
       message: `cannot open the session store: ${(error as Error).message}`,
       cause: error,
     });

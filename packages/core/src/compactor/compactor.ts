@@ -25,7 +25,6 @@ import {
 } from '../tokens/token-counter.js';
 import type { RepairOptions } from '../turns/repair.js';
 import { repairHistory } from '../turns/repair-history.js';
-import { archiveViolations } from '../verify/archive-violations.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
@@ -54,8 +53,8 @@ export interface CompactorSettings {
   store?: CompactionStore;
   /**
    * Keeps what strategies remove or shorten within the model's reach: strategies name a handle in each
-   * placeholder and the `store` keeps the text under it, for the `recall` tool (`createRecallTool`). Needs a
-   * `store`. Default false.
+   * placeholder and the `store` keeps the text under it, for the `recall` tool (`createRecallTool` of
+   * `@compaction/recall`). Needs a `store`. Default false.
    */
   archive?: boolean;
   /** Decides when automatic compaction runs under the limit, instead of the token trigger alone. */
@@ -451,10 +450,14 @@ export class Compactor {
         const output = await current.compact({ ...input });
         signal?.throwIfAborted();
         const { limit } = budget;
-        const violations = [
-          ...verifyCompaction({ before: messages, after: output.messages, counter, limit }),
-          ...(input.archive === true ? archiveViolations(output.archived) : []),
-        ];
+        const archived = input.archive === true ? output.archived : undefined;
+        const violations = verifyCompaction({
+          before: messages,
+          after: output.messages,
+          counter,
+          limit,
+          archived,
+        });
         const tokens = counter.count(output.messages);
         const unreachable = (best: number, reason: string) =>
           new BudgetUnreachableError({ ...budget, best, reason: `"${current.name}" ${reason}` });

@@ -4,6 +4,7 @@ import { CompactionError } from './compaction-error.js';
 import { ContextOverflowError } from './context-overflow-error.js';
 import { InvalidMessagesError } from './invalid-messages-error.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
+import { PackageError, type PackageErrorSettings } from './package-error.js';
 import { StrategyNotFoundError } from './strategy-not-found-error.js';
 
 describe('errors', () => {
@@ -55,6 +56,33 @@ describe('errors', () => {
     );
     // @ts-expect-error A code names the package that defines it.
     expect(new CompactionError({ code: 'locked', message: '' }).code).toBe('locked');
+  });
+
+  it('of a package with several failures share one base, coded by the reason under the package', () => {
+    class StoreError extends PackageError<'closed' | 'locked'> {
+      static override readonly marker: string = 'compaction.error.test-store';
+      override readonly name: string = 'StoreError';
+      declare readonly path: string;
+      constructor({ path, ...settings }: PackageErrorSettings<'closed' | 'locked'> & { path: string }) {
+        super('store-test', settings);
+        Object.assign(this, { path });
+      }
+    }
+    const cause = new Error('busy');
+    const error = new StoreError({ reason: 'locked', path: 'a.db', message: 'a.db is locked', cause });
+    expect(error).toMatchObject({
+      code: 'store-test/locked',
+      reason: 'locked',
+      path: 'a.db',
+      name: 'StoreError',
+    });
+    expect(error.message).toBe('a.db is locked');
+    expect(error.cause).toBe(cause);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect(CompactionError.isInstance(error)).toBe(true);
+    expect(StoreError.isInstance(new CompactionError({ code: 'store-test/locked', message: '' }))).toBe(
+      false,
+    );
   });
 
   it('describe what is wrong and where', () => {

@@ -5,6 +5,7 @@ import { pairingIssues, pairingIssueTexts } from '../messages/tool-pairing.js';
 import { findMessageIssues } from '../messages/validate-messages.js';
 import type { TokenCounter } from '../specs/token-counter-v1.js';
 import { mergesAheadOfReasoning } from '../turns/reasoning-boundary.js';
+import { archiveViolations } from './archive-violations.js';
 import { deepEqual } from './deep-equal.js';
 import type { RuleViolation } from './rule-violation.js';
 
@@ -15,6 +16,8 @@ export interface VerifyCompactionInput {
   counter: TokenCounter;
   /** The token limit the result must meet; omit to skip the size rule. */
   limit?: number;
+  /** With archiving, the strategy's `archived` list, held to the `archive-valid` rule; omit without. */
+  archived?: unknown;
 }
 
 const texts = {
@@ -28,13 +31,15 @@ const texts = {
  * Reasoning first: providers merge consecutive assistant messages into one turn, whose reasoning must
  * come first, so no assistant message may newly stand right before one with reasoning.
  */
-export function verifyCompaction({ before, after, counter, limit }: VerifyCompactionInput): RuleViolation[] {
+export function verifyCompaction(input: VerifyCompactionInput): RuleViolation[] {
+  const { before, after, counter, limit } = input;
+  const archive = archiveViolations(input.archived);
   const violations: RuleViolation[] = findMessageIssues(after).map(({ index, path, message }) => ({
     rule: 'valid-messages',
     message: `${path}: ${message}`,
     index,
   }));
-  if (violations.length > 0) return violations;
+  if (violations.length > 0) return [...violations, ...archive];
   const violate = (rule: RuleViolation['rule'], message: string, index?: number) =>
     violations.push(index === undefined ? { rule, message } : { rule, message, index });
 
@@ -103,5 +108,5 @@ export function verifyCompaction({ before, after, counter, limit }: VerifyCompac
   const tokens = limit === undefined ? 0 : counter.count(after);
   if (limit !== undefined && tokens > limit)
     violate('within-limit', `${tokens} tokens is over the limit of ${limit}`);
-  return violations;
+  return [...violations, ...archive];
 }

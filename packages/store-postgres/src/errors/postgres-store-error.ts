@@ -1,4 +1,4 @@
-import { CompactionError } from '@compaction/core';
+import { PackageError, type PackageErrorSettings } from '@compaction/core';
 
 /**
  * Why a PostgreSQL store call failed: the store was closed (`closed`), a session's lock stayed held by another
@@ -8,26 +8,17 @@ import { CompactionError } from '@compaction/core';
 export type PostgresStoreErrorReason = 'closed' | 'lock-timeout' | 'newer-schema' | 'failed';
 
 /** A call on a {@link PostgresCompactionStore} that did not happen. Nothing was written by it. */
-export class PostgresStoreError extends CompactionError {
+export class PostgresStoreError extends PackageError<PostgresStoreErrorReason> {
   static override readonly marker: string = 'compaction.error.postgres-store';
   override readonly name: string = 'PostgresStoreError';
-  readonly reason: PostgresStoreErrorReason;
   /** The database, as its connection string without the password. */
-  readonly database: string;
+  declare readonly database: string;
 
   constructor({
-    reason,
     database,
-    message,
-    cause,
-  }: {
-    reason: PostgresStoreErrorReason;
-    database: string;
-    message: string;
-    cause?: unknown;
-  }) {
-    super({ code: `store-postgres/${reason}`, message, cause });
-    this.reason = reason;
-    this.database = database;
+    ...settings
+  }: PackageErrorSettings<PostgresStoreErrorReason> & { database: string }) {
+    super('store-postgres', settings);
+    Object.assign(this, { database });
   }
 }

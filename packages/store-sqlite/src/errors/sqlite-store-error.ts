@@ -1,4 +1,4 @@
-import { CompactionError } from '@compaction/core';
+import { PackageError, type PackageErrorSettings } from '@compaction/core';
 import type { ProcessIdentity } from '../process-identity.js';
 
 /**
@@ -10,31 +10,20 @@ import type { ProcessIdentity } from '../process-identity.js';
 export type SqliteStoreErrorReason = 'locked' | 'closed' | 'newer-schema' | 'failed';
 
 /** A call on a {@link SqliteCompactionStore} that did not happen. Nothing was written by it. */
-export class SqliteStoreError extends CompactionError {
+export class SqliteStoreError extends PackageError<SqliteStoreErrorReason> {
   static override readonly marker: string = 'compaction.error.sqlite-store';
   override readonly name: string = 'SqliteStoreError';
-  readonly reason: SqliteStoreErrorReason;
   /** The database file. */
-  readonly path: string;
+  declare readonly path: string;
   /** For `locked`: the process that held the lock when the wait ended, when it could be read. */
-  readonly holder: ProcessIdentity | undefined;
+  declare readonly holder: ProcessIdentity | undefined;
 
   constructor({
-    reason,
     path,
-    message,
     holder,
-    cause,
-  }: {
-    reason: SqliteStoreErrorReason;
-    path: string;
-    message: string;
-    holder?: ProcessIdentity;
-    cause?: unknown;
-  }) {
-    super({ code: `store-sqlite/${reason}`, message, cause });
-    this.reason = reason;
-    this.path = path;
-    this.holder = holder;
+    ...settings
+  }: PackageErrorSettings<SqliteStoreErrorReason> & { path: string; holder?: ProcessIdentity }) {
+    super('store-sqlite', settings);
+    Object.assign(this, { path, holder });
   }
 }

@@ -1,11 +1,11 @@
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { JSONObject } from '../json.js';
-import type { ArchivedItem } from '../specs/compaction-strategy-v1.js';
-import type { CompactionStore } from '../store/compaction-store.js';
+import {
+  type ArchivedItem,
+  type CompactionStore,
+  InvalidOptionsError,
+  type JSONObject,
+} from '@compaction/core';
 import { parseRecallRequest, type RecallRequest, recallInputSchema } from './recall-request.js';
 import { selectArchivedText } from './select-archived-text.js';
-
-export type { RecallRequest } from './recall-request.js';
 
 /** Settings of {@link createRecallTool}. */
 export interface RecallToolSettings {

@@ -1,4 +1,4 @@
-import type { JSONObject } from '../json.js';
+import type { JSONObject } from '@compaction/core';
 
 /** The arguments of one call of the `recall` tool. */
 export interface RecallRequest {

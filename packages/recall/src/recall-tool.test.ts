@@ -1,9 +1,11 @@
+import {
+  type ArchivedItem,
+  type CompactionRecord,
+  InMemoryCompactionStore,
+  InvalidOptionsError,
+} from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { ArchivedItem } from '../specs/compaction-strategy-v1.js';
-import type { CompactionRecord } from '../store/compaction-store.js';
-import { InMemoryCompactionStore } from '../store/in-memory-compaction-store.js';
 import { createRecallTool } from './recall-tool.js';
 
 /** A store holding one record per list of items, for `sessionId`. */

@@ -1,4 +1,4 @@
-import type { ArchivedItem } from '../specs/compaction-strategy-v1.js';
+import type { ArchivedItem } from '@compaction/core';
 import type { RecallRequest } from './recall-request.js';
 
 /** The part of an archived text one recall answers with, and whether the size bound cut it. */

@@ -1,0 +1,7 @@
+export type { RecallRequest } from './recall-request.js';
+export {
+  createRecallTool,
+  type RecallAnswer,
+  type RecallTool,
+  type RecallToolSettings,
+} from './recall-tool.js';
