@@ -16,4 +16,5 @@ export {
   type TextFeatureWeights,
   textFeatureBonds,
   textFeatureNames,
+  textFeatureOrders,
 } from './text-features.js';
