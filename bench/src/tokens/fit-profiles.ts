@@ -7,11 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  type EstimatorProfile,
-  type TextFeatureWeights,
-  textFeatureBonds,
-} from '@compaction/token-estimator';
+import { anthropicProfile, type EstimatorProfile } from '@compaction/token-estimator';
 import { calibrationSeed, contentClasses, generateCorpus, samplesPerClass } from './corpus.js';
 import { createExactCounter } from './exact-counters.js';
 import { type FitGroup, fitMinimaxProfile } from './minimax-fit.js';
@@ -34,9 +30,6 @@ export function fittingGroups(): FitGroup[] {
   ];
 }
 
-/** Claude's tokenizer is not public: its profile takes the larger of the two fitted weights and this factor. */
-const anthropicSafetyFactor = 1.25;
-
 function profileSource(constant: string, profile: EstimatorProfile, documentation: string): string {
   const weights = Object.entries(profile.weights)
     .map(([feature, weight]) => `    ${feature}: ${weight},`)
@@ -44,33 +37,15 @@ function profileSource(constant: string, profile: EstimatorProfile, documentatio
   return `${documentation}\nexport const ${constant}: EstimatorProfile = {\n  name: '${profile.name}',\n  weights: {\n${weights}\n  },\n  safetyFactor: ${profile.safetyFactor},\n};\n`;
 }
 
-/** The source of packages/token-estimator/src/estimator-profiles.ts for the fitted profiles. */
+/**
+ * The source of packages/token-estimator/src/estimator-profiles.ts for the fitted profiles. The Anthropic
+ * profile is derived from them in the package (src/anthropic-profile.ts).
+ */
 export function profilesSource(
   o200k: EstimatorProfile,
   cl100k: EstimatorProfile,
   corpusSummary: string,
 ): string {
-  const anthropicWeights = Object.fromEntries(
-    Object.entries(o200k.weights).map(([feature, weight]) => [
-      feature,
-      Math.max(weight, cl100k.weights[feature as keyof typeof o200k.weights]),
-    ]),
-  ) as TextFeatureWeights;
-  // Each fitted profile keeps every group under 1 / 1.25 of a token, but the larger weights of a group of
-  // several can come from different profiles: such a group is scaled back to that limit.
-  for (const group of textFeatureBonds) {
-    const total = group.reduce((sum, feature) => sum + anthropicWeights[feature], 0);
-    if (total <= 1 / anthropicSafetyFactor) continue;
-    for (const feature of group) {
-      anthropicWeights[feature] =
-        Math.floor(((anthropicWeights[feature] / total) * 10_000) / anthropicSafetyFactor) / 10_000;
-    }
-  }
-  const anthropic: EstimatorProfile = {
-    name: 'anthropic',
-    weights: anthropicWeights,
-    safetyFactor: anthropicSafetyFactor,
-  };
   return [
     "import type { EstimatorProfile } from './estimator-profile.js';",
     '',
@@ -87,19 +62,6 @@ export function profilesSource(
       'cl100kProfile',
       cl100k,
       "/** OpenAI's cl100k_base (GPT-4, GPT-3.5), fitted against tiktoken. */",
-    ),
-    profileSource(
-      'anthropicProfile',
-      anthropic,
-      [
-        '/**',
-        " * Claude models, conservatively. Claude's tokenizer is not public, so this profile cannot be fitted",
-        ' * offline: it takes, feature by feature, the larger of the o200k and cl100k weights (cl100k is much',
-        ' * less efficient on CJK and other alphabets) with a safety factor of 1.25, an allowance for Claude',
-        ' * tokenizers producing more tokens than OpenAI ones for the same text. For exact numbers, record',
-        ' * provider usage: what was sent is then counted as the provider billed it.',
-        ' */',
-      ].join('\n'),
     ),
   ].join('\n');
 }
@@ -119,7 +81,7 @@ async function main() {
       // The Anthropic profile takes the larger of the two weights times 1.25: no place weighing more than
       // 1 / 1.25 of a token in either keeps the Anthropic estimate, too, from dropping by more than one token
       // when text is added.
-      maximumDrop: 1 / anthropicSafetyFactor,
+      maximumDrop: 1 / anthropicProfile.safetyFactor,
       meanErrorShare: 0.5,
     });
     exact.free();

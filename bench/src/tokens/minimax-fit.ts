@@ -34,9 +34,9 @@ export interface MinimaxFitSettings {
 }
 
 /**
- * Counts that added text takes away while adding one of its own: a space before a number or ending the text
- * (`spacedNumbers`) stops standing alone when a character is put after it (a CJK character, punctuation, a
- * letter, a symbol, an emoji, or a line feed, which also ends the indentation it closes); punctuation put
+ * Counts that added text takes away while adding one of its own: a lone space before a number or ending the
+ * text (`spacedNumbers`) stops counting when a character is put after it (a CJK character, punctuation, a
+ * letter, a symbol, an emoji, more whitespace, a line feed); punctuation put
  * before a line feed moves it from `lineBreaks` to the lighter `joinedLineBreaks`. What is taken away, less the
  * cheapest count of what was added, must stay within the maximum drop.
  */
@@ -48,9 +48,10 @@ const trades: readonly { removed: readonly TextFeature[]; added: readonly TextFe
       ['letterPieces', 'letters'],
       ['otherNonAscii'],
       ['surrogates'],
+      ['spaceRuns'],
+      ['lineBreaks'],
     ] as const
   ).map((added) => ({ removed: ['spacedNumbers'] as const, added })),
-  { removed: ['spacedNumbers', 'spaceRuns'], added: ['lineBreaks'] },
   { removed: ['lineBreaks'], added: ['joinedLineBreaks', 'punctuationRuns', 'punctuation'] },
 ];
 

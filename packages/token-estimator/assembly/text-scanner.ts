@@ -267,7 +267,6 @@ export function measure(length: i32): void {
         const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3) - own;
         if (floor > 0) longRunTokens += floor;
       }
-      if (trailing > 0 && (kind === digit || kind === end)) spacedNumbers++;
       before = space;
       continue;
     }

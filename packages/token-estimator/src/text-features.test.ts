@@ -29,10 +29,11 @@ describe('measureText', () => {
     expect(features('1234567').digitGroups).toBe(3);
     expect(features('v2 and 10').digitGroups).toBe(2);
     expect(features('v2 and 10').spacedNumbers).toBe(1);
-    // A space ending the text stands alone as well; a line feed before a number leaves no space to count.
+    // A lone space ending the text stands alone as well; a line feed, or longer whitespace, counts as its own.
     expect(features('and ').spacedNumbers).toBe(1);
     expect(features('and\n10').spacedNumbers).toBe(0);
-    expect(features('and\n  10').spacedNumbers).toBe(1);
+    expect(features('and   10').spacedNumbers).toBe(0);
+    expect(features('and   10').spaceRuns).toBe(1);
     expect(features('v2 and 10').lettersThenDigits).toBe(1);
     expect(features('Zm9vYmFy 2024-01-05').lettersThenDigits).toBe(1);
   });

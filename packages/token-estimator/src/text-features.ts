@@ -20,8 +20,8 @@ import { measureWithScanner } from './text-scanner.js';
  *   such as `qz` or `vk`, read from the o200k vocabulary): random text such as base64, keys and hashes is
  *   full of them, words have none;
  * - `digitGroups`: digits in groups of up to three, as o200k and cl100k split numbers; `spacedNumbers`:
- *   spaces or tabs right before a number, since a number never absorbs the space before it (a word does), or
- *   ending the text, where nothing follows to absorb them;
+ *   a lone space right before a number, since a number never absorbs the space before it (a word does), or
+ *   ending the text, where nothing follows to absorb it (longer runs of whitespace count as `spaceRuns`);
  *   `lettersThenDigits`: runs of digits right after letters (`item2`, `Zm9v` in base64), which cost more
  *   than a number standing alone;
  * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them (a run with the space before
@@ -274,8 +274,8 @@ export const letterPairTable = buildLetterPairTable();
  * place's group (a line feed put after indentation ends it), and two texts glued together create at most one
  * such place. Every other count only grows, moves to a feature that weighs at least as much (see
  * {@link textFeatureOrders}), or gives way to a count of what was added: added text lengthens or splits runs
- * and pieces but never merges two; a space before a number or ending the text (`spacedNumbers`) stops standing
- * alone only when something is put after it, which counts itself; punctuation put before a line feed joins it
+ * and pieces but never merges two; a lone space before a number or ending the text (`spacedNumbers`) stops
+ * counting only when something is put after it, which counts itself; punctuation put before a line feed joins it
  * and counts itself. So adding text lowers an estimate, and gluing two texts raises it above the two apart, by
  * at most the largest sum of weights of one group, times the safety factor (the fit holds what gives way within
  * the same bound); the shipped profiles keep that under one token.
@@ -450,6 +450,7 @@ export function measureTextInJavaScript(
       if (next < space || next > otherWhitespace) {
         index++;
         kind = next;
+        // A lone space before a number, or ending the text, is a token of its own.
         if (kind === digit || kind === end) spacedNumbers++;
         before = space;
         continue;
@@ -499,9 +500,6 @@ export function measureTextInJavaScript(
         const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3);
         longRunTokens += Math.max(0, floor - own);
       }
-      // A space or tab before a number, or ending the text, is a token of its own; after a line feed there is
-      // no such space.
-      if (trailing > 0 && (kind === digit || kind === end)) spacedNumbers++;
       before = space;
       continue;
     }
