@@ -195,10 +195,13 @@ export function measure(length: i32): void {
             kind = classOf(code);
           }
           letters += index - pieceStart;
-          if (pieceStart === start && before === joinedCharacter) joinedPieces++;
-          else {
-            if (pieceStart === start && before === punctuation) attachedPieces++;
-            letterPieces++;
+          letterPieces++;
+          if (pieceStart === start) {
+            // A piece joined to the punctuation before it counts as that instead.
+            if (before === joinedCharacter) {
+              joinedPieces++;
+              letterPieces--;
+            } else if (before === punctuation) attachedPieces++;
           }
         } else break;
       }
