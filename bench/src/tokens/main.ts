@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { cl100kProfile, createTextEstimator, o200kProfile } from '@compaction/token-estimator';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
 import { resultsDirectory } from '../results-file.js';
-import { calibrationSeed, contentClasses, generateCorpus, heldBackSeed } from './corpus.js';
+import { calibrationSeed, contentClasses, generateCorpus, heldBackSeed, samplesPerClass } from './corpus.js';
 import { type BenchCounter, createBenchCounters } from './counters.js';
 import { createExactCounter } from './exact-counters.js';
 import { measureIncrementalCheck } from './incremental-check.js';
@@ -21,7 +21,6 @@ import { tokenReadmeFigures, tokenSectionName } from './readme-figures.js';
 import { type RowCounts, type TokenResults, tokenResultsFile } from './token-results.js';
 import { loadTranscriptTexts } from './transcript-texts.js';
 
-const samplesPerClass = 40;
 const runs = 5;
 
 const exactO200k = createExactCounter('o200k_base');

@@ -21,6 +21,9 @@ const cjkCharacter: u32 = 9;
 const surrogate: u32 = 10;
 const rareCjkCharacter: u32 = 12;
 const loneCjkCharacter: u32 = 13;
+const end: u32 = 14;
+/** What `before` holds after a single punctuation character joined to the word after it. */
+const joinedCharacter: u32 = 15;
 const pastEnd: u32 = 0x10000;
 
 const pairsAt: usize = 66560;
@@ -101,6 +104,11 @@ function punctuationRunShift(start: i32, end: i32): i32 {
   return (medium & bit) !== 0 ? 2 : 1;
 }
 
+/** As `joinsWord` in text-features.ts. */
+function joinsWord(code: u32): bool {
+  return code < 64 ? ((0x4100 >>> (code & 31)) & 1) !== 0 : code === 95;
+}
+
 /** 1 when the ASCII letter `code` after the letter whose low five bits are `previous` is a rare pair. */
 function rarePair(previous: u32, code: u32): i32 {
   return <i32>load<u8>(pairsAt + <usize>((previous << 5) | (code & 31)));
@@ -117,7 +125,7 @@ export function measure(length: i32): void {
   let spacedNumbers: i32 = 0;
   let punctuationCount: i32 = 0;
   let punctuationRuns: i32 = 0;
-  let joinedPunctuation: i32 = 0;
+  let joinedPieces: i32 = 0;
   let lineBreaks: i32 = 0;
   let spaceRuns: i32 = 0;
   let accentedLetters: i32 = 0;
@@ -130,6 +138,9 @@ export function measure(length: i32): void {
   let rareCjk: i32 = 0;
   let otherNonAscii: i32 = 0;
   let surrogates: i32 = 0;
+  let joinedLineBreaks: i32 = 0;
+  let titleCapitals: i32 = 0;
+  let lettersThenDigits: i32 = 0;
   let longRunTokens: i32 = 0;
   let before: u32 = 0;
   let index: i32 = 0;
@@ -138,9 +149,9 @@ export function measure(length: i32): void {
   while (index < length) {
     if (kind <= digit) {
       const start = index;
-      const piecesBefore = letterPieces;
+      const piecesBefore = letterPieces + joinedPieces;
       const capitalsBefore = capitals;
-      const ownBefore = letterPieces + digitGroups + rareLetterPairs;
+      const ownBefore = letterPieces + joinedPieces + digitGroups + rareLetterPairs;
       while (true) {
         if (kind === digit) {
           const digitStart = index;
@@ -150,6 +161,7 @@ export function measure(length: i32): void {
             kind = classOf(code);
           } while (kind === digit);
           digitGroups += (index - digitStart + 2) / 3;
+          if (digitStart !== start) lettersThenDigits++;
         } else if (kind <= otherLetter) {
           const pieceStart = index;
           let previous: u32 = 0;
@@ -160,7 +172,8 @@ export function measure(length: i32): void {
             code = codeAt(index, length);
             kind = classOf(code);
           }
-          capitals += index - pieceStart;
+          if (index - pieceStart === 1 && code - 97 < 26) titleCapitals++;
+          else capitals += index - pieceStart;
           while (true) {
             // Lowercase ASCII letters tested by range (one unsigned comparison), without reading their class.
             while (code - 97 < 26) {
@@ -181,14 +194,25 @@ export function measure(length: i32): void {
             code = codeAt(index, length);
             kind = classOf(code);
           }
-          if (pieceStart === start && before === punctuation) attachedPieces++;
           letters += index - pieceStart;
           letterPieces++;
+          if (pieceStart === start) {
+            // A piece joined to the punctuation before it counts as that instead.
+            if (before === joinedCharacter) {
+              joinedPieces++;
+              letterPieces--;
+            } else if (before === punctuation) attachedPieces++;
+          }
         } else break;
       }
-      if (index - start >= longRunMinimum && letterPieces !== piecesBefore) {
+      if (index - start >= longRunMinimum && letterPieces + joinedPieces !== piecesBefore) {
         const own =
-          letterPieces + digitGroups + rareLetterPairs - ownBefore + ((capitals - capitalsBefore) >> 3);
+          letterPieces +
+          joinedPieces +
+          digitGroups +
+          rareLetterPairs -
+          ownBefore +
+          ((capitals - capitalsBefore) >> 3);
         const floor = repeatedWordFloor(start, index) - own;
         if (floor > 0) longRunTokens += floor;
       }
@@ -202,7 +226,7 @@ export function measure(length: i32): void {
       if (next < space || next > otherWhitespace) {
         index++;
         kind = next;
-        if (kind === digit) spacedNumbers++;
+        if (kind === digit || kind === end) spacedNumbers++;
         before = space;
         continue;
       }
@@ -233,7 +257,9 @@ export function measure(length: i32): void {
       } while (kind >= space && kind <= otherWhitespace);
       let own: i32 = 0;
       if (lineBreak) {
-        lineBreaks++;
+        const first = unitAt(start);
+        if (before === punctuation && (first === 10 || first === 13)) joinedLineBreaks++;
+        else lineBreaks++;
         own++;
       }
       if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
@@ -244,7 +270,6 @@ export function measure(length: i32): void {
         const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3) - own;
         if (floor > 0) longRunTokens += floor;
       }
-      if (kind === digit) spacedNumbers++;
       before = space;
       continue;
     }
@@ -257,8 +282,11 @@ export function measure(length: i32): void {
         kind = classOf(code);
       } while (kind === punctuation);
       punctuationCount += index - start;
-      if (index - start === 1 && kind <= otherLetter && before !== space) joinedPunctuation++;
-      else punctuationRuns++;
+      punctuationRuns++;
+      if (index - start === 1 && kind <= otherLetter && before !== space && joinsWord(unitAt(start))) {
+        before = joinedCharacter;
+        continue;
+      }
       if (index - start >= longSeparatorMinimum) {
         const shift = punctuationRunShift(start, index);
         longRunTokens += ((index - start + (1 << shift) - 1) >> shift) - 1;
@@ -291,7 +319,7 @@ export function measure(length: i32): void {
   store<i32>(countsAt, spacedNumbers, 24);
   store<i32>(countsAt, punctuationCount, 28);
   store<i32>(countsAt, punctuationRuns, 32);
-  store<i32>(countsAt, joinedPunctuation, 36);
+  store<i32>(countsAt, joinedPieces, 36);
   store<i32>(countsAt, lineBreaks, 40);
   store<i32>(countsAt, spaceRuns, 44);
   store<i32>(countsAt, accentedLetters, 48);
@@ -304,5 +332,8 @@ export function measure(length: i32): void {
   store<i32>(countsAt, rareCjk, 76);
   store<i32>(countsAt, otherNonAscii, 80);
   store<i32>(countsAt, surrogates, 84);
-  store<i32>(countsAt, longRunTokens, 88);
+  store<i32>(countsAt, joinedLineBreaks, 88);
+  store<i32>(countsAt, titleCapitals, 92);
+  store<i32>(countsAt, lettersThenDigits, 96);
+  store<i32>(countsAt, longRunTokens, 100);
 }

@@ -1,9 +1,10 @@
+export { anthropicProfile } from './anthropic-profile.js';
 export {
   type EstimatorSettingsIssue,
   InvalidEstimatorSettingsError,
 } from './errors/invalid-estimator-settings-error.js';
 export type { EstimatorProfile } from './estimator-profile.js';
-export { anthropicProfile, cl100kProfile, o200kProfile } from './estimator-profiles.js';
+export { cl100kProfile, o200kProfile } from './estimator-profiles.js';
 export * from './media/index.js';
 export {
   createTextEstimator,
@@ -16,4 +17,5 @@ export {
   type TextFeatureWeights,
   textFeatureBonds,
   textFeatureNames,
+  textFeatureOrders,
 } from './text-features.js';

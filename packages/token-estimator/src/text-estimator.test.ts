@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anyText, realisticText } from './__fixtures__/text-arbitraries.js';
+import { anthropicProfile } from './anthropic-profile.js';
 import { InvalidEstimatorSettingsError } from './errors/invalid-estimator-settings-error.js';
-import { anthropicProfile, cl100kProfile, o200kProfile } from './estimator-profiles.js';
+import { cl100kProfile, o200kProfile } from './estimator-profiles.js';
 import { createTextEstimator } from './text-estimator.js';
 import { measureText, textFeatureBonds, textFeatureNames } from './text-features.js';
 

@@ -13,24 +13,39 @@ describe('measureText', () => {
   it('splits identifiers where tokenizers split them', () => {
     expect(features('getUserName').letterPieces).toBe(3);
     expect(features('HTTPServer').letterPieces).toBe(1);
-    expect(features('user_name_id').letterPieces).toBe(3);
-    expect(features('user_name_id').attachedPieces).toBe(2);
+    // `_name` and `_id` are joined pieces; `-name` splits further, as a word after punctuation.
+    expect(features('user_name_id').letterPieces).toBe(1);
+    expect(features('user_name_id').joinedPieces).toBe(2);
+    expect(features('user-name').attachedPieces).toBe(1);
     expect(features('the quick fox').letters).toBe(11);
-    expect(features('getUserName').capitals).toBe(2);
+    // A capital that starts a capitalised word is not one of the capitals that split.
+    expect(features('getUserName').titleCapitals).toBe(2);
+    expect(features('getUserName').capitals).toBe(0);
     expect(features('HTTPServer').capitals).toBe(5);
+    expect(features('Haus HAUS').capitals).toBe(4);
   });
 
   it('groups digits by three and notices numbers after whitespace', () => {
     expect(features('1234567').digitGroups).toBe(3);
     expect(features('v2 and 10').digitGroups).toBe(2);
     expect(features('v2 and 10').spacedNumbers).toBe(1);
+    // A lone space ending the text stands alone as well; a line feed, or longer whitespace, counts as its own.
+    expect(features('and ').spacedNumbers).toBe(1);
+    expect(features('and\n10').spacedNumbers).toBe(0);
+    expect(features('and   10').spacedNumbers).toBe(0);
+    expect(features('and   10').spaceRuns).toBe(1);
+    expect(features('v2 and 10').lettersThenDigits).toBe(1);
+    expect(features('Zm9vYmFy 2024-01-05').lettersThenDigits).toBe(1);
   });
 
   it('counts punctuation, line breaks and indentation', () => {
     const measured = features('if (a) {\n    return b;\n}\n\n');
     expect(measured.punctuation).toBe(5);
     expect(measured.punctuationRuns).toBe(5);
-    expect(measured.lineBreaks).toBe(3);
+    // Every line feed here follows punctuation, which the pre-tokenizers join it to (`{\n`, `;\n`).
+    expect(measured.joinedLineBreaks).toBe(3);
+    expect(measured.lineBreaks).toBe(0);
+    expect(features('a\nb; \nc').lineBreaks).toBe(2);
     expect(measured.spaceRuns).toBe(1);
     expect(features('a b').spaceRuns).toBe(0);
     // A single tab joins the word after it, as a single space does; before punctuation it stands alone.
@@ -79,10 +94,15 @@ describe('measureText', () => {
   });
 
   it('tells punctuation joined to the word after it from punctuation standing alone', () => {
-    // `.push` and `(x` are one pre-token each; after a space, or in a run of two, the character stays apart.
-    const joined = ['a.push(x)', 'cd /path', 'a?.push'].map((text) => features(text).joinedPunctuation);
-    expect(joined).toEqual([2, 0, 0]);
-    expect(features('a.push(x)').punctuationRuns).toBe(1);
+    // `.push` and `(x` are one token each as a rule; after a space, in a run of two, or after characters that
+    // begin few entries (`/`, `:`), the word is a token of its own.
+    const joined = ['a.push(x)', 'cd .path', 'a?.push', 'a/path:b'].map(
+      (text) => features(text).joinedPieces,
+    );
+    expect(joined).toEqual([2, 0, 0, 0]);
+    // Every punctuation run counts, joined or not.
+    expect(features('a.push(x)').punctuationRuns).toBe(3);
+    expect(features('a/path:b').attachedPieces).toBe(2);
   });
 
   it('treats lone surrogates and special-token strings as text', () => {

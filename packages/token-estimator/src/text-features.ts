@@ -8,20 +8,27 @@ import { measureWithScanner } from './text-scanner.js';
  * approximated by a weighted sum of them:
  *
  * - `letterPieces`: runs of letters, split where a tokenizer's pre-tokenizer splits them (a lowercase
- *   letter followed by an uppercase one, a letter next to a digit), so `getUserName` is three pieces;
- * - `attachedPieces`: pieces right after punctuation (`-thai` in a URL slug), which tokenizers split more
- *   finely than words after a space;
- * - `letters`: the letters in those pieces; `capitals`: the uppercase ones among them;
+ *   letter followed by an uppercase one, a letter next to a digit), so `getUserName` is three pieces, except
+ *   those counted as `joinedPieces`: a piece right after a single `.`, `(` or `_` that follows no space
+ *   (`.push`, `(ctx`, `_id`), which is mostly one token together with that character;
+ * - `attachedPieces`: pieces right after other punctuation (`-thai` in a URL slug, `:value`), which
+ *   tokenizers split more finely than words after a space (they also count as `letterPieces`);
+ * - `letters`: the letters in all pieces; `capitals`: the uppercase ones among them, except the one capital
+ *   that starts a capitalised word (`Haus`, `Context`), counted as `titleCapitals`: tokenizers hold many
+ *   capitalised words whole, while capitals in a row (`HTTP`, `getURL`, base64) split;
  * - `rareLetterPairs`: neighbouring letters inside a piece that words seldom put side by side (238 pairs
  *   such as `qz` or `vk`, read from the o200k vocabulary): random text such as base64, keys and hashes is
  *   full of them, words have none;
  * - `digitGroups`: digits in groups of up to three, as o200k and cl100k split numbers; `spacedNumbers`:
- *   numbers right after whitespace, since a number never absorbs the space before it (a word does);
- * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them, except the single
- *   characters that the pre-tokenizers join to the letters right after them (`.push`, `/path`, `-thai`), which
- *   count as `joinedPunctuation` (a space before the character keeps it apart);
- * - `lineBreaks`: whitespace runs that contain a line feed; `spaceRuns`: runs of spaces and tabs other
- *   than a single space (which joins the next token), including indentation after a line feed;
+ *   a lone space right before a number, since a number never absorbs the space before it (a word does), or
+ *   ending the text, where nothing follows to absorb it (longer runs of whitespace count as `spaceRuns`);
+ *   `lettersThenDigits`: runs of digits right after letters (`item2`, `Zm9v` in base64), which cost more
+ *   than a number standing alone;
+ * - `punctuation`: ASCII punctuation characters; `punctuationRuns`: runs of them (a run with the space before
+ *   it and the line feeds after it is one pre-token, mostly one token);
+ * - `lineBreaks`: whitespace runs that contain a line feed, except those right after punctuation, which the
+ *   pre-tokenizers join to it (`{\n`, `);\n`) and count as `joinedLineBreaks`; `spaceRuns`: runs of spaces and
+ *   tabs other than a single space (which joins the next token), including indentation after a line feed;
  * - letters of other alphabets, which also count in `letterPieces` and `letters`, by script, since each
  *   tokenizer learned each script to a different depth: `accentedLetters` (Latin-1 and Latin Extended),
  *   `cyrillicLetters` (Greek, Cyrillic, Armenian), `arabicLetters` (Hebrew, Arabic, Syriac, Thaana) and
@@ -37,7 +44,8 @@ import { measureWithScanner } from './text-scanner.js';
  * Every count is local: it depends on single characters, on two neighbouring ones, or on a run that text
  * added anywhere can only lengthen or split (digit groups, pieces, runs), never on a verdict about a whole run.
  * So adding text to a text lowers no count, except by one the few counts of the two neighbours it separates
- * (see {@link textFeatureBonds}).
+ * (see {@link textFeatureBonds}), and except where it moves a count to a heavier one (see
+ * {@link textFeatureOrders}).
  */
 export const textFeatureNames = [
   'letterPieces',
@@ -49,7 +57,7 @@ export const textFeatureNames = [
   'spacedNumbers',
   'punctuation',
   'punctuationRuns',
-  'joinedPunctuation',
+  'joinedPieces',
   'lineBreaks',
   'spaceRuns',
   'accentedLetters',
@@ -62,6 +70,9 @@ export const textFeatureNames = [
   'rareCjk',
   'otherNonAscii',
   'surrogates',
+  'joinedLineBreaks',
+  'titleCapitals',
+  'lettersThenDigits',
 ] as const;
 
 /** One class of text counted by {@link measureText}. */
@@ -132,6 +143,16 @@ function repeatedLetterShift(code: number): number {
   return ((code < 97 ? 0x200302c : 0x200003c) & bit) !== 0 ? 2 : 1;
 }
 
+/**
+ * Whether a single punctuation character joins the word right after it into one token as a rule: `.`, `(` and
+ * `_` begin thousands of o200k and cl100k entries (`.push`, `(ctx`, `_id`) that programs use all the time; after
+ * the others (`:value`, `=key`, `-thai`, `/path`) the word is a token of its own. Bits by `code & 31` of the
+ * characters 32 to 63, and `_`.
+ */
+function joinsWord(code: number): boolean {
+  return code < 64 ? ((0x4100 >>> (code & 31)) & 1) !== 0 : code === 95;
+}
+
 /** Whether the `count` units from `from` are one unit repeated. */
 function isUniform(text: string, from: number, count: number): boolean {
   for (let index = from + 1; index < from + count; index++) {
@@ -187,6 +208,8 @@ const rareCjkCharacter = 12;
 const loneCjkCharacter = 13;
 /** Past the end of the text. */
 const end = 14;
+/** Not a class of units: what `before` holds after a single punctuation character joined to the word after it. */
+const joinedCharacter = 15;
 /** The unit read past the end of the text: one more than any UTF-16 unit, of class `end`. */
 const pastEnd = 0x10000;
 
@@ -245,21 +268,36 @@ function buildLetterPairTable(): Uint8Array {
 export const letterPairTable = buildLetterPairTable();
 
 /**
- * The features that adding text can lower, grouped by the place where it happens. Text put between two
- * neighbouring characters separates them and takes away at most one count of each feature in that place's
- * group: a rare pair of letters; a piece right after punctuation, together with the single punctuation
- * character joined to it (a space put between them); a run of punctuation (a letter put after a single
- * character joins it to the letter); a number right after whitespace, together with the whitespace before it
- * (indentation that becomes the end of a line). Every other count only grows:
- * added text lengthens or splits runs and pieces but never merges two. So adding text lowers an estimate by at
- * most the largest sum of weights of one group, times the safety factor; the shipped profiles keep that
- * under one token.
+ * The features that count two particular neighbours meeting, grouped by the place where they meet: a rare
+ * pair of letters; a piece right after punctuation; indentation after a line feed; digits right after letters.
+ * Text put between two neighbours separates them and takes away at most one count of each feature in that
+ * place's group (a line feed put after indentation ends it), and two texts glued together create at most one
+ * such place. Every other count only grows, moves to a feature that weighs at least as much (see
+ * {@link textFeatureOrders}), or gives way to a count of what was added: added text lengthens or splits runs
+ * and pieces but never merges two; a lone space before a number or ending the text (`spacedNumbers`) stops
+ * counting only when something is put after it, which counts itself; punctuation put before a line feed joins it
+ * and counts itself. So adding text lowers an estimate, and gluing two texts raises it above the two apart, by
+ * at most the largest sum of weights of one group, times the safety factor (the fit holds what gives way within
+ * the same bound); the shipped profiles keep that under one token.
  */
 export const textFeatureBonds: readonly (readonly TextFeature[])[] = [
   ['rareLetterPairs'],
-  ['attachedPieces', 'joinedPunctuation'],
-  ['punctuationRuns'],
-  ['spacedNumbers', 'spaceRuns'],
+  ['attachedPieces'],
+  ['spaceRuns'],
+  ['lettersThenDigits'],
+];
+
+/**
+ * Pairs of features where added text can move a count from the first to the second, which must weigh at
+ * least as much for the estimate not to drop: a joined piece that a space or a digit parts from its `.`
+ * becomes a letter piece; a line break that a letter parts from the punctuation before it becomes a line
+ * break of its own; a capitalised word whose first letter another capital joins (`Haus` to `HXaus`) counts
+ * its capitals. Each profile holds them in order.
+ */
+export const textFeatureOrders: readonly (readonly [TextFeature, TextFeature])[] = [
+  ['joinedPieces', 'letterPieces'],
+  ['joinedLineBreaks', 'lineBreaks'],
+  ['titleCapitals', 'capitals'],
 ];
 
 /** Texts shorter than this are measured in JavaScript: copying them into WebAssembly costs more than it saves. */
@@ -300,7 +338,7 @@ export function measureTextInJavaScript(
   let spacedNumbers = 0;
   let punctuationCount = 0;
   let punctuationRuns = 0;
-  let joinedPunctuation = 0;
+  let joinedPieces = 0;
   let lineBreaks = 0;
   let spaceRuns = 0;
   let accentedLetters = 0;
@@ -313,6 +351,9 @@ export function measureTextInJavaScript(
   let rareCjk = 0;
   let otherNonAscii = 0;
   let surrogates = 0;
+  let joinedLineBreaks = 0;
+  let titleCapitals = 0;
+  let lettersThenDigits = 0;
   let longRunTokens = 0;
   // The class of the run before the current one: a word right after punctuation is "attached".
   let before = 0;
@@ -328,9 +369,9 @@ export function measureTextInJavaScript(
       // A word run: letter pieces (uppercase* then lowercase*) and digit groups.
       const start = index;
       // What the run's own features count, for the floor of a long run (about a token each, but capitals).
-      const piecesBefore = letterPieces;
+      const piecesBefore = letterPieces + joinedPieces;
       const capitalsBefore = capitals;
-      const ownBefore = letterPieces + digitGroups + rareLetterPairs;
+      const ownBefore = letterPieces + joinedPieces + digitGroups + rareLetterPairs;
       for (;;) {
         if (kind === digit) {
           const digitStart = index;
@@ -340,6 +381,7 @@ export function measureTextInJavaScript(
             kind = table[code]!;
           } while (kind === digit);
           digitGroups += ((index - digitStart + 2) / 3) | 0;
+          if (digitStart !== start) lettersThenDigits++;
         } else if (kind <= otherLetter) {
           const pieceStart = index;
           // The low five bits of the ASCII letter before in this piece, 0 when there is none.
@@ -351,7 +393,10 @@ export function measureTextInJavaScript(
             code = index < length ? text.charCodeAt(index) : pastEnd;
             kind = table[code]!;
           }
-          capitals += index - pieceStart;
+          // One capital before lowercase letters (`Haus`, `Context`) is a capitalized word, which tokenizers
+          // hold as one entry as often as the word in lowercase; capitals in a row (`HTTP`, `getURL`) are not.
+          if (index - pieceStart === 1 && code >= 97 && code <= 122) titleCapitals++;
+          else capitals += index - pieceStart;
           // Lowercase letters in their own tight loop; a letter of another alphabet continues the piece.
           for (;;) {
             // Lowercase ASCII letters tested by range, without reading their class.
@@ -374,15 +419,26 @@ export function measureTextInJavaScript(
             code = index < length ? text.charCodeAt(index) : pastEnd;
             kind = table[code]!;
           }
-          if (pieceStart === start && before === punctuation) attachedPieces++;
           letters += index - pieceStart;
           letterPieces++;
+          if (pieceStart === start) {
+            // A piece joined to the punctuation before it counts as that instead.
+            if (before === joinedCharacter) {
+              joinedPieces++;
+              letterPieces--;
+            } else if (before === punctuation) attachedPieces++;
+          }
         } else break;
       }
-      if (index - start >= longRunMinimum && letterPieces !== piecesBefore) {
+      if (index - start >= longRunMinimum && letterPieces + joinedPieces !== piecesBefore) {
         // Capitals weigh about an eighth of a token each.
         const own =
-          letterPieces + digitGroups + rareLetterPairs - ownBefore + ((capitals - capitalsBefore) >> 3);
+          letterPieces +
+          joinedPieces +
+          digitGroups +
+          rareLetterPairs -
+          ownBefore +
+          ((capitals - capitalsBefore) >> 3);
         longRunTokens += Math.max(0, repeatedWordFloor(text, start, index) - own);
       }
       before = digit;
@@ -397,7 +453,8 @@ export function measureTextInJavaScript(
       if (next < space || next > otherWhitespace) {
         index++;
         kind = next;
-        if (kind === digit) spacedNumbers++;
+        // A lone space before a number, or ending the text, is a token of its own.
+        if (kind === digit || kind === end) spacedNumbers++;
         before = space;
         continue;
       }
@@ -430,7 +487,10 @@ export function measureTextInJavaScript(
       } while (kind >= space && kind <= otherWhitespace);
       let own = 0;
       if (lineBreak) {
-        lineBreaks++;
+        // Line feeds right after punctuation join it (`{\n`, `;\n`, `"}\n`), as the pre-tokenizers have it.
+        const first = text.charCodeAt(start);
+        if (before === punctuation && (first === 10 || first === 13)) joinedLineBreaks++;
+        else lineBreaks++;
         own++;
       }
       if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
@@ -443,7 +503,6 @@ export function measureTextInJavaScript(
         const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3);
         longRunTokens += Math.max(0, floor - own);
       }
-      if (kind === digit) spacedNumbers++;
       before = space;
       continue;
     }
@@ -456,8 +515,16 @@ export function measureTextInJavaScript(
         kind = table[code]!;
       } while (kind === punctuation);
       punctuationCount += index - start;
-      if (index - start === 1 && kind <= otherLetter && before !== space) joinedPunctuation++;
-      else punctuationRuns++;
+      punctuationRuns++;
+      if (
+        index - start === 1 &&
+        kind <= otherLetter &&
+        before !== space &&
+        joinsWord(text.charCodeAt(start))
+      ) {
+        before = joinedCharacter;
+        continue;
+      }
       if (index - start >= longSeparatorMinimum) {
         // The run itself already counts about one token.
         const shift = punctuationRunShift(text, start, index);
@@ -491,7 +558,7 @@ export function measureTextInJavaScript(
   into[6] = spacedNumbers;
   into[7] = punctuationCount;
   into[8] = punctuationRuns;
-  into[9] = joinedPunctuation;
+  into[9] = joinedPieces;
   into[10] = lineBreaks;
   into[11] = spaceRuns;
   into[12] = accentedLetters;
@@ -504,6 +571,9 @@ export function measureTextInJavaScript(
   into[19] = rareCjk;
   into[20] = otherNonAscii;
   into[21] = surrogates;
+  into[22] = joinedLineBreaks;
+  into[23] = titleCapitals;
+  into[24] = lettersThenDigits;
   // A buffer of only the features (as callers that fit weights pass) leaves this out.
   if (into.length > longRunTokensIndex) into[longRunTokensIndex] = longRunTokens;
   return into;
