@@ -162,7 +162,7 @@ if (best !== undefined) {
   );
   process.stdout.write(
     `Best at 32k on ${verdict.transcripts.join(', ')}: ${best.totals.policy.name}, retention ${(best.retention * 100).toFixed(1)}%, ` +
-      `billed ${best.billedRatio.toFixed(2)}× with caching, ${best.inputRatio.toFixed(2)}× input sent; ` +
+      `billed ${best.billedRatio.toFixed(3)}× with caching, ${best.inputRatio.toFixed(2)}× input sent; ` +
       `${best.meetsWithCaching ? 'meets' : 'does not meet'} the bar with caching.\n`,
   );
 }

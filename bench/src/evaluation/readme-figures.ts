@@ -57,7 +57,8 @@ export interface EvaluationSummary {
 export const evaluationSummaryFile = resultsFile<EvaluationSummary>('evaluation-summary.json');
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
-const times = (value: number) => `${value.toFixed(2)}×`;
+// Three decimals where the figure is held to the bar: 0.452 rounds to 0.45, which would read as met.
+const times = (value: number, decimals = 2) => `${value.toFixed(decimals)}×`;
 
 /** The verdict line and the levers' table. */
 export function evaluationReadmeFigures(summary: EvaluationSummary): string {
@@ -69,7 +70,7 @@ export function evaluationReadmeFigures(summary: EvaluationSummary): string {
     `**Verdict** (coding transcripts that need compaction at ${summary.window}: ${summary.transcripts.join(', ')}; ` +
       'retention is the share of probes the final context holds, recall not counted): ' +
       `the best policy is **${best.policy}**, keeping ${percent(best.retention)} of the probes (${best.kept} of ${best.total}) ` +
-      `and billing ${times(best.billedRatio)} no compaction with prompt caching (${times(best.inputRatio)} without); ` +
+      `and billing ${times(best.billedRatio, 3)} no compaction with prompt caching (${times(best.inputRatio)} without); ` +
       `the bar (at least ${kept} kept, at most ${times(summary.requiredBilling)} billed with caching) is ` +
       `${best.meetsWithCaching ? 'met' : 'not met'}.` +
       (summarizing === undefined

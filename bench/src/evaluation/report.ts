@@ -261,7 +261,7 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
   const name = `**${best.totals.policy.name}**`;
   const numbers =
     `keeps ${percent(best.retention)} of the probes (${best.totals.probes.kept} of ${best.totals.probes.total}) and bills ` +
-    `${ratio(best.billedRatio)} the input of no compaction with prompt caching ` +
+    `${ratio(best.billedRatio, 3)} the input of no compaction with prompt caching ` +
     `(${integer(best.totals.billedInputTokens)} against ${integer(best.totals.baselineBilledInputTokens)} input-price tokens), ` +
     `${ratio(best.inputRatio)} counting input tokens sent (${integer(best.totals.inputTokens)} against ${integer(best.totals.baselineInputTokens)})`;
   if (best.meetsWithCaching) {
