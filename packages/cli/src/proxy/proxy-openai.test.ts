@@ -190,8 +190,10 @@ describe('compaction proxy: OpenAI', () => {
     // Numbers that agree with the conversation's size: the overflow compaction calibrates its count on them.
     upstream.enqueue('/v1/chat/completions', overflow);
     upstream.handle('/v1/chat/completions', () => ({ body: answer }));
+    // Under the proxy's trigger (about 5,300 estimated tokens of a 10,000 window), so the first request goes
+    // out whole and the overflow comes from upstream.
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'You are terse.' }];
-    for (let turn = 0; turn < 8; turn++) {
+    for (let turn = 0; turn < 7; turn++) {
       messages.push({ role: 'user', content: `Question ${turn}: ${fileContent(turn)}` });
       messages.push({ role: 'assistant', content: `Answer ${turn}.` });
     }

@@ -78,7 +78,7 @@ export const compactExamples = {
         anthropicNewest,
       ],
     },
-    offlineReport('anthropic', [8, 240], [5, 104], 120),
+    offlineReport('anthropic', [8, 230], [5, 100], 115),
   ),
   'openai-chat': compactExample(
     'An OpenAI Chat Completions request with parallel tool calls',
@@ -87,7 +87,7 @@ export const compactExamples = {
       ...openAIChatRequest,
       messages: [chatDeveloper, chatTask, { role: 'user', content: skippedMarker(4) }, chatNewest],
     },
-    offlineReport('openai-chat', [7, 150], [4, 62], 75),
+    offlineReport('openai-chat', [7, 143], [4, 57], 71),
   ),
   'openai-responses': compactExample(
     'An OpenAI Responses request with reasoning and a function call',
@@ -96,7 +96,7 @@ export const compactExamples = {
       ...openAIResponsesRequest,
       input: [responsesTask, { role: 'user', content: skippedMarker(3) }, responsesNewest],
     },
-    offlineReport('openai-responses', [5, 91], [3, 45], 45),
+    offlineReport('openai-responses', [5, 87], [3, 41], 43),
   ),
   core: compactExample(
     'Core messages, as a bare list',
@@ -111,7 +111,7 @@ export const compactExamples = {
       },
       coreNewest,
     ],
-    offlineReport('core', [6, 102], [4, 55], 51),
+    offlineReport('core', [6, 98], [4, 52], 49),
   ),
 };
 
@@ -164,8 +164,8 @@ export const sessionCompactionEvent = {
   trigger: 'manual',
   strategy: 'pipeline',
   usedFallback: false,
-  tokensBefore: 203,
-  tokensAfter: 158,
+  tokensBefore: 195,
+  tokensAfter: 147,
   messagesBefore: 9,
   messagesAfter: 7,
   durationMs: 0.4,
@@ -177,19 +177,19 @@ export const sessionCompactionEvent = {
     stages: [
       {
         name: 'tool-result-truncation',
-        tokensBefore: 203,
-        tokensAfter: 203,
+        tokensBefore: 195,
+        tokensAfter: 195,
         messagesBefore: 9,
         messagesAfter: 9,
-        details: { shortenedResults: 0, clearedInputs: 0, tokensBefore: 203, tokensAfter: 203 },
+        details: { shortenedResults: 0, clearedInputs: 0, tokensBefore: 195, tokensAfter: 195 },
       },
       {
         name: 'sliding-window',
-        tokensBefore: 203,
-        tokensAfter: 158,
+        tokensBefore: 195,
+        tokensAfter: 147,
         messagesBefore: 9,
         messagesAfter: 7,
-        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 158 },
+        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 147 },
       },
     ],
   },
@@ -203,26 +203,26 @@ export const sessionCompactionEvent = {
 export const sessionExamples = {
   create: {
     request: { conversation: openAIChatRequest, config: { budget: { contextWindow: 400 } } },
-    answer: { ...sessionWith(sessionAt(3, 7, 1078, 150, 0), openAIChatRequest.messages), compacted: false },
+    answer: { ...sessionWith(sessionAt(3, 7, 1078, 143, 0), openAIChatRequest.messages), compacted: false },
   },
   appendCall: {
     request: { messages: openAIChatToolCall },
-    answer: { ...sessionWith(sessionAt(5, 8, 1206, 171, 0), chatAfterToolCall), compacted: false },
+    answer: { ...sessionWith(sessionAt(5, 8, 1206, 164, 0), chatAfterToolCall), compacted: false },
   },
   appendResult: {
     request: { messages: openAIChatToolResult },
-    answer: { ...sessionWith(sessionAt(7, 9, 1478, 203, 0), chatAfterToolResult), compacted: false },
+    answer: { ...sessionWith(sessionAt(7, 9, 1478, 195, 0), chatAfterToolResult), compacted: false },
   },
   compact: {
     request: { instructions: 'Keep the hotel prices.' },
     answer: {
-      ...sessionWith(sessionAt(9, 7, 1039, 158, 1), chatCompacted),
+      ...sessionWith(sessionAt(9, 7, 1039, 147, 1), chatCompacted),
       compacted: true,
       event: sessionCompactionEvent,
     },
   },
-  read: { answer: sessionWith(sessionAt(10, 7, 1039, 158, 1), chatCompacted) },
-  list: { answer: { sessions: [sessionAt(10, 7, 1039, 158, 1)] } },
+  read: { answer: sessionWith(sessionAt(10, 7, 1039, 147, 1), chatCompacted) },
+  list: { answer: { sessions: [sessionAt(10, 7, 1039, 147, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
   health: { answer: { ok: true, sessions: 1, compactions: 0 } },
 };
