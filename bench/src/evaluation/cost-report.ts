@@ -189,18 +189,30 @@ export function costFloor(measures: readonly LeverMeasure[], window = '32k'): Co
   };
 }
 
-/** The section on the cost levers: each alone and together, at 16k, 32k and 64k, with where the bill goes. */
-export function renderCostLevers(measures: readonly LeverMeasure[], prices: PriceModel): string[] {
-  const body = measures.map((measure) => [
-    measure.window,
-    String(measure.transcripts),
-    measure.policy.name,
+/** Retention, bill, the same with recall, recall calls and input sent: the cells every table of measures shares. */
+export function measureCells(
+  measure: Pick<
+    LeverMeasure,
+    'retention' | 'billedRatio' | 'recoverable' | 'billedWithRecallRatio' | 'recallCalls' | 'inputRatio'
+  >,
+): string[] {
+  return [
     percent(measure.retention),
     ratio(measure.billedRatio, 3),
     percent(measure.recoverable),
     ratio(measure.billedWithRecallRatio, 3),
     String(measure.recallCalls),
     ratio(measure.inputRatio, 3),
+  ];
+}
+
+/** The section on the cost levers: each alone and together, at 16k, 32k and 64k, with where the bill goes. */
+export function renderCostLevers(measures: readonly LeverMeasure[], prices: PriceModel): string[] {
+  const body = measures.map((measure) => [
+    measure.window,
+    String(measure.transcripts),
+    measure.policy.name,
+    ...measureCells(measure),
     percent(measure.shares.firstWrites),
     percent(measure.shares.writes - measure.shares.firstWrites),
     percent(measure.shares.reads),

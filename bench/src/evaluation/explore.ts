@@ -11,7 +11,7 @@ import { defaultPriceModel } from '@compaction/cli';
 import { createTokenCounter, resolveBudget } from '@compaction/core';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { resultsDirectory, resultsFile } from '../results-file.js';
-import { type LeverMeasure, measurePolicy } from './cost-report.js';
+import { type LeverMeasure, measureCells, measurePolicy } from './cost-report.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
 import { percent, ratio, table } from './format.js';
 import { type FamilyMember, familyPolicy } from './policy-family.js';
@@ -122,17 +122,7 @@ function paretoFrontier(entries: readonly Measured[]): Measured[] {
 }
 
 function row(entry: Measured): string[] {
-  return [
-    entry.window,
-    entry.name,
-    percent(entry.retention),
-    ratio(entry.billedRatio, 3),
-    percent(entry.recoverable),
-    ratio(entry.billedWithRecallRatio, 3),
-    String(entry.recallCalls),
-    ratio(entry.inputRatio, 3),
-    String(entry.compactions),
-  ];
+  return [entry.window, entry.name, ...measureCells(entry), String(entry.compactions)];
 }
 
 /** The cheapest members at 90% with recall, by their bill with recall calls, with and without the summarizer. */
