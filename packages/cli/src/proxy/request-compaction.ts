@@ -56,7 +56,8 @@ const unchanged = (body: Buffer): PreparedRequest => ({ body });
  * Prepares a client's request for the upstream. The conversation's remembered compaction replaces the turns
  * it stands for when the request starts with them; the result is compacted when it crosses the trigger, and
  * that compaction is remembered for the next request. Anything the proxy cannot read as a conversation (not
- * JSON, a Responses request continuing a stored response, a string input) goes through as it came.
+ * JSON, a Responses request continuing a stored response or conversation, a string input) goes through as it
+ * came.
  */
 export async function prepareRequest(
   format: ProxiedFormat,
@@ -74,8 +75,9 @@ export async function prepareRequest(
   const body = request as Record<string, unknown>;
   const { listField } = conversationFieldsOf[format];
   const turns = body[listField];
-  // A Responses request that continues a stored response sends only the new items: the history is upstream.
-  if (!Array.isArray(turns) || body.previous_response_id != null) return unchanged(raw);
+  // A Responses request that continues stored context (a response, or a conversation its items are added to)
+  // sends only the new items: the history is upstream, and an item left out here would never be stored.
+  if (!Array.isArray(turns) || continuesStoredContext(format, body)) return unchanged(raw);
   const key = conversationKey(format, body, turns, conversationHeader);
 
   const remembered = await context.memory.get(key);
@@ -188,4 +190,9 @@ async function remember(
     ...(event === undefined ? {} : { event }),
     conversation: { ...conversation, messages: result.messages },
   };
+}
+
+/** Whether a Responses request continues context the API stores: `previous_response_id` or `conversation`. */
+function continuesStoredContext(format: ProxiedFormat, body: Record<string, unknown>): boolean {
+  return format === 'openai-responses' && (body.previous_response_id != null || body.conversation != null);
 }
