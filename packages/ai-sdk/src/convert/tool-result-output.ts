@@ -2,6 +2,7 @@ import type { JSONValue, ToolResultContentPart, ToolResultPart } from '@compacti
 import { isJSONValue } from '@compaction/core';
 import { ConversionProblem } from './conversion-problem.js';
 import { elementReader, type OptionsReader } from './element-reader.js';
+import { fixedShapeOf, readFixedShape, withFixedShape } from './fixed-shape-output.js';
 import { isRecord, type JSONRecord, splitMetadata, writeProviderOptions } from './metadata-slot.js';
 
 /** The text a denied tool call without a reason shows to strategies and counters. */
@@ -32,6 +33,8 @@ export function outputFromAiSdk(
   const json = (value: unknown) => {
     if (!isJSONValue(value)) throw new ConversionProblem('output.value', 'must be JSON');
     extras.output = 'json';
+    const shape = fixedShapeOf(value);
+    if (shape !== undefined) extras.shape = shape as unknown as JSONValue;
     return JSON.stringify(value);
   };
   // A core `isError: false` has no AI SDK form but an absent flag; it rides in the slot.
@@ -83,8 +86,11 @@ export function outputToAiSdk(
     return withOptions({ type: 'execution-denied', ...(extras.reason === false ? {} : { reason: text }) });
   }
   if (extras.output === 'json') {
-    const value = parseJSON(text);
-    // A strategy may have shortened the JSON text; it is then sent as text.
+    const shape = readFixedShape(extras.shape);
+    // A strategy may have shortened the JSON text: a result of fixed shape is rebuilt around it, any other is
+    // sent as text.
+    const parsed = parseJSON(text);
+    const value = parsed === undefined && shape !== undefined ? withFixedShape(shape, text) : parsed;
     if (value !== undefined) return withOptions({ type: part.isError ? 'error-json' : 'json', value });
   }
   return withOptions({ type: part.isError ? 'error-text' : 'text', value: text });

@@ -1,0 +1,195 @@
+/**
+ * Provider answers of an agent that uses the tools the generated conversations leave out: Anthropic's code
+ * execution (bash and text editor) and web fetch, and the Responses shell, apply-patch and custom tools. Shapes follow the providers' response schemas as the AI SDK parses them (`@ai-sdk/anthropic`,
+ * `@ai-sdk/openai`). Each round ends with a call of a client tool, so the AI SDK runs the tool and asks again.
+ */
+
+/** A long tool output, so a handful of rounds is well over a small budget. */
+export function longOutput(label: string, round: number): string {
+  const lines = Array.from(
+    { length: 40 },
+    (_, line) => `${label} ${round}.${line}: src/module-${line % 7}.ts compiled, 12 checks passed, 0 skipped`,
+  );
+  return lines.join('\n');
+}
+
+/** Anthropic's answer for round `round` of the scripted agent (with thinking when the request asks for it). */
+export function anthropicToolRound(round: number, thinking: boolean): unknown {
+  const id = (kind: string) => `${kind}_${String(round).padStart(4, '0')}`;
+  const serverBlocks = [
+    [
+      {
+        type: 'server_tool_use',
+        id: id('srvtoolu_fetch'),
+        name: 'web_fetch',
+        input: { url: `https://docs.example.com/page-${round}` },
+      },
+      {
+        type: 'web_fetch_tool_result',
+        tool_use_id: id('srvtoolu_fetch'),
+        content: {
+          type: 'web_fetch_result',
+          url: `https://docs.example.com/page-${round}`,
+          retrieved_at: '2026-01-05T10:00:00Z',
+          content: {
+            type: 'document',
+            title: `Page ${round}`,
+            source: { type: 'text', media_type: 'text/plain', data: longOutput('fetched', round) },
+          },
+        },
+      },
+    ],
+    [
+      {
+        type: 'server_tool_use',
+        id: id('srvtoolu_bash'),
+        name: 'bash_code_execution',
+        input: { command: 'pytest -q' },
+      },
+      {
+        type: 'bash_code_execution_tool_result',
+        tool_use_id: id('srvtoolu_bash'),
+        content: {
+          type: 'bash_code_execution_result',
+          stdout: longOutput('pytest', round),
+          stderr: '',
+          return_code: 0,
+          content: [],
+        },
+      },
+    ],
+    [
+      {
+        type: 'server_tool_use',
+        id: id('srvtoolu_edit'),
+        name: 'text_editor_code_execution',
+        input: { command: 'view', path: '/tmp/report.py' },
+      },
+      {
+        type: 'text_editor_code_execution_tool_result',
+        tool_use_id: id('srvtoolu_edit'),
+        content: {
+          type: 'text_editor_code_execution_view_result',
+          content: longOutput('report.py', round),
+          file_type: 'text',
+          num_lines: 40,
+          start_line: 1,
+          total_lines: 40,
+        },
+      },
+    ],
+  ][round % 3]!;
+  return {
+    id: id('msg'),
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [
+      ...(thinking
+        ? [{ type: 'thinking', thinking: `Round ${round}: check, then read.`, signature: id('signature') }]
+        : []),
+      { type: 'text', text: `Round ${round}: checking before the next read.` },
+      ...serverBlocks,
+      { type: 'tool_use', id: id('toolu'), name: 'read_file', input: { path: `src/module-${round}.ts` } },
+    ],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 1000 + round * 900, output_tokens: 40 },
+  };
+}
+
+/** The Responses answer for round `round`: reasoning, then a call of one client-run tool. */
+export function responsesToolRound(round: number): unknown {
+  const id = (kind: string) => `${kind}_${String(round).padStart(4, '0')}`;
+  const call = [
+    {
+      type: 'shell_call',
+      id: id('sh'),
+      call_id: id('call_shell'),
+      status: 'completed',
+      action: { commands: ['npm test', 'git status --short'] },
+    },
+    {
+      type: 'apply_patch_call',
+      id: id('apc'),
+      call_id: id('call_patch'),
+      status: 'completed',
+      operation: {
+        type: 'update_file',
+        path: `src/module-${round}.ts`,
+        diff: '@@\n-const a = 1;\n+const a = 2;\n',
+      },
+    },
+    {
+      type: 'custom_tool_call',
+      id: id('ctc'),
+      call_id: id('call_custom'),
+      name: 'run_sql',
+      input: `SELECT * FROM runs WHERE round = ${round};`,
+    },
+    {
+      type: 'function_call',
+      id: id('fc'),
+      call_id: id('call_read'),
+      name: 'read_file',
+      arguments: JSON.stringify({ path: `src/module-${round}.ts` }),
+      status: 'completed',
+    },
+  ][round % 4]!;
+  return responsesBody(id('resp'), [
+    {
+      type: 'reasoning',
+      id: id('rs'),
+      encrypted_content: `encrypted-${round}`,
+      summary: [{ type: 'summary_text', text: `Round ${round}: run the next tool.` }],
+    },
+    call,
+  ]);
+}
+
+/** A Responses body holding `output`. */
+export function responsesBody(id: string, output: unknown[], inputTokens = 1000): unknown {
+  return {
+    id,
+    object: 'response',
+    created_at: 1_700_000_000,
+    model: 'gpt-5',
+    status: 'completed',
+    output,
+    incomplete_details: null,
+    usage: {
+      input_tokens: inputTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 20,
+      output_tokens_details: { reasoning_tokens: 10 },
+      total_tokens: inputTokens + 20,
+    },
+  };
+}
+
+/** An Anthropic body with a final text answer. */
+export function anthropicText(text: string): unknown {
+  return {
+    id: 'msg_final',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 1000, output_tokens: 20 },
+  };
+}
+
+/** A Responses body with a final text answer. */
+export function responsesText(text: string): unknown {
+  return responsesBody('resp_final', [
+    {
+      type: 'message',
+      id: 'msg_final',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    },
+  ]);
+}
