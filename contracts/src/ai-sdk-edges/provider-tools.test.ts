@@ -50,7 +50,7 @@ async function send(
     ...(strategy?.fallback === undefined ? {} : { fallback: await strategy.fallback() }),
     budget: {
       contextWindow: tokens * 4,
-      reservedOutput: 0,
+      reservedOutputTokens: 0,
       safetyMargin: 0,
       trigger: Math.floor(tokens * 0.6),
       target: Math.floor(tokens * 0.3),

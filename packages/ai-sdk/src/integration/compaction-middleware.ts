@@ -7,6 +7,7 @@ import type {
 } from '../ai-sdk-types.js';
 import { decodeOne } from '../convert/convert-messages.js';
 import { encodeMessage } from '../convert/encode-message.js';
+import { isRecord } from '../convert/metadata-slot.js';
 import { type CompactionIntegrationSettings, resolveCompactionSettings } from './compaction-settings.js';
 import { ConversationTracker, type ConversationView } from './conversation-tracker.js';
 import { parseContextOverflow } from './parse-context-overflow.js';
@@ -32,7 +33,10 @@ type Usage = { inputTokens: { total: number | undefined } };
  *   conversation, which the AI SDK sends whole each time;
  * - when the model refuses a call as too long for its context window (a context-overflow error, recognised by
  *   {@link parseContextOverflow} or the compactor's provider), it compacts with the `overflow` trigger and
- *   retries once; a second refusal is thrown. For streams this covers errors raised before streaming starts.
+ *   retries once; a second refusal is thrown. For streams this covers errors raised before streaming starts;
+ * - a call that continues context the provider stores (OpenAI Responses `previousResponseId` or
+ *   `conversation` in its provider options) goes through untouched, overflow included: its history is
+ *   upstream, and with `conversation` every item it sends is stored, so none may be left out.
  *
  * ```ts
  * const model = wrapLanguageModel({ model: openai('gpt-4.1'), middleware: compactionMiddleware({ strategy, budget }) });
@@ -87,6 +91,8 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
     compactor,
 
     async transformParams({ params }) {
+      // The history of such a call is stored upstream: there is nothing here to count or shorten.
+      if (continuesStoredContext(params)) return params;
       const view = tracker.view(params.prompt, conversationOf(params) ?? conversationId);
       const result = await compactor.prepare(view.messages, options);
       // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
@@ -145,4 +151,17 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
 function conversationOf(params: LanguageModelCallOptions): string | undefined {
   const id = params.providerOptions?.compaction?.conversationId;
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Whether a call continues context the provider stores: a `previousResponseId` or `conversation` in the
+ * options of any provider (the OpenAI Responses options, under whatever name the provider reads them).
+ */
+function continuesStoredContext(params: LanguageModelCallOptions): boolean {
+  return Object.entries(params.providerOptions ?? {}).some(
+    ([name, options]) =>
+      name !== 'compaction' &&
+      isRecord(options) &&
+      (options.previousResponseId != null || options.conversation != null),
+  );
 }
