@@ -77,7 +77,12 @@ async function refusedOnce(conversation: AiSdkConversation, mode: 'generate' | '
     text = (await generateText(settings)).text;
   } else {
     let failure: unknown;
-    const result = streamText({ ...settings, onError: ({ error }) => (failure = error) });
+    const result = streamText({
+      ...settings,
+      onError: ({ error }) => {
+        failure = error;
+      },
+    });
     await result.consumeStream();
     if (failure !== undefined) throw failure;
     text = await result.text;
