@@ -74,6 +74,11 @@ export interface CompactMessagesOptions {
   store?: CompactionStore;
   /** The session the compaction is recorded under. Default the Compactor's, `default`. */
   sessionId?: string;
+  /**
+   * The request field through which the messages continue context the provider stores (Responses
+   * `previous_response_id` or `conversation`): they are then not compacted (`skipped: 'stored-context'`).
+   */
+  storedContext?: string;
 }
 
 /** The provider named by the settings, if any. */
@@ -132,6 +137,9 @@ export async function compactMessages(
     counter,
     ...archiving,
   });
+  if (options.storedContext !== undefined) {
+    return storedContextReport(messages, inputTokens, compactor.budget, settings.strategyNames);
+  }
   const started = performance.now();
   let result: Awaited<ReturnType<typeof compactor.compact>>;
   try {
@@ -177,5 +185,34 @@ export async function compactMessages(
     ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
     ...(result.event === undefined ? {} : { event: result.event }),
     ...(store === undefined ? {} : { archived: result.archived ?? [] }),
+  };
+}
+
+/**
+ * The report on messages that continue context the provider stores: nothing compacted, since the history the
+ * model sees is upstream and only the new items are here (leaving one out would lose it).
+ */
+function storedContextReport(
+  messages: readonly Message[],
+  tokens: number,
+  budget: { target: number; limit: number; contextWindow: number },
+  strategy: string[],
+): CompactionReport {
+  const size = { messages: messages.length, tokens };
+  return {
+    compacted: false,
+    messages: [...messages],
+    strategy,
+    before: size,
+    after: size,
+    target: budget.target,
+    limit: budget.limit,
+    contextWindow: budget.contextWindow,
+    targetReached: tokens <= budget.target,
+    stages: [],
+    usedFallback: false,
+    failures: [],
+    durationMs: 0,
+    skipped: 'stored-context',
   };
 }

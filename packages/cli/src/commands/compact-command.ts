@@ -11,6 +11,7 @@ import { usageError } from '../errors/cli-error.js';
 import { parseFormatName } from '../formats/format-flags.js';
 import { formats } from '../formats/formats.js';
 import { decodeText, parseConversation, readInputBytes } from '../formats/read-conversation.js';
+import { withStoredContext } from '../formats/stored-context.js';
 import { compactHelp } from '../help.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
@@ -70,6 +71,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
       environment: io.env,
       ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
       ...(archive === undefined ? {} : { store: archive.store, sessionId }),
+      ...withStoredContext(conversation),
     });
   } finally {
     await archive?.store.close();
@@ -186,6 +188,11 @@ function skipText(reason: string | undefined): string {
       return 'it is already under the target';
     case 'cancelled':
       return 'a hook cancelled it';
+    case 'stored-context':
+      return (
+        'it continues context the API stores (previous_response_id or conversation): the model also sees ' +
+        'the stored history, which is not here, and every new item must reach it'
+      );
     default:
       return reason ?? 'no reason given';
   }

@@ -187,7 +187,11 @@ export const openApiSchemas = {
       outputFormat: schemaRef('Format'),
       strategy: { type: 'array', items: text },
       compacted: { type: 'boolean' },
-      skipped: { ...text, description: 'Why nothing was compacted, such as `under-target`.' },
+      skipped: {
+        ...text,
+        description:
+          'Why nothing was compacted: `under-target`, or `stored-context` (a Responses request with `previous_response_id` or `conversation`).',
+      },
       before: schemaRef('Counts'),
       after: schemaRef('Counts'),
       target: integer,

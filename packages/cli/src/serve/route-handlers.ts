@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompactionEvent, Provider, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { badRequest } from '../errors/http-error.js';
+import { withStoredContext } from '../formats/stored-context.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { compactMessages } from '../run-compaction.js';
 import { answerArchive } from './archive-answer.js';
@@ -122,6 +123,7 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
             targetOfInput: true,
             ...(provider === undefined ? {} : { provider }),
             ...(instructions === undefined ? {} : { instructions }),
+            ...withStoredContext(conversation),
           }),
         );
       });
