@@ -20,8 +20,8 @@ import {
 } from './scripted-agent-run.js';
 
 // Tools the generated AI SDK conversations leave out, through the real providers and both integrations: an
-// agent runs nine scripted rounds (Anthropic: web fetch, bash and text-editor code execution, with and without
-// thinking; Responses: shell, apply-patch, custom and function tools, reasoning inline), the history the AI SDK
+// agent runs nine scripted rounds (Anthropic: web fetch, bash and text-editor code execution, an MCP server's
+// tool, a client tool called from code execution, with and without thinking; Responses: shell, apply-patch, custom and function tools, reasoning inline), the history the AI SDK
 // built is sent again with a new request, once as it is and once per strategy with a budget that forces
 // compaction, and every compacted request is checked against the uncompacted one.
 
@@ -80,6 +80,9 @@ const expectedTypes: Record<ScriptedTarget, string[]> = {
     'web_fetch_tool_result',
     'bash_code_execution_tool_result',
     'text_editor_code_execution_tool_result',
+    'mcp_tool_use',
+    'mcp_tool_result',
+    'code_execution_tool_result',
   ],
   'openai-responses': [
     'shell_call_output',
@@ -110,6 +113,8 @@ describe.each([
       const validate = target === 'anthropic' ? anthropicMessagesViolations : openAIResponsesViolations;
       expect(validate(baseline.body)).toEqual([]);
       expect(typesIn(baseline.body)).toEqual(expect.arrayContaining(expectedTypes[target]));
+      if (target === 'anthropic')
+        expect(JSON.stringify(baseline.body)).toContain('"caller":{"type":"code_execution');
       const problems: unknown[] = [];
       for (const strategy of strategiesUnderTest) {
         const compacted = await send(target, history, thinking, integration, strategy);

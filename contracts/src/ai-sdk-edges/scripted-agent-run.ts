@@ -91,7 +91,12 @@ export function scriptedProviderOptions(
   if (target === 'openai-responses') {
     return { openai: { store: false, include: ['reasoning.encrypted_content'] } };
   }
-  return thinking ? { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } : undefined;
+  return {
+    anthropic: {
+      mcpServers: [{ type: 'url', name: 'docs', url: 'https://docs.example.com/mcp' }],
+      ...(thinking ? { thinking: { type: 'enabled', budgetTokens: 2048 } } : {}),
+    },
+  };
 }
 
 const task: ModelMessage = {

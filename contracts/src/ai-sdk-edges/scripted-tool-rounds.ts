@@ -78,7 +78,27 @@ export function anthropicToolRound(round: number, thinking: boolean): unknown {
         },
       },
     ],
-  ][round % 3]!;
+    [
+      {
+        type: 'mcp_tool_use',
+        id: id('mcptoolu'),
+        name: 'search_docs',
+        server_name: 'docs',
+        input: { query: `module ${round} build flags` },
+      },
+      {
+        type: 'mcp_tool_result',
+        tool_use_id: id('mcptoolu'),
+        is_error: false,
+        content: [{ type: 'text', text: longOutput('docs', round) }],
+      },
+    ],
+    // Programmatic tool calling: the code calls the client tool, and its result comes with the next answer.
+    [{ type: 'server_tool_use', id: id('srvtoolu_code'), name: 'code_execution', input: { code: 'run()' } }],
+  ][round % 5]!;
+  const programmatic = round % 5 === 4;
+  const previous =
+    (round + 4) % 5 === 4 && round > 0 ? `srvtoolu_code_${String(round - 1).padStart(4, '0')}` : undefined;
   return {
     id: id('msg'),
     type: 'message',
@@ -88,9 +108,32 @@ export function anthropicToolRound(round: number, thinking: boolean): unknown {
       ...(thinking
         ? [{ type: 'thinking', thinking: `Round ${round}: check, then read.`, signature: id('signature') }]
         : []),
+      ...(previous === undefined
+        ? []
+        : [
+            {
+              type: 'code_execution_tool_result',
+              tool_use_id: previous,
+              content: {
+                type: 'code_execution_result',
+                stdout: longOutput('run()', round),
+                stderr: '',
+                return_code: 0,
+                content: [],
+              },
+            },
+          ]),
       { type: 'text', text: `Round ${round}: checking before the next read.` },
       ...serverBlocks,
-      { type: 'tool_use', id: id('toolu'), name: 'read_file', input: { path: `src/module-${round}.ts` } },
+      {
+        type: 'tool_use',
+        id: id('toolu'),
+        name: 'read_file',
+        input: { path: `src/module-${round}.ts` },
+        ...(programmatic
+          ? { caller: { type: 'code_execution_20250825', tool_id: id('srvtoolu_code') } }
+          : {}),
+      },
     ],
     stop_reason: 'tool_use',
     stop_sequence: null,
