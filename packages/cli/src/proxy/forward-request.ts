@@ -95,11 +95,25 @@ export function sendUpstream(
   });
 }
 
-/** Passes an upstream response to the client as it arrives: status, headers and body bytes unchanged. */
-export function pipeResponse(upstream: IncomingMessage, response: ServerResponse): Promise<void> {
+/**
+ * Passes an upstream response to the client as it arrives: status, headers and body bytes unchanged. `read`
+ * is what was already read of the body (the opening of a stream), written first.
+ */
+export function pipeResponse(
+  upstream: IncomingMessage,
+  response: ServerResponse,
+  read?: { head: Buffer; ended: boolean },
+): Promise<void> {
   response.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, clientHeaders(upstream.headers));
   // Headers reach the client at once, before the first event of a stream that may take a while.
   response.flushHeaders();
+  if (read !== undefined) {
+    if (read.ended) {
+      response.end(read.head);
+      return Promise.resolve();
+    }
+    response.write(read.head);
+  }
   return new Promise((resolve) => {
     upstream.pipe(response);
     upstream.on('end', resolve);
@@ -145,4 +159,11 @@ export function errorJson(body: Buffer, encoding: string | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Whether a response is a server-sent-events stream sent without a content encoding, so it can be read as text. */
+export function isPlainEventStream(upstream: IncomingMessage): boolean {
+  const type = String(upstream.headers['content-type'] ?? '');
+  const encoding = String(upstream.headers['content-encoding'] ?? 'identity');
+  return type.startsWith('text/event-stream') && encoding === 'identity';
 }

@@ -23,6 +23,7 @@ import { refuseClientUpstream } from './client-choice.js';
 import {
   conversationHeader,
   errorJson,
+  isPlainEventStream,
   pipeResponse,
   readWhole,
   sendBuffered,
@@ -30,6 +31,7 @@ import {
 } from './forward-request.js';
 import { PrefixMemory } from './prefix-memory.js';
 import { compactAfterOverflow, type PreparedRequest, prepareRequest } from './request-compaction.js';
+import { readStreamOpening } from './stream-opening.js';
 import { type ProxiedFormat, routeOf, type Upstreams, upstreamTarget } from './upstreams.js';
 
 /** The path of the proxy's own status endpoint; every other path is forwarded. */
@@ -190,35 +192,51 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     counts.requests++;
     const answer = await sendUpstream(target, method, request.headers, prepared.body, aborted.signal);
     const status = answer.statusCode ?? 502;
-    if (prepared.conversation === undefined || (status !== 400 && status !== 413)) {
+    const { conversation } = prepared;
+    if (conversation === undefined) {
+      await pipeResponse(answer, response);
+      return;
+    }
+    /** Compacts after an overflow and sends the retry; `false` when there is nothing shorter to send. */
+    const retried = async (overflow: ContextOverflow): Promise<boolean> => {
+      let retry: PreparedRequest;
+      try {
+        retry = await compactAfterOverflow(conversation, overflow, context);
+      } catch (error) {
+        log(
+          `compaction proxy: the upstream refused a request as too long, and it could not be compacted: ${(error as Error).message}`,
+        );
+        return false;
+      }
+      counts.overflowRetries++;
+      answer.destroy();
+      await pipeResponse(
+        await sendUpstream(target, method, request.headers, retry.body, aborted.signal),
+        response,
+      );
+      return true;
+    };
+    if (status === 200 && conversation.format === 'openai-responses' && isPlainEventStream(answer)) {
+      // The Responses API may refuse a request as too long in the first event of a stream it started.
+      const opening = await readStreamOpening(answer);
+      const parse = await overflowParser(conversation.format);
+      const overflow = opening.error === undefined ? undefined : parse(opening.error);
+      if (overflow === undefined || !(await retried(overflow))) await pipeResponse(answer, response, opening);
+      return;
+    }
+    if (status !== 400 && status !== 413) {
       await pipeResponse(answer, response);
       return;
     }
     // A refusal may be a context overflow: read it whole to find out, as only then is there a retry.
     const refusal = await readWhole(answer);
-    const parse = await overflowParser(prepared.conversation.format);
+    const parse = await overflowParser(conversation.format);
     const overflow = parse({
       status,
       error: errorJson(refusal, answer.headers['content-encoding'] as string),
     });
-    if (overflow === undefined) {
-      sendBuffered(answer, refusal, response);
-      return;
-    }
-    let retry: PreparedRequest;
-    try {
-      retry = await compactAfterOverflow(prepared.conversation, overflow, context);
-    } catch (error) {
-      // Nothing shorter to send: the client gets the provider's own refusal.
-      log(
-        `compaction proxy: the upstream refused a request as too long, and it could not be compacted: ${(error as Error).message}`,
-      );
-      sendBuffered(answer, refusal, response);
-      return;
-    }
-    counts.overflowRetries++;
-    const retried = await sendUpstream(target, method, request.headers, retry.body, aborted.signal);
-    await pipeResponse(retried, response);
+    // Nothing shorter to send: the client gets the provider's own refusal.
+    if (overflow === undefined || !(await retried(overflow))) sendBuffered(answer, refusal, response);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
