@@ -21,9 +21,10 @@ import {
 
 // Tools the generated AI SDK conversations leave out, through the real providers and both integrations: an
 // agent runs nine scripted rounds (Anthropic: web fetch, bash and text-editor code execution, an MCP server's
-// tool, a client tool called from code execution, with and without thinking; Responses: shell, apply-patch, custom and function tools, reasoning inline), the history the AI SDK
-// built is sent again with a new request, once as it is and once per strategy with a budget that forces
-// compaction, and every compacted request is checked against the uncompacted one.
+// tool, a client tool called from code execution, with and without thinking; Responses: shell, apply-patch,
+// local shell, custom and function tools, reasoning inline). The history the AI SDK built is sent again with a
+// new request, once as it is and once per strategy with a budget that forces compaction, and every compacted
+// request is checked against the uncompacted one.
 
 let server: TestServer;
 beforeAll(async () => {
@@ -87,6 +88,7 @@ const expectedTypes: Record<ScriptedTarget, string[]> = {
   'openai-responses': [
     'shell_call_output',
     'apply_patch_call_output',
+    'local_shell_call_output',
     'custom_tool_call_output',
     'reasoning',
   ],

@@ -76,6 +76,9 @@ export function scriptedTools(target: ScriptedTarget, server: TestServer): ToolS
         output: `patched ${operation.path}`,
       }),
     }),
+    local_shell: openai.tools.localShell({
+      execute: async ({ action }) => ({ output: longOutput(action.command.join(' '), 3) }),
+    }),
     run_sql: {
       ...openai.tools.customTool({ name: 'run_sql', description: 'Runs one SQL query.' }),
       execute: async (query: string) => longOutput(`rows of ${query}`, 5),

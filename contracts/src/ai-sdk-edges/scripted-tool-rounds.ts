@@ -1,7 +1,8 @@
 /**
  * Provider answers of an agent that uses the tools the generated conversations leave out: Anthropic's code
- * execution (bash and text editor) and web fetch, and the Responses shell, apply-patch and custom tools. Shapes follow the providers' response schemas as the AI SDK parses them (`@ai-sdk/anthropic`,
- * `@ai-sdk/openai`). Each round ends with a call of a client tool, so the AI SDK runs the tool and asks again.
+ * execution (bash and text editor), web fetch, an MCP server's tool and programmatic tool calling, and the
+ * Responses shell, apply-patch, local shell and custom tools. Shapes follow the providers' response schemas as
+ * the AI SDK parses them (`@ai-sdk/anthropic`, `@ai-sdk/openai`). Each round ends with a call of a client tool, so the AI SDK runs the tool and asks again.
  */
 
 /** A long tool output, so a handful of rounds is well over a small budget. */
@@ -164,6 +165,13 @@ export function responsesToolRound(round: number): unknown {
       },
     },
     {
+      type: 'local_shell_call',
+      id: id('lsh'),
+      call_id: id('call_local'),
+      status: 'completed',
+      action: { type: 'exec', command: ['ls', '-la'], working_directory: '/repo' },
+    },
+    {
       type: 'custom_tool_call',
       id: id('ctc'),
       call_id: id('call_custom'),
@@ -178,7 +186,7 @@ export function responsesToolRound(round: number): unknown {
       arguments: JSON.stringify({ path: `src/module-${round}.ts` }),
       status: 'completed',
     },
-  ][round % 4]!;
+  ][round % 5]!;
   return responsesBody(id('resp'), [
     {
       type: 'reasoning',

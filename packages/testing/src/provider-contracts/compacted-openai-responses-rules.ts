@@ -81,7 +81,9 @@ function idKeys(items: readonly JSONRecord[]): LocatedKey[] {
     const callId = openAIResponsesCallIdOf(item);
     if (callId !== undefined) keys.push({ key: `${type}:${callId}`, path });
     const id = stringField(item, 'id');
-    if (id !== undefined && type !== 'local_shell_call_output') keys.push({ key: `id:${id}`, path });
+    // A local shell call output without `call_id` uses its `id` as the call's id, not as its own.
+    const ownId = type !== 'local_shell_call_output' || stringField(item, 'call_id') !== undefined;
+    if (id !== undefined && ownId) keys.push({ key: `id:${id}`, path });
     return keys;
   });
 }

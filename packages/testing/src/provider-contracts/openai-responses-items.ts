@@ -36,11 +36,15 @@ export function openAIResponsesItemType(item: JSONRecord): string {
 }
 
 /**
- * The call id an item carries: `call_id`, except a local shell call output, whose `id` is the call's id.
+ * The call id an item carries: `call_id`; a local shell call output without one names its call by `id` (the
+ * SDK's type has only `id`, the API and the AI SDK use `call_id`).
  */
 export function openAIResponsesCallIdOf(item: JSONRecord): string | undefined {
-  if (openAIResponsesItemType(item) === 'local_shell_call_output') return stringField(item, 'id');
-  return stringField(item, 'call_id');
+  const callId = stringField(item, 'call_id');
+  if (callId === undefined && openAIResponsesItemType(item) === 'local_shell_call_output') {
+    return stringField(item, 'id');
+  }
+  return callId;
 }
 
 /** Whether a client-run call is one whose output the client must send (client tool searches included). */

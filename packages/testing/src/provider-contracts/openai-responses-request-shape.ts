@@ -1,6 +1,6 @@
 import type { ContractViolation } from './contract-violation.js';
 import type { JSONRecord } from './json-record.js';
-import { openAIResponsesItemType } from './openai-responses-items.js';
+import { openAIResponsesCallIdOf, openAIResponsesItemType } from './openai-responses-items.js';
 import { type EntryLocation, requestShapeViolations, type ShapeChecker } from './request-shape-checks.js';
 
 const messageRoles = new Set(['user', 'assistant', 'system', 'developer']);
@@ -17,7 +17,6 @@ const requiredStrings: Record<string, readonly string[]> = {
   function_call_output: ['call_id'],
   custom_tool_call_output: ['call_id'],
   computer_call_output: ['call_id'],
-  local_shell_call_output: ['id'],
   shell_call_output: ['call_id'],
   apply_patch_call_output: ['call_id'],
   program_output: ['call_id'],
@@ -55,6 +54,10 @@ function checkItem(item: JSONRecord, { path }: EntryLocation, shape: ShapeChecke
     return;
   }
   const type = openAIResponsesItemType(item);
+  if (type === 'local_shell_call_output' && openAIResponsesCallIdOf(item) === undefined) {
+    // `call_id` is what the API reads; the SDK's type names it `id`.
+    shape.report(`${path}.call_id`, 'a local_shell_call_output item needs a string `call_id` (or `id`)');
+  }
   if (type !== 'message') {
     shape.requiredStrings(item, type, requiredStrings, path, 'item');
     return;
