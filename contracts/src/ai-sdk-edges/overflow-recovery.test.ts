@@ -14,7 +14,7 @@ import {
   targetTools,
 } from '../ai-sdk/ai-sdk-target.js';
 import { strategiesUnderTest } from '../strategies-under-test.js';
-import { jsonText, overflowRefusal, streamedText } from './provider-refusals.js';
+import { jsonText, overflowRefusal, streamedText } from './provider-answers.js';
 
 // Overflow recovery through the real providers: the first request of a call is refused as too long for the
 // context window, in each provider's own words (an HTTP 400, or for a stream a first event that is the
