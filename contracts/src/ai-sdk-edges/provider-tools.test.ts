@@ -22,7 +22,7 @@ import {
 // Tools the generated AI SDK conversations leave out, through the real providers and both integrations: an
 // agent runs nine scripted rounds (Anthropic: web fetch, bash and text-editor code execution, an MCP server's
 // tool, a client tool called from code execution, with and without thinking; Responses: shell, apply-patch,
-// local shell, custom and function tools, reasoning inline). The history the AI SDK built is sent again with a
+// local shell, custom, client tool search and function tools, reasoning inline). The history the AI SDK built is sent again with a
 // new request, once as it is and once per strategy with a budget that forces compaction, and every compacted
 // request is checked against the uncompacted one.
 
@@ -89,6 +89,7 @@ const expectedTypes: Record<ScriptedTarget, string[]> = {
     'shell_call_output',
     'apply_patch_call_output',
     'local_shell_call_output',
+    'tool_search_output',
     'custom_tool_call_output',
     'reasoning',
   ],

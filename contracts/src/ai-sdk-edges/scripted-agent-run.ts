@@ -79,6 +79,17 @@ export function scriptedTools(target: ScriptedTarget, server: TestServer): ToolS
     local_shell: openai.tools.localShell({
       execute: async ({ action }) => ({ output: longOutput(action.command.join(' '), 3) }),
     }),
+    tool_search: openai.tools.toolSearch({
+      execution: 'client',
+      execute: async () => ({
+        tools: ['deploy', 'rollback', 'status'].map((name) => ({
+          type: 'function',
+          name,
+          description: longOutput(`the ${name} tool`, 1),
+          parameters: { type: 'object', properties: {} },
+        })),
+      }),
+    }),
     run_sql: {
       ...openai.tools.customTool({ name: 'run_sql', description: 'Runs one SQL query.' }),
       execute: async (query: string) => longOutput(`rows of ${query}`, 5),

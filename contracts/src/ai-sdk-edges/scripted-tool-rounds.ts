@@ -1,7 +1,7 @@
 /**
  * Provider answers of an agent that uses the tools the generated conversations leave out: Anthropic's code
  * execution (bash and text editor), web fetch, an MCP server's tool and programmatic tool calling, and the
- * Responses shell, apply-patch, local shell and custom tools. Shapes follow the providers' response schemas as
+ * Responses shell, apply-patch, local shell, custom and client tool search tools. Shapes follow the providers' response schemas as
  * the AI SDK parses them (`@ai-sdk/anthropic`, `@ai-sdk/openai`). Each round ends with a call of a client tool, so the AI SDK runs the tool and asks again.
  */
 
@@ -179,6 +179,14 @@ export function responsesToolRound(round: number): unknown {
       input: `SELECT * FROM runs WHERE round = ${round};`,
     },
     {
+      type: 'tool_search_call',
+      id: id('ts'),
+      execution: 'client',
+      call_id: id('call_search'),
+      status: 'completed',
+      arguments: { query: 'deployment tools' },
+    },
+    {
       type: 'function_call',
       id: id('fc'),
       call_id: id('call_read'),
@@ -186,7 +194,7 @@ export function responsesToolRound(round: number): unknown {
       arguments: JSON.stringify({ path: `src/module-${round}.ts` }),
       status: 'completed',
     },
-  ][round % 5]!;
+  ][round % 6]!;
   return responsesBody(id('resp'), [
     {
       type: 'reasoning',

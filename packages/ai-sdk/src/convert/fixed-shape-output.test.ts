@@ -3,10 +3,10 @@ import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { fromAiSdk, toAiSdk } from './ai-sdk-messages.js';
 
-// The OpenAI provider of the AI SDK writes the result of its shell, local shell and apply-patch tools as the
-// item those calls need (`shell_call_output`...) only when the output is JSON of the tool's shape; any other
-// output becomes a `function_call_output`, which answers no function call and is refused. A strategy that
-// shortens such a result (its JSON text, cut) must leave it JSON of the same shape.
+// The OpenAI provider of the AI SDK writes the result of its shell, local shell, apply-patch and client tool
+// search tools as the item those calls need (`shell_call_output`...) only when the output is JSON of the
+// tool's shape; any other output becomes a `function_call_output`, which answers no function call and is
+// refused. A strategy that shortens such a result (its JSON text, cut) must leave it JSON of the same shape.
 
 const long = Array.from({ length: 30 }, (_, line) => `line ${line}: 12 checks passed`).join('\n');
 
@@ -60,6 +60,15 @@ describe('a shortened JSON result of a provider tool keeps its shape', () => {
     expect(output.type).toBe('json');
     expect(output.value).toMatchObject({ status: 'failed' });
     expect((output.value as { output: string }).output).toContain('characters cut');
+  });
+
+  it('client tool search: the tools it loaded, as they were (there is no place for text)', () => {
+    const tools = [
+      { type: 'function', name: 'get_weather', description: long, parameters: { type: 'object' } },
+      { type: 'function', name: 'get_time', description: long, parameters: { type: 'object' } },
+    ];
+    const output = roundTrip('tool_search', { tools });
+    expect(output).toEqual({ type: 'json', value: { tools } });
   });
 
   it('any other JSON result, shortened, is sent as text, as before', () => {

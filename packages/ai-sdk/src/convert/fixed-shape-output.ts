@@ -4,14 +4,16 @@ import { isRecord, type JSONRecord } from './metadata-slot.js';
 /**
  * What is needed to rebuild a JSON tool result of fixed shape around a shortened text: the shape of the
  * results of the OpenAI provider's shell (`{ output: [{ stdout, stderr, outcome }] }`), local shell
- * (`{ output }`) and apply-patch (`{ status, output? }`) tools. The provider writes those results as the item
- * their call needs only when they are JSON of that shape; as text they would go out as a
- * `function_call_output`, which answers no function call.
+ * (`{ output }`) and apply-patch (`{ status, output? }`) tools, and the whole result of a client tool search
+ * (`{ tools }`, which has no place for text). The provider writes those results as the item their call needs
+ * only when they are JSON of that shape; as text they would go out as a `function_call_output`, which answers
+ * no function call.
  */
 export type FixedShape =
   | { kind: 'shell'; outcome: JSONValue }
   | { kind: 'local-shell' }
-  | { kind: 'apply-patch'; status: JSONValue };
+  | { kind: 'apply-patch'; status: JSONValue }
+  | { kind: 'tool-search'; result: JSONValue };
 
 /** The fixed shape of a JSON result value, or `undefined` for any other value. */
 export function fixedShapeOf(value: JSONValue): FixedShape | undefined {
@@ -23,6 +25,14 @@ export function fixedShapeOf(value: JSONValue): FixedShape | undefined {
     return { kind: 'shell', outcome: (output[0] as JSONRecord).outcome! };
   }
   if (only('output') && typeof output === 'string') return { kind: 'local-shell' };
+  const { tools } = value as JSONRecord;
+  if (
+    only('tools') &&
+    Array.isArray(tools) &&
+    tools.every((tool) => isRecord(tool) && typeof tool.type === 'string')
+  ) {
+    return { kind: 'tool-search', result: value };
+  }
   if (only('status', 'output') && (status === 'completed' || status === 'failed')) {
     if (output === undefined || typeof output === 'string') return { kind: 'apply-patch', status };
   }
@@ -38,6 +48,9 @@ export function withFixedShape(shape: FixedShape, text: string): JSONValue {
       return { output: text };
     case 'apply-patch':
       return { status: shape.status, output: text };
+    case 'tool-search':
+      // Loaded tool definitions cannot hold text: the result goes back as it was.
+      return shape.result;
   }
 }
 
@@ -45,7 +58,7 @@ export function withFixedShape(shape: FixedShape, text: string): JSONValue {
 export function readFixedShape(value: JSONValue | undefined): FixedShape | undefined {
   if (!isRecord(value)) return undefined;
   const kind = (value as JSONRecord).kind;
-  return kind === 'shell' || kind === 'local-shell' || kind === 'apply-patch'
+  return kind === 'shell' || kind === 'local-shell' || kind === 'apply-patch' || kind === 'tool-search'
     ? (value as unknown as FixedShape)
     : undefined;
 }
