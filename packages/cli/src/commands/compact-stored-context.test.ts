@@ -76,6 +76,20 @@ describe('compact and serve on a Responses request that continues stored context
     expect(body.report).toMatchObject({ compacted: false, skipped: 'stored-context' });
   });
 
+  it.each(continuations)(
+    'serve refuses to start a session from a request with %s',
+    async (field, continuation) => {
+      const response = await serveClient(server.url)('/v1/sessions', {
+        method: 'POST',
+        json: { conversation: request(continuation) },
+      });
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(response.status).toBe(400);
+      expect(body.error.code).toBe('stored-context');
+      expect(body.error.message).toContain(field);
+    },
+  );
+
   it('still compacts the same request when it carries the whole context', async () => {
     const path = temporaryFile('request.json', JSON.stringify(request({})));
     const run = await runBinary(['compact', path, '--target', '500', '--json']);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompactionEvent, Provider, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { badRequest } from '../errors/http-error.js';
-import { withStoredContext } from '../formats/stored-context.js';
+import { storedContextField, withStoredContext } from '../formats/stored-context.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { compactMessages } from '../run-compaction.js';
 import { answerArchive } from './archive-answer.js';
@@ -159,6 +159,14 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
         input.conversation === undefined
           ? undefined
           : await readRequestConversation(input.conversation, format);
+      const storedContext = conversation === undefined ? undefined : storedContextField(conversation);
+      if (storedContext !== undefined) {
+        throw badRequest(
+          'stored-context',
+          `conversation continues context the API stores (${storedContext}): a session holds the whole ` +
+            `conversation, so start it from the whole conversation, without ${storedContext}`,
+        );
+      }
       const session = await buildSession(randomUUID(), input.config, {
         format: conversation?.format ?? format ?? 'core',
         ...(conversation === undefined ? {} : { shape: shapeOf(conversation) }),
