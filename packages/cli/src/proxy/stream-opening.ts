@@ -30,6 +30,7 @@ export function readStreamOpening(upstream: IncomingMessage): Promise<StreamOpen
       upstream.off('data', onData);
       upstream.off('end', onEnd);
       upstream.off('error', onEnd);
+      upstream.off('close', onEnd);
       if (!ended) upstream.pause();
       resolve({ head: Buffer.concat(chunks), ...(error === undefined ? {} : { error }), ended });
     };
@@ -43,6 +44,8 @@ export function readStreamOpening(upstream: IncomingMessage): Promise<StreamOpen
     upstream.on('data', onData);
     upstream.on('end', onEnd);
     upstream.on('error', onEnd);
+    // Cut short (the client went away, the upstream dropped): what was read is all there is.
+    upstream.on('close', onEnd);
   });
 }
 
