@@ -4,6 +4,7 @@ import type {
   OpenAIResponsesConversationSettings,
   OpenAIResponsesConversationTypes,
 } from './openai-responses-conversation-types.js';
+import { refuseStoredContext } from './openai-responses-stored-context.js';
 
 /**
  * A Responses API conversation that stays inside the context window: the same loop as
@@ -16,6 +17,7 @@ import type {
 export class OpenAIResponsesConversation extends OpenAIConversationBase<OpenAIResponsesConversationTypes> {
   constructor(settings: OpenAIResponsesConversationSettings) {
     const request = settings.request;
+    refuseStoredContext(request, 'request');
     super(
       settings,
       request.model ?? '',
@@ -27,7 +29,10 @@ export class OpenAIResponsesConversation extends OpenAIConversationBase<OpenAIRe
   }
 }
 
-/** Creates an {@link OpenAIResponsesConversation}. Throws `InvalidOptionsError` for invalid compaction settings. */
+/**
+ * Creates an {@link OpenAIResponsesConversation}. Throws `InvalidOptionsError` for invalid compaction settings
+ * and for a request with `previous_response_id` or `conversation`.
+ */
 export function createOpenAIResponsesConversation(
   settings: OpenAIResponsesConversationSettings,
 ): OpenAIResponsesConversation {

@@ -18,6 +18,7 @@ import type {
   OpenAIResponsesConversationTypes,
 } from './openai-responses-conversation-types.js';
 import type { OpenAIResponsesItem } from './openai-responses-request.js';
+import { refuseStoredContext } from './openai-responses-stored-context.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
@@ -74,6 +75,7 @@ export function openaiResponsesConversationAdapter(
       call: (call) => ({ name: call.name, input: parseToolArguments(call.arguments) }),
     },
     async send(body, signal) {
+      refuseStoredContext(body, 'request');
       const { responses } = settings.client;
       const response = await callSdkMethod<typeof body, OpenAI.Responses.Response>(
         responses,
