@@ -19,7 +19,7 @@ import { agentSession, agentSteps, sessionHead, userMessage } from './__fixtures
 import { promptOf, summarizingProvider, wellFormedSummary } from './__fixtures__/summaries.js';
 import { createSummarization, type SummarizationSettings } from './create-summarization.js';
 import { excerptOf } from './span-pointer.js';
-import { continuationLead } from './summarize-in-conversation.js';
+import { continuationLead, trailPointer } from './summarize-in-conversation.js';
 import { summarizerSystemPrompt } from './summarize-span.js';
 import { defaultSummarySections } from './summary-template.js';
 
@@ -55,6 +55,11 @@ function providerViolations(messages: Message[]): string[] {
   return [...anthropic, ...openai].map((violation) => `${violation.rule}: ${violation.message}`);
 }
 
+/** The request opens with these very messages (the same objects, in order): the cache prefix matches them. */
+function expectSameMessages(sent: readonly Message[], messages: readonly Message[]) {
+  for (const [index, message] of messages.entries()) expect(sent[index]).toBe(message);
+}
+
 describe("summarizerRequest: 'continuation'", () => {
   it('sends the conversation unchanged, then one user message asking for the summary of the evicted span', async () => {
     const history = deepFreeze(agentSession(12, 'Now add a test for negative totals.'));
@@ -72,7 +77,7 @@ describe("summarizerRequest: 'continuation'", () => {
     const sent = provider.requests[0]!.messages;
     // The very messages the agent sends, in order: the provider's cache prefix matches them.
     expect(sent).toHaveLength(history.length + 1);
-    history.forEach((message, index) => expect(sent[index]).toBe(message));
+    expectSameMessages(sent, history);
     const request = sent.at(-1)!;
     expect(request.role).toBe('user');
     const prompt = textOf(request);
@@ -86,6 +91,9 @@ describe("summarizerRequest: 'continuation'", () => {
     expect(prompt).toContain(excerptOf(evicted[0]!));
     expect(prompt).toContain(excerptOf(evicted.at(-1)!));
     expect(prompt).not.toContain(textOf(history.at(-1)!));
+    // Nor the artifact trail, which the calls above show: what the conversation holds is read from the cache.
+    expect(prompt).toContain(trailPointer);
+    expect(prompt).not.toContain('npm test -- --filter invoice_1');
     // The summary it answered is the one used.
     const summary = output.messages.find(isSummary)!;
     expect(textOf(summary)).toContain(wellFormedSummary());
@@ -103,7 +111,7 @@ describe("summarizerRequest: 'continuation'", () => {
     expect(output.details).toMatchObject({ summarizerRequest: 'continuation' });
     const sent = provider.requests[0]!.messages;
     expect(sent).toHaveLength(history.length);
-    history.slice(0, -1).forEach((message, index) => expect(sent[index]).toBe(message));
+    expectSameMessages(sent, history.slice(0, -1));
     expect(sent.at(-1)!.role).toBe('user');
     expect(sent.at(-2)!.role).toBe('tool');
     // The unanswered call is not sent, and both APIs accept what is.
@@ -127,7 +135,7 @@ describe("summarizerRequest: 'continuation'", () => {
 
     expect(second.details).toMatchObject({ round: 2, mergedSummaries: 1, summarizerRequest: 'continuation' });
     const sent = provider.requests[0]!.messages;
-    history.forEach((message, index) => expect(sent[index]).toBe(message));
+    expectSameMessages(sent, history);
     const prompt = textOf(sent.at(-1)!);
     const earlier = history.find(isSummary)!;
     expect(prompt).not.toContain(wellFormedSummary('round one'));

@@ -1,13 +1,7 @@
 import type { Message } from '@compaction/core';
 import { conversationPrefix } from './conversation-prefix.js';
-import { cutToTokens } from './shorten-text.js';
 import { previousSummaryPointer, spanPointer } from './span-pointer.js';
-import {
-  noArtifactTrail,
-  noPreviousSummary,
-  type SummarizeSpanInput,
-  type SummarizeSpanOutcome,
-} from './summarize-span.js';
+import { noPreviousSummary, type SummarizeSpanInput, type SummarizeSpanOutcome } from './summarize-span.js';
 import { callSummarizer, requestTokens, summarizerWindow } from './summarizer-call.js';
 import { renderTemplate } from './summary-template.js';
 
@@ -17,6 +11,15 @@ import { renderTemplate } from './summary-template.js';
  */
 export const continuationLead =
   'Pause the task: do not call any tool and do not continue the work. Answer this message with text only.';
+
+/**
+ * What `{{artifactTrail}}` reads in the conversation: the trail is built from the tool calls the conversation
+ * above shows, and an earlier summary there shows the trail of the rounds before, so it is not repeated (it
+ * would be new input, not a cache read, and it grows with every round).
+ */
+export const trailPointer =
+  'Not repeated here: it is built from the tool calls in the conversation above and the trail of any earlier ' +
+  'summary there, and it is kept verbatim beside your summary.';
 
 /** What {@link summarizeInConversation} needs: the span's settings, and the conversation it is part of. */
 export interface ConversationSummaryInput extends Omit<SummarizeSpanInput, 'messages'> {
@@ -43,9 +46,6 @@ export async function summarizeInConversation(
   }
   const { outputTokens, inputBudget } = sized.window;
   const prefix = conversationPrefix(input.conversation);
-  const trailText = cutToTokens(input.artifactTrail, Math.floor(inputBudget * 0.15), (text) =>
-    estimator.countText(text),
-  );
   const request: Message = {
     role: 'user',
     content: [
@@ -54,7 +54,7 @@ export async function summarizeInConversation(
         text: `${continuationLead}\n\n${renderTemplate(input.template, {
           conversation: spanPointer(prefix, input.evicted),
           previousSummary: previousSummaryPointer(prefix, input.previousSummary) ?? noPreviousSummary,
-          artifactTrail: trailText.length > 0 ? trailText : noArtifactTrail,
+          artifactTrail: trailPointer,
           instructions: input.instructions ?? 'none',
           round: String(input.round),
         })}`,
