@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-/** The tools the agent of the fixture defines: an Anthropic request holding its calls must carry them. */
+/** The tools the agent of the fixture defines: an Anthropic request holding its calls carries them. */
 const agentTools = ['read_file', 'bash', 'edit_file'].map((name) => ({
   name,
   description: `The ${name} tool.`,
@@ -30,7 +30,7 @@ type Body = { system?: unknown; messages: unknown[]; tools?: unknown };
 const wire = {
   anthropic: {
     agentRequest: (history: Message[]) => toAnthropicRequest(history),
-    violations: (body: Body) => anthropicMessagesViolations({ ...body, tools: agentTools }),
+    violations: (body: Body) => anthropicMessagesViolations(body),
   },
   openai: {
     agentRequest: (history: Message[]) => ({ messages: toOpenAIChatMessages(history) }),
@@ -51,7 +51,7 @@ describe.each(sdkHarnesses)("summarizerRequest 'continuation' through the real $
   it("sends the agent's own request for the history, then the summary request as one more user message", async () => {
     server.handle(harness.path, () => harness.success(wellFormedSummary()));
     const history = deepFreeze(agentSession(12, 'Now add a test for negative totals.'));
-    const provider = harness.createProvider(server, { maxRetries: 0, timeout: 2000 });
+    const provider = harness.createProvider(server, { maxRetries: 0, timeout: 2000, tools: agentTools });
     const output = await createSummarization({ provider, summarizerRequest: 'continuation' }).compact({
       messages: history,
       counter: createTokenCounter(),
@@ -75,7 +75,35 @@ describe.each(sdkHarnesses)("summarizerRequest 'continuation' through the real $
     const request = sent.at(-1)!;
     expect(request.role).toBe('user');
     expect(JSON.stringify(request.block)).toContain(continuationLead);
-    // Valid for the API once the request carries the agent's tools, as a continuation must for the cache.
+    // Valid for the API as sent: the Anthropic adapter adds the agent's tools, which the cache prefix opens with.
     expect(wire[harness.name].violations(body)).toEqual([]);
+    if (harness.name === 'anthropic') {
+      expect(body.tools).toEqual(agentTools);
+      expect((body as { tool_choice?: unknown }).tool_choice).toEqual({ type: 'none' });
+    }
+  });
+});
+
+describe('the Anthropic adapter without the agent tools', () => {
+  it('sends the span as a transcript, the only request made', async () => {
+    const harness = sdkHarnesses.find((candidate) => candidate.name === 'anthropic')!;
+    server.handle(harness.path, () => harness.success(wellFormedSummary()));
+    const history = deepFreeze(agentSession(12, 'Now add a test for negative totals.'));
+    const provider = harness.createProvider(server, { maxRetries: 0, timeout: 2000 });
+    const output = await createSummarization({ provider, summarizerRequest: 'continuation' }).compact({
+      messages: history,
+      counter: createTokenCounter(),
+      budget: { limit: 1500, target: 1500 },
+      trigger: 'auto',
+      round: 1,
+    });
+
+    // The conversation holds tool calls, which the API refuses without tools: the adapter sent nothing for it.
+    expect(output.details).toMatchObject({ summarizerRequest: 'transcript', summarizerCalls: 1 });
+    expect(output.details).not.toHaveProperty('fallback');
+    expect(server.requests).toHaveLength(1);
+    const body = server.requests[0]!.body as Body;
+    expect(harness.requestIssues(body)).toEqual([]);
+    expect(JSON.stringify(body)).not.toContain(continuationLead);
   });
 });

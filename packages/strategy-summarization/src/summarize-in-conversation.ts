@@ -1,4 +1,4 @@
-import type { Message } from '@compaction/core';
+import { InvalidMessagesError, type Message } from '@compaction/core';
 import { conversationPrefix } from './conversation-prefix.js';
 import { previousSummaryPointer, spanPointer } from './span-pointer.js';
 import { noPreviousSummary, type SummarizeSpanInput, type SummarizeSpanOutcome } from './summarize-span.js';
@@ -34,7 +34,9 @@ export interface ConversationSummaryInput extends Omit<SummarizeSpanInput, 'mess
  * them (same objects, same order, the system prompt its own), so the provider's prompt cache serves what the
  * agent's last request wrote, then the template with `{{conversation}}` pointing at the span above instead of
  * repeating it. One call, no chunks. `undefined` when the conversation and the request do not fit the
- * summarizer's window: the span then goes as a transcript, which can be shortened and split.
+ * summarizer's window, or when the provider throws `InvalidMessagesError` for it (a conversation it cannot
+ * send as it is, such as Anthropic tool blocks with no `tools` configured): the span then goes as a
+ * transcript, which can be shortened and split.
  */
 export async function summarizeInConversation(
   input: ConversationSummaryInput,
@@ -72,6 +74,9 @@ export async function summarizeInConversation(
     requiredSections: input.requiredSections,
     abortSignal: input.abortSignal,
   });
+  // The adapter refused to send the conversation as it is (say, tool blocks with no tool definitions to send
+  // them with): nothing was sent, and the transcript holds no block the API could refuse.
+  if (answer.failure !== undefined && InvalidMessagesError.isInstance(answer.failure.cause)) return undefined;
   return answer.failure === undefined
     ? { calls: 1, chunks: 1, inputTokens: [tokens], text: answer.text }
     : { calls: 1, chunks: 1, inputTokens: [tokens], failure: answer.failure };
