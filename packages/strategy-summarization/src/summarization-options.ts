@@ -28,7 +28,9 @@ export type SummaryFallback = 'extractive' | 'error';
  *   own) and one more user message asking for the summary of the older span. The provider's prompt cache
  *   serves the prefix the agent's last request wrote, as a cache read. It pays off only when the summarizer
  *   is the agent's own model and provider, and the provider sends the agent's tool definitions with the
- *   request; a conversation too large for the summarizer's window is sent as a `transcript` instead.
+ *   request (the Anthropic adapter's `tools` setting). A conversation too large for the summarizer's window,
+ *   or one the provider will not send as it is (it throws `InvalidMessagesError`, as the Anthropic adapter
+ *   does for tool blocks with no `tools` configured), is sent as a `transcript` instead.
  */
 export type SummarizerRequest = 'transcript' | 'continuation';
 
