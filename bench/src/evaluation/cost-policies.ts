@@ -9,7 +9,13 @@ import {
   truncationThenSummarization,
   withSummarizer,
 } from './policies.js';
-import { capAtIngestion, type FamilyMember, familyPolicy, summarizerCost } from './policy-family.js';
+import {
+  capAtIngestion,
+  continuationSummarizerCost,
+  type FamilyMember,
+  familyPolicy,
+  summarizerCost,
+} from './policy-family.js';
 
 /** Tool results over this many tokens are cut when they arrive (caps at ingestion). */
 export const ingestionCapTokens = 1000;
@@ -39,7 +45,7 @@ export const trailMember: FamilyMember = {
   capTokens: ingestionCapTokens,
   trigger: 'cache-aware',
   clearTo: trailClearToTokens,
-  summarizer: false,
+  summarizer: 'none',
   recentShare: trailRecentShare,
 };
 
@@ -49,7 +55,21 @@ export const summarizingMember: FamilyMember = {
   capTokens: 500,
   trigger: 'cache-aware',
   clearTo: trailClearToTokens,
-  summarizer: true,
+  summarizer: 'transcript',
+  recentShare: trailRecentShare,
+};
+
+/**
+ * The cheapest member of the explored family at 90% or more that asks the summarizer in the conversation
+ * (`summarizerRequest: 'continuation'`): summarization alone, since a truncation stage before it rewrites
+ * messages the summarizer would otherwise read from the cache.
+ */
+export const continuationMember: FamilyMember = {
+  mode: 'none',
+  capTokens: ingestionCapTokens,
+  trigger: 'cache-aware',
+  clearTo: 0.18,
+  summarizer: 'continuation',
   recentShare: trailRecentShare,
 };
 
@@ -63,6 +83,19 @@ const summarized = withSummarizer(truncationThenSummarization);
 const maskedThenSummarized = withSummarizer((provider) =>
   createPipeline([createToolResultTruncation({ mode: 'mask' }), createSummarization({ provider })]),
 );
+const maskedThenContinued = withSummarizer((provider) =>
+  createPipeline([
+    createToolResultTruncation({ mode: 'mask' }),
+    createSummarization({ provider, summarizerRequest: 'continuation' }),
+  ]),
+);
+const continued = withSummarizer((provider) =>
+  createSummarization({ provider, summarizerRequest: 'continuation' }),
+);
+
+function continuationCacheAware(now: () => number) {
+  return createCacheAwareTrigger({ now, compactionCost: continuationSummarizerCost });
+}
 
 /**
  * The cost levers on the best pipeline (truncation → summarization), each alone and together, and the
@@ -129,6 +162,39 @@ export const costPolicies: readonly Policy[] = [
     }),
   },
   {
+    id: 'mask+continuation',
+    name: 'mask → summarization* in the conversation (cache-aware, caps)',
+    kind: 'pipeline',
+    description:
+      `the same with \`summarizerRequest: 'continuation'\`: the summarizer is sent the conversation as the model was, ` +
+      'and one more user message asking for the summary; the trigger takes its calls to cost the cache read price ' +
+      `(compaction cost ${continuationSummarizerCost}). The masking stage runs first and rewrites the results it masks, ` +
+      'so the cache serves the conversation only up to the first of them',
+    summarizes: true,
+    budget: defaultBudget,
+    create: (counter) => ({
+      ...maskedThenContinued(counter),
+      triggerPolicy: continuationCacheAware,
+      ingest: capAtIngestion(ingestionCapTokens),
+    }),
+  },
+  {
+    id: 'continuation',
+    name: 'summarization* in the conversation (cache-aware, caps)',
+    kind: 'pipeline',
+    description:
+      "summarization alone with `summarizerRequest: 'continuation'`, caps at ingestion and the cache-aware trigger " +
+      `(compaction cost ${continuationSummarizerCost}, the cache read price): no stage rewrites the conversation before ` +
+      'the summarizer reads it, so the cache serves all that the last call sent',
+    summarizes: true,
+    budget: defaultBudget,
+    create: (counter) => ({
+      ...continued(counter),
+      triggerPolicy: continuationCacheAware,
+      ingest: capAtIngestion(ingestionCapTokens),
+    }),
+  },
+  {
     ...familyPolicy(summarizingMember),
     id: 'summary-4k',
     name: `mask → summarization* (cache-aware, caps ${summarizingMember.capTokens}, clear to ${trailClearTo})`,
@@ -136,6 +202,16 @@ export const costPolicies: readonly Policy[] = [
       `the cheapest member of the explored family at 90% or more that calls the summarizer: tool results over ${summarizingMember.capTokens} ` +
       `tokens cut when they arrive, the cache-aware trigger clearing to ${trailClearTo} tokens whatever the window (room for the task and ` +
       `the artifact trail), \`recentShare: ${trailRecentShare}\` (the room goes to the trail first)`,
+  },
+  {
+    ...familyPolicy(continuationMember),
+    id: 'continuation-explored',
+    name: `summarization* in the conversation (cache-aware, caps, clear to ${continuationMember.clearTo})`,
+    description:
+      'the cheapest member of the explored family at 90% or more that asks the summarizer in the conversation: ' +
+      `summarization alone, tool results over ${ingestionCapTokens} tokens cut when they arrive, the cache-aware trigger ` +
+      `clearing to ${continuationMember.clearTo} of the limit (compaction cost ${continuationSummarizerCost}, the cache ` +
+      `read price), \`recentShare: ${trailRecentShare}\``,
   },
   {
     ...familyPolicy(trailMember),

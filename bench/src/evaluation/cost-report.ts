@@ -23,7 +23,10 @@ export const leverPolicyIds = [
   'caps+cache-aware',
   'mask+summary-cost',
   'deep',
+  'mask+continuation',
+  'continuation',
   'summary-4k',
+  'continuation-explored',
   'trail-4k',
   'anthropic-scaled',
   'server-compaction',
@@ -34,13 +37,19 @@ export const leverWindows = ['16k', '32k', '64k'] as const;
 
 /** Where a policy's bill goes, as shares of no compaction's billed input on the same rows. */
 export interface BillShares {
-  /** Cache writes: each message's first write, plus every rewrite after a compaction. */
+  /** Cache writes of the model calls: each message's first write, plus every rewrite after a compaction. */
   writes: number;
   /** Of the writes, each message written once as it arrived (capped where the policy caps). */
   firstWrites: number;
+  /** Cache reads of the model calls. */
   reads: number;
-  /** Input billed uncached: the summarizer's own calls. */
-  uncached: number;
+  /**
+   * The summarizer's own calls, however billed: uncached for a transcript, mostly cache reads for a request that
+   * continues the conversation (its reads and writes are here, not in `reads` and `writes`).
+   */
+  summarizer: number;
+  /** Of those, the part billed uncached (requests of their own, such as a transcript). */
+  summarizerUncached: number;
   /** No compaction's own writes: each message written once, the floor no policy that sends it escapes. */
   baselineWrites: number;
   /** What no compaction pays for the head every call repeats (system prompt, task): one write, then reads. */
@@ -57,7 +66,8 @@ export function billShares(policy: Policy, rows: readonly EvaluationRow[], price
     writes: 0,
     firstWrites: 0,
     reads: 0,
-    uncached: 0,
+    summarizer: 0,
+    summarizerUncached: 0,
     baselineWrites: 0,
     baselineHead: 0,
     outputDollars: 0,
@@ -66,11 +76,16 @@ export function billShares(policy: Policy, rows: readonly EvaluationRow[], price
   let baselineDollars = 0;
   for (const row of rows) {
     if (row.policy !== policy) continue;
-    const { totals, baseline: none } = row.simulation;
-    shares.writes += totals.cacheWriteTokens * write;
+    const { totals, baseline: none, steps } = row.simulation;
+    const calls = steps.flatMap((step) => (step.compaction === undefined ? [] : [step.compaction.billed]));
+    const summarizerWrites = calls.reduce((sum, call) => sum + call.cacheWriteTokens, 0);
+    const summarizerReads = calls.reduce((sum, call) => sum + call.cacheReadTokens, 0);
+    const summarizerUncached = calls.reduce((sum, call) => sum + call.uncachedInputTokens, 0);
+    shares.writes += (totals.cacheWriteTokens - summarizerWrites) * write;
     shares.firstWrites += row.firstSentTokens * write;
-    shares.reads += totals.cacheReadTokens * read;
-    shares.uncached += totals.uncachedInputTokens;
+    shares.reads += (totals.cacheReadTokens - summarizerReads) * read;
+    shares.summarizer += summarizerUncached + summarizerWrites * write + summarizerReads * read;
+    shares.summarizerUncached += summarizerUncached;
     shares.baselineWrites += none.cacheWriteTokens * write;
     shares.baselineHead += row.headTokens * (write + read * Math.max(0, row.steps - 1));
     shares.outputDollars += (none.outputTokens * prices.outputPerMillion) / 1_000_000;
@@ -82,7 +97,8 @@ export function billShares(policy: Policy, rows: readonly EvaluationRow[], price
     writes: shares.writes / baseline,
     firstWrites: shares.firstWrites / baseline,
     reads: shares.reads / baseline,
-    uncached: shares.uncached / baseline,
+    summarizer: shares.summarizer / baseline,
+    summarizerUncached: shares.summarizerUncached / baseline,
     baselineWrites: shares.baselineWrites / baseline,
     baselineHead: shares.baselineHead / baseline,
     outputDollars: baselineDollars === 0 ? 0 : shares.outputDollars / baselineDollars,
@@ -216,7 +232,7 @@ export function renderCostLevers(measures: readonly LeverMeasure[], prices: Pric
     percent(measure.shares.firstWrites),
     percent(measure.shares.writes - measure.shares.firstWrites),
     percent(measure.shares.reads),
-    percent(measure.shares.uncached),
+    percent(measure.shares.summarizer),
   ]);
   return [
     '## Cost levers',
@@ -227,8 +243,9 @@ export function renderCostLevers(measures: readonly LeverMeasure[], prices: Pric
       'calls that would bring them back at the end of the run, one model request per archived item read (the context ' +
       'and earlier recalls read from the cache, the call and the recalled text written to it and carried in every later ' +
       'recall). The bill with caching splits into first writes (every message once when first sent, capped where the ' +
-      'policy caps), rewrites (the kept context written again after every compaction), cache reads, and input ' +
-      'billed uncached (the summarizer’s own calls), each as a share of no compaction’s bill. The cache lifetime is 5 ' +
+      'policy caps), rewrites (the kept context written again after every compaction), cache reads, and the ' +
+      'summarizer’s own calls (uncached for a transcript; asked in the conversation, a cache read of the prefix the last ' +
+      'call wrote while the cache is warm, the rest written), each as a share of no compaction’s bill. The cache lifetime is 5 ' +
       'minutes; the time between calls is taken from the transcripts where recorded (mini-swe-agent’s response times, ' +
       'all well under 5 minutes apart), and assumed to be 30 seconds elsewhere.',
     '',
@@ -246,13 +263,20 @@ export function renderCostLevers(measures: readonly LeverMeasure[], prices: Pric
         'first writes',
         'rewrites',
         'reads',
-        'uncached',
+        'summarizer calls',
       ],
       body,
     ),
     '',
     ...floorNote(measures, prices),
   ];
+}
+
+/** How a policy's summarizer calls are billed, in words: mostly uncached (a transcript) or mostly from the cache. */
+export function summarizerCallsNote(shares: Pick<BillShares, 'summarizer' | 'summarizerUncached'>): string {
+  return shares.summarizerUncached * 2 >= shares.summarizer
+    ? 'its calls read each span at the full input price'
+    : 'its calls, asked in the conversation, read the prefix the last call wrote from the cache';
 }
 
 /** Where the bill goes at the verdict's window, and what it leaves a policy that keeps 90%, in numbers. */
@@ -263,7 +287,7 @@ function floorNote(measures: readonly LeverMeasure[], prices: PriceModel): strin
   const none = first.shares;
   const split = (measure: LeverMeasure) =>
     `first writes ${percent(measure.shares.firstWrites)}, rewrites ${percent(measure.shares.writes - measure.shares.firstWrites)}, ` +
-    `reads ${percent(measure.shares.reads)}, uncached ${percent(measure.shares.uncached)}`;
+    `reads ${percent(measure.shares.reads)}, summarizer calls ${percent(measure.shares.summarizer)}`;
   const describe = (measure: LeverMeasure | undefined, bill: 'billed' | 'recall' = 'billed') =>
     measure === undefined
       ? 'none of the policies here'
@@ -282,9 +306,13 @@ function floorNote(measures: readonly LeverMeasure[], prices: PriceModel): strin
       `The cheapest policy here that keeps at least ${percent(requiredRetention, 0)} in context is ${describe(floor.inContext)}. ` +
       (summarizing === undefined
         ? `No policy here that calls the summarizer keeps ${percent(requiredRetention, 0)}. `
-        : `Calling the summarizer, the cheapest is ${describe(summarizing)}: the summarizer reads each span it replaces at ` +
-          `the full input price, ${percent(summarizing.shares.uncached)} of no compaction’s bill, ` +
-          `${summarizing.billedRatio - summarizing.shares.uncached <= requiredBilling ? 'which alone puts it over the bar' : 'and it would be over the bar even without it'}. `) +
+        : `Calling the summarizer, the cheapest is ${describe(summarizing)}: ${summarizerCallsNote(summarizing.shares)}, ` +
+          `${percent(summarizing.shares.summarizer)} of no compaction’s bill` +
+          (summarizing.billedRatio <= requiredBilling
+            ? ', and it is within the bar. '
+            : summarizing.billedRatio - summarizing.shares.summarizer <= requiredBilling
+              ? ', which alone puts it over the bar. '
+              : ', and it would be over the bar even without it. ')) +
       `Counting recall, the cheapest at ${percent(requiredRetention, 0)} with recall is ${describe(floor.withRecall, 'recall')}. ` +
       'Clearing deeper lowers the reads, but the artifact trail that holds the commands, paths and errors is then ' +
       'folded (oldest first) to fit, so retention in context falls first; its size, not a share of the window, is what a ' +

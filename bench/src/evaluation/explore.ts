@@ -3,7 +3,7 @@
  * need compaction at 32k (the verdict's) for the cheapest member that keeps at least 90% of the probes, with
  * and without the summarizer call, and writes bench/results/evaluation-explore.{md,json}. Every member is a
  * configuration a user can write; none reads the probes. The cheapest members found are re-run at 16k and
- * 64k, where they were not chosen, to show whether their settings hold elsewhere. About a minute on two cores.
+ * 64k, where they were not chosen, to show whether their settings hold elsewhere. About 80 seconds on two cores.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,20 +14,27 @@ import { resultsDirectory, resultsFile } from '../results-file.js';
 import { type LeverMeasure, measureCells, measurePolicy } from './cost-report.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
 import { percent, ratio, table } from './format.js';
-import { type FamilyMember, familyPolicy } from './policy-family.js';
+import { type FamilyMember, familyPolicy, type SummarizerUse } from './policy-family.js';
 import { applicableProbes, extractProbes } from './probes.js';
 import { requiredBilling, requiredRetention } from './verdict.js';
 import { type EvaluationWindow, fixedWindows } from './windows.js';
 
 /** The settings searched, every combination of them. */
 const axes = {
-  summarizer: [true, false],
+  summarizer: ['transcript', 'continuation', 'none'],
   trigger: ['cache-aware', 'tokens'],
   clearTo: [0.1, 0.15, 0.18, 0.25, 3000, 3500, 4000, 4500, 5000],
   capTokens: [undefined, 500, 1000, 2000],
-  mode: ['mask', 'truncate'],
+  mode: ['mask', 'truncate', 'none'],
   recentShare: [0.3, 0.05],
 } as const satisfies { [Key in keyof FamilyMember]: readonly FamilyMember[Key][] };
+
+/** How each use of the summarizer reads in the text. */
+const summarizerUses: Record<SummarizerUse, string> = {
+  none: 'without the summarizer',
+  transcript: 'calling the summarizer with a transcript',
+  continuation: 'calling the summarizer in the conversation',
+};
 
 /** One member measured on the runs of one window. */
 interface Measured extends Omit<LeverMeasure, 'policy'> {
@@ -47,11 +54,13 @@ const explored = await measureAll(members, verdictWindow);
 process.stderr.write(
   `[${((performance.now() - started) / 1000).toFixed(1)}s] ${members.length} members at 32k\n`,
 );
-const cheapest = (summarizer: boolean) =>
+const cheapest = (summarizer: SummarizerUse) =>
   explored
     .filter((entry) => entry.member.summarizer === summarizer && entry.retention >= requiredRetention)
     .sort((left, right) => left.billedRatio - right.billedRatio)[0];
-const winners = [cheapest(false), cheapest(true)].filter((entry) => entry !== undefined);
+const winners = [cheapest('none'), cheapest('transcript'), cheapest('continuation')].filter(
+  (entry) => entry !== undefined,
+);
 const elsewhere: Measured[] = [];
 for (const window of fixedWindows.filter((candidate) => candidate !== verdictWindow)) {
   elsewhere.push(
@@ -70,7 +79,7 @@ process.stdout.write(
   winners
     .map(
       (winner) =>
-        `Cheapest at ${percent(requiredRetention, 0)} or more ${winner.member.summarizer ? 'with' : 'without'} the summarizer: ` +
+        `Cheapest at ${percent(requiredRetention, 0)} or more ${summarizerUses[winner.member.summarizer]}: ` +
         `${winner.name}, ${percent(winner.retention)} at ${ratio(winner.billedRatio, 3)}\n`,
     )
     .join(''),
@@ -125,13 +134,13 @@ function row(entry: Measured): string[] {
   return [entry.window, entry.name, ...measureCells(entry), String(entry.compactions)];
 }
 
-/** The cheapest members at 90% with recall, by their bill with recall calls, with and without the summarizer. */
+/** The cheapest members at 90% with recall, by their bill with recall calls, for each use of the summarizer. */
 function recallLines(): string[] {
-  return [true, false].map((summarizer) => {
+  return (['transcript', 'continuation', 'none'] as const).map((summarizer) => {
     const best = explored
       .filter((entry) => entry.member.summarizer === summarizer && entry.recoverable >= requiredRetention)
       .sort((left, right) => left.billedWithRecallRatio - right.billedWithRecallRatio)[0];
-    const who = summarizer ? 'calling the summarizer' : 'without the summarizer';
+    const who = summarizerUses[summarizer];
     return best === undefined
       ? `- ${who}: no member keeps ${percent(requiredRetention, 0)} with recall.`
       : `- ${who}: ${best.name}, ${percent(best.recoverable)} with recall at ${ratio(best.billedWithRecallRatio, 3)} ` +
@@ -160,8 +169,11 @@ function render(): string {
     `Written by \`pnpm --filter @compaction/bench evaluate:explore\`: every combination of the settings below (${members.length} members), ` +
       'each a configuration a user can write, run on the coding transcripts that need compaction at 32k (the ' +
       'verdict’s), measured as in [evaluation.md](evaluation.md). The family is tool-result truncation then ' +
-      'summarization; without the summarizer, the summarization strategy is given `maxOutputTokens: 0`, so it ' +
-      'calls no model and the summary is its header and the artifact trail. Retention ' +
+      'summarization, or summarization alone (mode `none`); without the summarizer (`none`), the summarization strategy is given `maxOutputTokens: 0`, so it ' +
+      'calls no model and the summary is its header and the artifact trail; with it, the summarizer is sent the span ' +
+      'as a transcript (`transcript`, the default) or the conversation as sent and one more user message asking ' +
+      "for the summary (`continuation`, `summarizerRequest: 'continuation'`), whose prefix the prompt cache " +
+      'serves while it is warm. Retention ' +
       'with recall counts the probes the final context still names a handle for; its bill adds one model request ' +
       'per archived item recalled at the end of the run (see the method of evaluation.md).',
     '',
@@ -176,7 +188,7 @@ function render(): string {
     `## The cheapest at ${percent(requiredRetention, 0)} or more`,
     '',
     `${meeting.length} of ${members.length} members keep at least ${percent(requiredRetention, 0)} of the probes in context while billing at most ${ratio(requiredBilling)} no compaction; ` +
-      `${meeting.filter((entry) => entry.member.summarizer).length} of them call the summarizer. The cheapest with and without the summarizer, and the same settings at the other windows (not searched there):`,
+      `${meeting.filter((entry) => entry.member.summarizer !== 'none').length} of them call the summarizer (${meeting.filter((entry) => entry.member.summarizer === 'continuation').length} in the conversation). The cheapest without the summarizer, with it on a transcript and with it in the conversation, and the same settings at the other windows (not searched there):`,
     '',
     table(header, [...winners, ...elsewhere].map(row)),
     '',

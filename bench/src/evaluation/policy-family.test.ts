@@ -11,7 +11,7 @@ const member: FamilyMember = {
   capTokens: 500,
   trigger: 'cache-aware',
   clearTo: 0.2,
-  summarizer: false,
+  summarizer: 'none',
   recentShare: 0.05,
 };
 
@@ -28,11 +28,33 @@ function run(settings: FamilyMember) {
 describe('familyPolicy', () => {
   it('without the summarizer compacts with no model call; with it, the summarizer is called and billed', async () => {
     const trail = await run(member);
-    const summarizing = await run({ ...member, summarizer: true });
+    const summarizing = await run({ ...member, summarizer: 'transcript' });
     expect(trail.compactions).toBeGreaterThan(0);
     expect(trail.simulation.totals.compactionInputTokens).toBe(0);
     expect(summarizing.compactions).toBeGreaterThan(0);
     expect(summarizing.simulation.totals.compactionInputTokens).toBeGreaterThan(0);
+  });
+
+  it('asking in the conversation, the summarizer reads the prefix from the cache: its calls cost less for the same compactions', async () => {
+    const settings: FamilyMember = { ...member, mode: 'mask', trigger: 'tokens', summarizer: 'transcript' };
+    const transcript = await run(settings);
+    const continuation = await run({ ...settings, summarizer: 'continuation' });
+    const compactionsOf = (row: typeof transcript) =>
+      row.simulation.steps.flatMap((step) => step.compaction ?? []);
+    // The same trigger and the same (scripted) summary: the same compactions, only the calls differ.
+    expect(compactionsOf(continuation).map((compaction) => compaction.tokensAfter)).toEqual(
+      compactionsOf(transcript).map((compaction) => compaction.tokensAfter),
+    );
+    expect(compactionsOf(transcript).every((compaction) => compaction.billed.cacheReadTokens === 0)).toBe(
+      true,
+    );
+    expect(compactionsOf(continuation).some((compaction) => compaction.billed.cacheReadTokens > 0)).toBe(
+      true,
+    );
+    expect(continuation.simulation.totals.compactionCost).toBeLessThan(
+      transcript.simulation.totals.compactionCost,
+    );
+    expect(continuation.billedInputTokens).toBeLessThan(transcript.billedInputTokens);
   });
 
   it('caps tool results when they arrive, so fewer tokens are written when first sent', async () => {
@@ -45,7 +67,7 @@ describe('familyPolicy', () => {
     expect(memberName(member)).toBe(
       'truncate → artifact trail, cache-aware, caps 500, clear to 0.2 of the limit, recentShare 0.05',
     );
-    expect(memberName({ ...member, summarizer: true, clearTo: 4000, capTokens: undefined })).toBe(
+    expect(memberName({ ...member, summarizer: 'transcript', clearTo: 4000, capTokens: undefined })).toBe(
       'truncate → summarization*, cache-aware, no caps, clear to 4,000 tokens, recentShare 0.05',
     );
   });

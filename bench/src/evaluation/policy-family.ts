@@ -1,24 +1,35 @@
+import { defaultPriceModel } from '@compaction/cli';
 import { createPipeline, createTokenCounter, type Message } from '@compaction/core';
 import { createCacheAwareTrigger } from '@compaction/strategy-kit';
 import { createSummarization } from '@compaction/strategy-summarization';
 import { capToolResults, createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { defaultBudget, type Policy, withSummarizer } from './policies.js';
 
+/** How a member calls the summarizer: not at all, with the span as a transcript, or in the conversation. */
+export type SummarizerUse = 'none' | 'transcript' | 'continuation';
+
 /**
  * One member of the family the exploration searches: tool-result truncation then summarization, each setting
  * a user can give in a config. Nothing in it reads the probes.
  */
 export interface FamilyMember {
-  /** How old tool results are shortened first. */
-  mode: 'mask' | 'truncate';
+  /**
+   * How old tool results are shortened first: `mask` or `truncate` (tool-result truncation's modes), or `none`,
+   * summarization alone. A first stage rewrites messages the summarizer would otherwise read from the cache.
+   */
+  mode: 'mask' | 'truncate' | 'none';
   /** Tool results over this many tokens are cut when they arrive; undefined: never. */
   capTokens: number | undefined;
   /** `cache-aware`: the cache-aware trigger clears to `clearTo`; `tokens`: the token trigger compacts to it. */
   trigger: 'cache-aware' | 'tokens';
   /** What a compaction clears to: a share of the limit (at most 1) or tokens. */
   clearTo: number;
-  /** Whether the summarizer is called: without it (`maxOutputTokens: 0`) the summary is the artifact trail alone. */
-  summarizer: boolean;
+  /**
+   * Whether and how the summarizer is called: `none` (`maxOutputTokens: 0`), the summary is the artifact trail
+   * alone; `transcript`, the span rendered in a request of its own; `continuation`, the conversation as sent
+   * and one more user message (`summarizerRequest: 'continuation'`), read through the prompt cache.
+   */
+  summarizer: SummarizerUse;
   /** The summarization strategy's `recentShare`. */
   recentShare: number;
 }
@@ -29,6 +40,26 @@ export interface FamilyMember {
  */
 export const summarizerCost = 1;
 
+/**
+ * The same for a summarizer asked in the conversation: it reads what it replaces from the cache, at the cache
+ * read price over the input price of the evaluation's price model (0.1 for Anthropic's list prices).
+ */
+export const continuationSummarizerCost =
+  // Rounded: 0.3 / 3 is 0.09999999999999999 in floating point, and the figure is printed in the report.
+  Math.round((defaultPriceModel.cacheReadPerMillion / defaultPriceModel.inputPerMillion) * 1000) / 1000;
+
+/** The `compactionCost` of a member's summarizer use. */
+export function compactionCostOf(use: SummarizerUse): number {
+  return use === 'none' ? 0 : use === 'transcript' ? summarizerCost : continuationSummarizerCost;
+}
+
+/** How a member's summary is made, in its name. */
+const summaryNames: Record<SummarizerUse, string> = {
+  none: 'artifact trail',
+  transcript: 'summarization*',
+  continuation: 'summarization* in the conversation',
+};
+
 /** A short name of a member, for tables. */
 export function memberName(member: FamilyMember): string {
   const clearTo =
@@ -36,7 +67,9 @@ export function memberName(member: FamilyMember): string {
       ? `${member.clearTo} of the limit`
       : `${member.clearTo.toLocaleString('en-US')} tokens`;
   return [
-    `${member.mode} → ${member.summarizer ? 'summarization*' : 'artifact trail'}`,
+    member.mode === 'none'
+      ? summaryNames[member.summarizer]
+      : `${member.mode} → ${summaryNames[member.summarizer]}`,
     member.trigger,
     member.capTokens === undefined ? 'no caps' : `caps ${member.capTokens}`,
     `clear to ${clearTo}`,
@@ -52,7 +85,7 @@ export function familyPolicy(member: FamilyMember): Policy {
     name,
     kind: 'pipeline',
     description: name,
-    summarizes: member.summarizer,
+    summarizes: member.summarizer !== 'none',
     budget:
       member.trigger === 'tokens'
         ? (contextWindow) => ({ contextWindow, target: member.clearTo })
@@ -60,16 +93,17 @@ export function familyPolicy(member: FamilyMember): Policy {
     create: (counter) => {
       const run = withSummarizer((provider) =>
         createPipeline([
-          createToolResultTruncation({ mode: member.mode }),
+          ...(member.mode === 'none' ? [] : [createToolResultTruncation({ mode: member.mode })]),
           createSummarization({
             provider,
             recentShare: member.recentShare,
             // 0: no summary text, the summarizer is never called.
-            ...(member.summarizer ? {} : { maxOutputTokens: 0 }),
+            ...(member.summarizer === 'none' ? { maxOutputTokens: 0 } : {}),
+            ...(member.summarizer === 'continuation' ? { summarizerRequest: 'continuation' as const } : {}),
           }),
         ]),
       )(counter);
-      const compactionCost = member.summarizer ? summarizerCost : 0;
+      const compactionCost = compactionCostOf(member.summarizer);
       return {
         ...run,
         ...(member.trigger === 'cache-aware'

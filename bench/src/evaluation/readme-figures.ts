@@ -1,6 +1,6 @@
 /** The evaluation figures of bench/README.md, written from the saved summary of `pnpm evaluate`. */
 import { resultsFile } from '../results-file.js';
-import type { LeverMeasure } from './cost-report.js';
+import { type LeverMeasure, summarizerCallsNote } from './cost-report.js';
 
 export const evaluationSectionName = 'evaluation-figures';
 
@@ -14,8 +14,10 @@ export interface LeverFigure {
   billedRatio: number;
   /** Billed with caching, with the recall calls that bring back the recoverable probes. */
   billedWithRecallRatio: number;
-  /** The summarizer's calls, billed uncached, as a share of no compaction's bill. */
-  uncachedShare: number;
+  /** The summarizer's calls, as a share of no compaction's bill. */
+  summarizerShare: number;
+  /** Of those, the part billed uncached (a transcript rather than the conversation). */
+  summarizerUncachedShare: number;
   inputRatio: number;
 }
 
@@ -28,7 +30,8 @@ export function leverFigure(measure: LeverMeasure): LeverFigure {
     recoverable: measure.recoverable,
     billedRatio: measure.billedRatio,
     billedWithRecallRatio: measure.billedWithRecallRatio,
-    uncachedShare: measure.shares.uncached,
+    summarizerShare: measure.shares.summarizer,
+    summarizerUncachedShare: measure.shares.summarizerUncached,
     inputRatio: measure.inputRatio,
   };
 }
@@ -76,7 +79,8 @@ export function evaluationReadmeFigures(summary: EvaluationSummary): string {
       (summarizing === undefined
         ? ''
         : ` Calling a summarizer, the floor is ${times(summarizing.billedRatio)} (**${summarizing.policy}**, ${percent(summarizing.retention)} kept): ` +
-          `its calls read each span at the full input price, ${percent(summarizing.uncachedShare)} of no compaction’s bill.`) +
+          `${summarizerCallsNote({ summarizer: summarizing.summarizerShare, summarizerUncached: summarizing.summarizerUncachedShare })}, ` +
+          `${percent(summarizing.summarizerShare)} of no compaction’s bill.`) +
       (withRecall === undefined
         ? ''
         : ` Counting the recall calls that bring back what the context names a handle for, the cheapest at ${kept} is ` +

@@ -36,7 +36,11 @@ export {
   type RequestPolicy,
 } from './serve/request-policy.js';
 export { defaultMaxBodyBytes, serverDefaults } from './serve/server-defaults.js';
-export { createMeteredProvider, type MeteredProvider } from './simulate/metered-provider.js';
+export {
+  createMeteredProvider,
+  type MeteredCall,
+  type MeteredProvider,
+} from './simulate/metered-provider.js';
 export { plotSimulation } from './simulate/plot-svg.js';
 export { type BilledTokens, costOf, defaultPriceModel, type PriceModel } from './simulate/price-model.js';
 export {

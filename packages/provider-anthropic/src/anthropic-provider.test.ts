@@ -58,12 +58,21 @@ const conversation: Message[] = [
   { role: 'user', content: [{ type: 'text', text: 'Write the summary now.' }] },
 ];
 
+/** The agent's tool: the conversation above calls it, and the API accepts such a request only with tools. */
+const bashTool = { name: 'bash', description: 'Runs a command.', input_schema: { type: 'object' } };
+
+/** The conversation without its tool round, for a provider that has no tools to send. */
+const textConversation = conversation.filter(
+  (message) => message.role !== 'tool' && message.content.every((part) => part.type === 'text'),
+);
+
 const provider = (settings: Parameters<typeof createAnthropicProvider>[0] = {}) =>
   createAnthropicProvider({
     apiKey: 'test-key',
     baseURL: server.url,
     maxRetries: 0,
     timeout: 2000,
+    tools: [bashTool],
     ...settings,
   });
 
@@ -87,9 +96,11 @@ describe('createAnthropicProvider over HTTP', () => {
 
   it('uses an injected client and its settings', async () => {
     const client = new Anthropic({ apiKey: 'injected', baseURL: server.url, maxRetries: 0 });
-    const result = await createAnthropicProvider({ client, model: 'claude-haiku-4-5' }).generate({
-      messages: conversation,
-    });
+    const result = await createAnthropicProvider({
+      client,
+      model: 'claude-haiku-4-5',
+      tools: [bashTool],
+    }).generate({ messages: conversation });
     expect(result.text).toContain('Summary');
     expect(JSON.stringify(server.requests[0]!.headers)).toContain('injected');
     expect(server.requests[0]!.body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 4096 });
@@ -246,7 +257,7 @@ describe('createAnthropicProvider over HTTP', () => {
     expect(loaded).toEqual(['@compaction/provider-anthropic']);
     expect(resolved.provider).toMatchObject({ name: 'anthropic', modelId: 'claude-opus-5-5' });
     expect(strategyProviders).toEqual([resolved.provider]);
-    await resolved.provider!.generate({ messages: conversation });
+    await resolved.provider!.generate({ messages: textConversation });
     // An aborted request of an earlier test may still arrive, so look for this one by its model.
     expect(server.requests.map((request) => (request.body as { model: string }).model)).toContain(
       'claude-opus-5-5',

@@ -16,6 +16,7 @@ import {
   createAnthropicClient,
 } from './anthropic-client.js';
 import { toAnthropicCompactionError } from './anthropic-error.js';
+import { anthropicGenerateToolFields, generateToolChoiceDefault } from './anthropic-generate-tools.js';
 import { type AnthropicModelId, anthropicModels, longContextBeta } from './anthropic-model-limits.js';
 import { anthropicNativeCompaction, lazyBetaMessages } from './anthropic-native-compaction.js';
 import { parseAnthropicContextOverflow } from './parse-anthropic-context-overflow.js';
@@ -40,15 +41,24 @@ export interface AnthropicProviderSettings
   longContext?: boolean;
   /**
    * Tool definitions your requests send. `countTokens` includes them, so counts match what the API bills for
-   * the real request. Default: none.
+   * the real request. `generate` sends them, with {@link AnthropicProviderSettings.toolChoice}, when the
+   * conversation holds tool calls or results (the API refuses those without tools); without them such a
+   * `generate` throws `InvalidMessagesError` and sends nothing. Default: none.
    */
   tools?: JSONObject[];
+  /**
+   * The `tool_choice` `generate` sends with `tools`. Default `{ type: 'none' }`: the answer is text, never a
+   * tool call. Anthropic reads cached messages only for the `tool_choice` they were written with (tools and
+   * system stay cached), so to read a conversation your agent sent from the cache, give what your agent sends,
+   * or `null` when it sends none (the model may then call a tool instead of answering).
+   */
+  toolChoice?: JSONObject | null;
 }
 
 /**
- * Creates the Anthropic provider: `generate` through `messages.create` (no tools), exact `countTokens`
- * through `messages.countTokens`, recognition of "prompt is too long" errors, and model limits from a
- * built-in table. The client is injected or built from the settings on first use.
+ * Creates the Anthropic provider: `generate` through `messages.create` (a conversation with tool blocks is
+ * sent with the `tools` and `toolChoice` settings), exact `countTokens` through `messages.countTokens`,
+ * recognition of "prompt is too long" errors, and model limits from a built-in table. The client is injected or built from the settings on first use.
  */
 export function createAnthropicProvider(settings: AnthropicProviderSettings = {}): AnthropicProvider {
   const base = sdkProviderBase('anthropic', settings, anthropicModels, () => createAnthropicClient(settings));
@@ -78,10 +88,16 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings = {}
     ...nativeCompaction,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       const { modelId: model, maxOutputTokens } = base.resolve(request);
+      const conversation = toAnthropicRequest(request.messages);
       const body = {
         model,
         max_tokens: maxOutputTokens,
-        ...toAnthropicRequest(request.messages),
+        ...conversation,
+        ...anthropicGenerateToolFields(
+          conversation,
+          settings.tools,
+          settings.toolChoice === undefined ? generateToolChoiceDefault : settings.toolChoice,
+        ),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       };
       let response: AnthropicCreateResponse;

@@ -18,10 +18,10 @@ import { toOpenAICompactionError } from './openai-error.js';
 import { countOpenAIInputTokens, type OpenAIInputTokensClient } from './openai-input-token-count.js';
 import { type OpenAIModelId, openaiModels } from './openai-model-limits.js';
 import { lazyResponsesCompact, openaiResponsesNativeCompaction } from './openai-native-compaction.js';
+import { toOpenAIResponsesGenerateInput } from './openai-responses-generate-input.js';
 import { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
 import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
-import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
 /**
  * A {@link Provider} over the OpenAI API. With `api: 'responses'`, `nativeCompaction` is the standalone
@@ -54,7 +54,9 @@ export interface OpenAIProviderSettings
 }
 
 /**
- * Creates the OpenAI provider: `generate` through Chat Completions or the Responses API (no tools),
+ * Creates the OpenAI provider: `generate` through Chat Completions or the Responses API (no tools: both
+ * accept earlier tool calls and their outputs without definitions; a Responses `compaction_trigger` is left
+ * out),
  * `countTokens` with tiktoken when `@compaction/tokenizer-tiktoken` is installed (else core's estimate, and
  * the count says so), recognition of `context_length_exceeded`, and model limits from a built-in table. The
  * client is injected or built from the settings on first use.
@@ -107,7 +109,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): Ope
           }
           const body = {
             model,
-            input: toOpenAIResponsesInput(request.messages, systemRole),
+            input: toOpenAIResponsesGenerateInput(request.messages, systemRole),
             max_output_tokens: maxTokens,
             store: false,
             ...temperature,

@@ -40,3 +40,9 @@ describeConformance('summarization (summarizer always failing, extractive fallba
   numRuns: variantRuns,
   floor,
 });
+
+describeConformance('summarization (the summary asked in the conversation itself)', {
+  strategy: () => createSummarization({ provider: summarizingProvider(), summarizerRequest: 'continuation' }),
+  numRuns: variantRuns,
+  floor,
+});

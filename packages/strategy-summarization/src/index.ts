@@ -17,6 +17,7 @@ export {
   type ResolvedSummarizationOptions,
   resolveSummarizationOptions,
   type SummarizationOptions,
+  type SummarizerRequest,
   type SummaryFallback,
   type SummaryPlacement,
   summarizationOptionsSchema,

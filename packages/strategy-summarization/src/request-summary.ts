@@ -1,7 +1,8 @@
 import type { CompactionInput, Provider } from '@compaction/core';
 import type { SummaryPlan } from './plan-summary.js';
 import { renderArtifactTrail } from './render-artifact-trail.js';
-import type { ResolvedSummarizationOptions } from './summarization-options.js';
+import type { ResolvedSummarizationOptions, SummarizerRequest } from './summarization-options.js';
+import { summarizeInConversation } from './summarize-in-conversation.js';
 import { summarizeSpan } from './summarize-span.js';
 import type { SummaryFailure } from './summary-failure.js';
 import { minimumSummaryTokens } from './summary-limits.js';
@@ -19,6 +20,11 @@ export interface Summarizer {
 export type SummaryAnswer = {
   calls: number;
   chunks: number;
+  /**
+   * With `summarizerRequest: 'continuation'`, what was sent: the conversation, or the transcript when the
+   * conversation did not fit the summarizer's window. Undefined otherwise.
+   */
+  request?: SummarizerRequest;
   /** Tokens of the largest request sent (0 when none was). */
   largestRequest: number;
 } & ({ text: string; failure?: undefined } | { text?: undefined; failure: SummaryFailure });
@@ -30,7 +36,7 @@ export type SummaryAnswer = {
 export async function requestSummary(
   plan: SummaryPlan,
   summarizer: Summarizer,
-  input: Pick<CompactionInput, 'counter' | 'instructions' | 'abortSignal'>,
+  input: Pick<CompactionInput, 'messages' | 'counter' | 'instructions' | 'abortSignal'>,
 ): Promise<SummaryAnswer> {
   const { options } = summarizer;
   if (plan.summaryTokens < minimumSummaryTokens || summarizer.provider === undefined) {
@@ -43,10 +49,9 @@ export async function requestSummary(
   const instructions = [options.instructions, input.instructions]
     .filter((text): text is string => text !== undefined && text.trim().length > 0)
     .join('\n');
-  const outcome = await summarizeSpan({
+  const span = {
     provider: summarizer.provider,
     model: options.model,
-    messages: plan.evicted,
     previousSummary: plan.previous.text,
     artifactTrail: renderArtifactTrail(plan.trail),
     instructions: instructions.length > 0 ? instructions : undefined,
@@ -59,10 +64,19 @@ export async function requestSummary(
     inputShare: options.summarizerInputShare,
     estimator: input.counter.estimator,
     abortSignal: input.abortSignal,
-  });
+  };
+  const continued =
+    options.summarizerRequest === 'continuation'
+      ? await summarizeInConversation({ ...span, conversation: input.messages, evicted: plan.evicted })
+      : undefined;
+  const outcome = continued ?? (await summarizeSpan({ ...span, messages: plan.evicted }));
   const { calls, chunks } = outcome;
   const largestRequest = Math.max(0, ...outcome.inputTokens);
+  const request: Pick<SummaryAnswer, 'request'> =
+    options.summarizerRequest === 'continuation'
+      ? { request: continued === undefined ? 'transcript' : 'continuation' }
+      : {};
   return outcome.failure === undefined
-    ? { calls, chunks, largestRequest, text: outcome.text }
-    : { calls, chunks, largestRequest, failure: outcome.failure };
+    ? { calls, chunks, largestRequest, ...request, text: outcome.text }
+    : { calls, chunks, largestRequest, ...request, failure: outcome.failure };
 }

@@ -19,6 +19,21 @@ export type SummaryPlacement = 'user-before-task' | 'assistant-after-task';
  */
 export type SummaryFallback = 'extractive' | 'error';
 
+/**
+ * What the summarizer is sent.
+ * - `transcript` (default): a request of its own, the evicted span rendered as text (tool outputs shortened,
+ *   split into chunks when the summarizer's window needs it) under the summarizer's system prompt. Every token
+ *   is new to the provider's prompt cache, so the span is billed at the full input price.
+ * - `continuation`: the conversation as the agent sends it (every message unchanged, the system prompt its
+ *   own) and one more user message asking for the summary of the older span. The provider's prompt cache
+ *   serves the prefix the agent's last request wrote, as a cache read. It pays off only when the summarizer
+ *   is the agent's own model and provider, and the provider sends the agent's tool definitions with the
+ *   request (the Anthropic adapter's `tools` setting). A conversation too large for the summarizer's window,
+ *   or one the provider will not send as it is (it throws `InvalidMessagesError`, as the Anthropic adapter
+ *   does for tool blocks with no `tools` configured), is sent as a `transcript` instead.
+ */
+export type SummarizerRequest = 'transcript' | 'continuation';
+
 /** Options of the `summarization` strategy. Every field is optional; defaults are in the schema. */
 export interface SummarizationOptions {
   /** Summarizer model id; default: the provider's own model. */
@@ -61,6 +76,11 @@ export interface SummarizationOptions {
   placement?: SummaryPlacement;
   /** What to do when the summarizer fails. Default `extractive`. */
   fallback?: SummaryFallback;
+  /**
+   * What the summarizer is sent: the evicted span rendered as a transcript (default), or the conversation as
+   * sent followed by the summary request, read through the provider's prompt cache (`continuation`).
+   */
+  summarizerRequest?: SummarizerRequest;
 }
 
 /** The options after defaults were filled in. */
@@ -142,6 +162,12 @@ export const summarizationOptionsSchema: OptionsSchema = {
       enum: ['extractive', 'error'],
       default: 'extractive',
       description: 'What to do when the summarizer fails.',
+    },
+    summarizerRequest: {
+      enum: ['transcript', 'continuation'],
+      default: 'transcript',
+      description:
+        'What the summarizer is sent: the span as a transcript, or the conversation as sent plus the summary request (read through the prompt cache).',
     },
   },
   additionalProperties: false,

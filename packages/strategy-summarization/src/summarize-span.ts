@@ -1,13 +1,8 @@
-import {
-  CompactionAbortedError,
-  type GenerateRequest,
-  type Message,
-  type Provider,
-  type TokenEstimator,
-} from '@compaction/core';
+import type { Message, Provider, TokenEstimator } from '@compaction/core';
 import { renderTranscript } from './render-transcript.js';
 import { cutToTokens } from './shorten-text.js';
-import { checkSummary, type SummaryFailure } from './summary-failure.js';
+import { callSummarizer, requestTokens, summarizerWindow } from './summarizer-call.js';
+import type { SummaryFailure } from './summary-failure.js';
 import { renderTemplate } from './summary-template.js';
 
 /** The summarizer's system prompt; the user-replaceable part is the template. */
@@ -53,24 +48,13 @@ export type SummarizeSpanOutcome = { calls: number; chunks: number; inputTokens:
  */
 export async function summarizeSpan(input: SummarizeSpanInput): Promise<SummarizeSpanOutcome> {
   const { estimator } = input;
-  let limits: ReturnType<Provider['modelLimits']>;
-  try {
-    limits = input.provider.modelLimits(input.model);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      calls: 0,
-      chunks: 0,
-      inputTokens: [],
-      failure: { reason: 'provider-error', message, cause: error },
-    };
+  const sized = summarizerWindow(input.provider, input.model, input.outputTokens, input.inputShare);
+  if (sized.failure !== undefined) {
+    return { calls: 0, chunks: 0, inputTokens: [], failure: sized.failure };
   }
-  const outputTokens = Math.max(1, Math.min(input.outputTokens, limits.maxOutputTokens));
-  const hardLimit = limits.contextWindow - outputTokens;
-  const inputBudget = Math.floor(hardLimit * input.inputShare);
+  const { outputTokens, hardLimit, inputBudget, contextWindow } = sized.window;
   const countText = (text: string) => estimator.countText(text);
-  const countRequest = (messages: Message[]) =>
-    messages.reduce((sum, message) => sum + estimator.countMessage(message), 0);
+  const countRequest = (messages: Message[]) => requestTokens(messages, estimator);
 
   const trailText = cutToTokens(input.artifactTrail, Math.floor(inputBudget * 0.15), countText);
   const build = (conversation: string, previous: string | undefined): Message[] => [
@@ -82,8 +66,8 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
           type: 'text',
           text: renderTemplate(input.template, {
             conversation,
-            previousSummary: previous ?? '(none: this is the first summary)',
-            artifactTrail: trailText.length > 0 ? trailText : '(none recorded)',
+            previousSummary: previous ?? noPreviousSummary,
+            artifactTrail: trailText.length > 0 ? trailText : noArtifactTrail,
             instructions: input.instructions ?? 'none',
             round: String(input.round),
           }),
@@ -101,7 +85,7 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
       inputTokens: [],
       failure: {
         reason: 'summarizer-window-too-small',
-        message: `the summarizer's window (${limits.contextWindow} tokens) leaves ${room} tokens for the conversation`,
+        message: `the summarizer's window (${contextWindow} tokens) leaves ${room} tokens for the conversation`,
       },
     };
   }
@@ -112,6 +96,14 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
     countText,
   });
   const chunks = packEntries(entries, room, countText);
+  const call = {
+    provider: input.provider,
+    model: input.model,
+    outputTokens,
+    temperature: input.temperature,
+    requiredSections: input.requiredSections,
+    abortSignal: input.abortSignal,
+  };
   let summary = input.previousSummary;
   const inputTokens: number[] = [];
   for (const [index, chunk] of chunks.entries()) {
@@ -124,37 +116,25 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
         inputTokens,
         failure: {
           reason: 'summarizer-window-too-small',
-          message: `a request of ${tokens} tokens would not fit the summarizer's window of ${limits.contextWindow}`,
+          message: `a request of ${tokens} tokens would not fit the summarizer's window of ${contextWindow}`,
         },
       };
     }
     inputTokens.push(tokens);
-    const request: GenerateRequest = {
-      messages,
-      maxOutputTokens: outputTokens,
-      ...(input.model === undefined ? {} : { modelId: input.model }),
-      ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
-      ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),
-    };
-    let result: Awaited<ReturnType<Provider['generate']>>;
-    try {
-      result = await input.provider.generate(request);
-    } catch (error) {
-      if (input.abortSignal?.aborted) throw new CompactionAbortedError({ cause: error });
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        calls: index + 1,
-        chunks: chunks.length,
-        inputTokens,
-        failure: { reason: 'provider-error', message, cause: error },
-      };
+    const answer = await callSummarizer(messages, call);
+    if (answer.failure !== undefined) {
+      return { calls: index + 1, chunks: chunks.length, inputTokens, failure: answer.failure };
     }
-    const failure = checkSummary(result, input.requiredSections);
-    if (failure !== undefined) return { calls: index + 1, chunks: chunks.length, inputTokens, failure };
-    summary = result.text.trim();
+    summary = answer.text;
   }
   return { calls: chunks.length, chunks: chunks.length, inputTokens, text: summary ?? '' };
 }
+
+/** What `{{previousSummary}}` reads when there is none. */
+export const noPreviousSummary = '(none: this is the first summary)';
+
+/** What `{{artifactTrail}}` reads when nothing was recorded. */
+export const noArtifactTrail = '(none recorded)';
 
 /** Packs entries, in order, into as few chunks of at most `room` tokens as possible. */
 function packEntries(

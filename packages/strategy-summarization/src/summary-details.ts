@@ -29,6 +29,7 @@ export function summaryDetails(
     ...(plan.shortenedTurn ? { shortenedTurns: 1 } : {}),
     summaryRole: summary.role,
     summarizerCalls: answer.calls,
+    ...(answer.request === undefined ? {} : { summarizerRequest: answer.request }),
     chunks: answer.chunks,
     largestSummarizerRequest: answer.largestRequest,
     trail: {

@@ -10,7 +10,7 @@ import {
   type TokenEstimator,
 } from '@compaction/core';
 import { stagesOf } from '../compaction-stages.js';
-import type { MeteredProvider } from './metered-provider.js';
+import type { MeteredCall, MeteredProvider } from './metered-provider.js';
 import { type BilledTokens, costOf, defaultPriceModel, type PriceModel } from './price-model.js';
 
 /** Options of {@link simulate}. */
@@ -55,6 +55,13 @@ export interface SimulatedCompaction {
   /** Tokens the strategy's own model calls used (0 for deterministic strategies). */
   inputTokens: number;
   outputTokens: number;
+  /**
+   * How those calls are billed: a call that continues the conversation (its first message is the first of
+   * the last request sent to the model) as a model call is, the prefix it shares with that request a cache
+   * read while the cache is warm; any other call uncached. Usage the provider reported with cache figures is
+   * taken as reported.
+   */
+  billed: BilledTokens;
   /** What those calls cost, in dollars. */
   cost: number;
 }
@@ -136,6 +143,7 @@ export async function simulate(
   const steps: SimulationStep[] = [];
   const compacted = emptyTotals();
   const baseline = emptyTotals();
+  let compactionBilled = emptyBilled();
   const compactionTotals = {
     compactions: 0,
     compactionInputTokens: 0,
@@ -146,18 +154,15 @@ export async function simulate(
   let history: Message[] = [];
   let previous: readonly Message[] = [];
   let baselinePrevious: readonly Message[] = [];
+  // Whether the cache still holds `previous` at the time of the call being prepared.
+  let warm = false;
   const pending: SimulatedCompaction[] = [];
   compactor.on('end', (event) => {
-    const usage = options.provider?.takeUsage() ?? { inputTokens: 0, outputTokens: 0 };
-    const cost = costOf(
-      {
-        uncachedInputTokens: usage.inputTokens,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        outputTokens: usage.outputTokens,
-      },
-      prices,
-    );
+    const usage = options.provider?.takeUsage() ?? { inputTokens: 0, outputTokens: 0, made: [] };
+    const billed = usage.made
+      .map((call) => billCompactionCall(call, previous, warm, counter, prices))
+      .reduce(addBilled, emptyBilled());
+    const cost = costOf(billed, prices);
     pending.push({
       strategy: stagesOf(event)
         .map((stage) => stage.name)
@@ -169,6 +174,7 @@ export async function simulate(
       durationMs: event.durationMs,
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
+      billed,
       cost,
     });
   });
@@ -177,7 +183,7 @@ export async function simulate(
     if (message.role === 'assistant' && history.length > 0) {
       now = options.times?.[index] ?? (previousCall === undefined ? 0 : previousCall + gap);
       // A cache entry not read for its lifetime is gone: the whole request is written again.
-      const warm = previousCall !== undefined && (now - previousCall) / 1000 <= prices.cacheLifetimeSeconds;
+      warm = previousCall !== undefined && (now - previousCall) / 1000 <= prices.cacheLifetimeSeconds;
       previousCall = now;
       let overLimit = false;
       try {
@@ -187,9 +193,10 @@ export async function simulate(
       }
       // A failed attempt may still have used the summarizer: it is billed with the next compaction.
       const compaction = pending.shift();
-      const sent = bill(history, warm ? previous : [], counter, prices, message);
+      const answerTokens = counter.countMessage(message);
+      const sent = bill(history, warm ? previous : [], counter, prices, answerTokens);
       const uncompacted = messages.slice(0, index);
-      const uncompactedBill = bill(uncompacted, warm ? baselinePrevious : [], counter, prices, message);
+      const uncompactedBill = bill(uncompacted, warm ? baselinePrevious : [], counter, prices, answerTokens);
       addTo(compacted, sent);
       addTo(baseline, uncompactedBill);
       if (sent.contextTokens > limit) {
@@ -202,6 +209,7 @@ export async function simulate(
         compactionTotals.compactionInputTokens += compaction.inputTokens;
         compactionTotals.compactionOutputTokens += compaction.outputTokens;
         compactionTotals.compactionCost += compaction.cost;
+        compactionBilled = addBilled(compactionBilled, compaction.billed);
         compactionTotals.compactionDurationMs += compaction.durationMs;
       }
       steps.push({
@@ -232,8 +240,10 @@ export async function simulate(
       ...compacted,
       ...compactionTotals,
       inputTokens: compacted.inputTokens + compactionTotals.compactionInputTokens,
-      uncachedInputTokens: compacted.uncachedInputTokens + compactionTotals.compactionInputTokens,
-      outputTokens: compacted.outputTokens + compactionTotals.compactionOutputTokens,
+      uncachedInputTokens: compacted.uncachedInputTokens + compactionBilled.uncachedInputTokens,
+      cacheReadTokens: compacted.cacheReadTokens + compactionBilled.cacheReadTokens,
+      cacheWriteTokens: compacted.cacheWriteTokens + compactionBilled.cacheWriteTokens,
+      outputTokens: compacted.outputTokens + compactionBilled.outputTokens,
       cost: compacted.cost + compactionTotals.compactionCost,
     },
     baseline,
@@ -262,7 +272,7 @@ function bill(
   previous: readonly Message[],
   counter: TokenCounter,
   prices: PriceModel,
-  answer: Message,
+  outputTokens: number,
 ) {
   let shared = 0;
   while (shared < context.length && shared < previous.length && context[shared] === previous[shared])
@@ -273,9 +283,58 @@ function bill(
     uncachedInputTokens: prices.caching ? 0 : contextTokens,
     cacheReadTokens: cached,
     cacheWriteTokens: prices.caching ? contextTokens - cached : 0,
-    outputTokens: counter.countMessage(answer),
+    outputTokens,
   };
   return { contextTokens, billed, cost: costOf(billed, prices) };
+}
+
+/**
+ * Bills one call a compaction made. Usage reported with cache figures is taken as reported. A call that
+ * continues the conversation (its first message is the first of the last request sent to the model: the
+ * same object) is billed as a model call, by {@link bill}, against that request while the cache is warm.
+ * Any other call is a request of its own, billed uncached: nothing in it was sent before.
+ */
+function billCompactionCall(
+  call: MeteredCall,
+  previous: readonly Message[],
+  warm: boolean,
+  counter: TokenCounter,
+  prices: PriceModel,
+): BilledTokens {
+  const { reported } = call;
+  if (reported?.cacheReadTokens !== undefined || reported?.cacheWriteTokens !== undefined) {
+    const read = reported.cacheReadTokens ?? 0;
+    const write = reported.cacheWriteTokens ?? 0;
+    return {
+      uncachedInputTokens: Math.max(0, call.inputTokens - read - write),
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+      outputTokens: call.outputTokens,
+    };
+  }
+  const continues = prices.caching && previous.length > 0 && call.messages[0] === previous[0];
+  if (!continues) {
+    return {
+      uncachedInputTokens: call.inputTokens,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      outputTokens: call.outputTokens,
+    };
+  }
+  return bill(call.messages, warm ? previous : [], counter, prices, call.outputTokens).billed;
+}
+
+function emptyBilled(): BilledTokens {
+  return { uncachedInputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 };
+}
+
+function addBilled(total: BilledTokens, call: BilledTokens): BilledTokens {
+  return {
+    uncachedInputTokens: total.uncachedInputTokens + call.uncachedInputTokens,
+    cacheReadTokens: total.cacheReadTokens + call.cacheReadTokens,
+    cacheWriteTokens: total.cacheWriteTokens + call.cacheWriteTokens,
+    outputTokens: total.outputTokens + call.outputTokens,
+  };
 }
 
 function addTo(

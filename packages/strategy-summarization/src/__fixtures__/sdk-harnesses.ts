@@ -1,4 +1,4 @@
-import type { Message, ModelLimits, Provider } from '@compaction/core';
+import type { JSONObject, Message, ModelLimits, Provider } from '@compaction/core';
 import { createAnthropicProvider, fromAnthropicRequest } from '@compaction/provider-anthropic';
 import { createOpenAIProvider, fromOpenAIChatMessages } from '@compaction/provider-openai';
 import type { Reply, TestServer } from '@compaction/testing/loopback-server';
@@ -11,6 +11,11 @@ export interface HarnessProviderSettings {
   timeout: number;
   /** Limits of the harness model, through the adapter's `modelLimits` override. */
   limits?: ModelLimits;
+  /**
+   * The agent's tool definitions, in the Messages API's shape: the Anthropic adapter sends them with a
+   * conversation that holds tool calls (the OpenAI APIs take such a conversation without them).
+   */
+  tools?: JSONObject[];
 }
 
 /** A summarizer request as the API received it, read back in one shape for both APIs. */
@@ -83,6 +88,7 @@ const anthropicHarness: SdkHarness = {
       maxRetries: settings.maxRetries,
       timeout: settings.timeout,
       ...(settings.limits === undefined ? {} : { modelLimits: { 'claude-haiku-5-5': settings.limits } }),
+      ...(settings.tools === undefined ? {} : { tools: settings.tools }),
     }),
   success: (text) => ({
     body: {
