@@ -14,6 +14,7 @@ import {
 import { basename, join } from 'node:path';
 import { type Message, toolCallsOf } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
+import { itOnFullRun } from '../__fixtures__/full-run.js';
 import {
   binary,
   example,
@@ -27,9 +28,7 @@ const exampleText = readFileSync(example, 'utf8');
 
 // The Node 22 compatibility run (scripts/test-node-22.sh) does not register the twelve kill rounds on a 10 MB
 // write: the file is replaced by a rename whatever the Node version, and the Node 20 run has killed it
-// mid-write already; the run on Node 22 still writes, refuses and replaces files through the binary.
-const itOnFullRun: (name: string, body: () => Promise<void>, timeout: number) => void =
-  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? it : () => {};
+// mid-write already; the run on Node 22 still writes, refuses and replaces files through the command.
 
 /** A core conversation of about 20 MB, so writing its compacted form takes tens of milliseconds. */
 function largeConversation(): string {

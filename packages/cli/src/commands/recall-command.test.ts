@@ -4,6 +4,7 @@ import type { ArchivedItem, CompactionRecord, Message } from '@compaction/core';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { itOnFullRun } from '../__fixtures__/full-run.js';
 import { handlesNamedIn } from '../__fixtures__/recall-check.js';
 import { example, type LooseJson, runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
 import { runCommand } from '../__fixtures__/run-command.js';
@@ -36,6 +37,9 @@ beforeAll(async () => {
   await writer.close();
 });
 
+// The Node 22 compatibility run (scripts/test-node-22.sh) runs what meets the runtime: texts through a pipe,
+// SQLite written and read, no store created for a wrong call, relative paths; not the command's other rules
+// (the Node 20 run has run them).
 describe('compaction recall', () => {
   // Through the binary: the long text leaves the process through a pipe, in many chunks.
   it('prints each archived text exactly, with nothing added', async () => {
@@ -47,7 +51,7 @@ describe('compaction recall', () => {
     }
   });
 
-  it('reads one session: another session’s handle is not found (exit 1, one line)', async () => {
+  itOnFullRun('reads one session: another session’s handle is not found (exit 1, one line)', async () => {
     const found = await runCommand(['recall', '--store', store, '--session', 'other', 'elsewhere']);
     expect(found).toMatchObject({ code: 0, stdout: 'x' });
     const missing = await runCommand(['recall', '--store', store, 'elsewhere']);
@@ -62,7 +66,7 @@ describe('compaction recall', () => {
     );
   });
 
-  it('prints a line range or the lines matching a pattern, as the recall tool answers', async () => {
+  itOnFullRun('prints a line range or the lines matching a pattern, as the recall tool answers', async () => {
     const range = await runCommand([
       'recall',
       '--store',
@@ -114,7 +118,7 @@ describe('compaction recall', () => {
     expect(existsSync(missingStore)).toBe(false);
   });
 
-  it('is listed in the help', async () => {
+  itOnFullRun('is listed in the help', async () => {
     const main = await runCommand(['--help']);
     expect(main.stdout).toMatch(/recall <handle>/);
     const help = await runCommand(['recall', '--help']);
@@ -172,7 +176,7 @@ describe('compaction compact --store', () => {
     }
   });
 
-  it('refuses --session without --store, and a memory store', async () => {
+  itOnFullRun('refuses --session without --store, and a memory store', async () => {
     const session = await runCommand(['compact', example, '--session', 'x']);
     expect(session.code).toBe(1);
     expect(session.stderr).toMatch(/--session names where --store records; give --store too/);
