@@ -13,9 +13,9 @@ echo "Running the test suite on Node $(node --version)"
 # pnpm -r rather than turbo: turbo's cache does not know the Node version and would replay the Node 20 results.
 # Property suites ran their full count on Node 20; here a few cases each show they run at all.
 export CONFORMANCE_RUNS="${CONFORMANCE_RUNS:-10}"
-# Test files do not register, on this run, the long scenarios whose work the Node 20 run has done and that
-# do not depend on the Node version (PostgreSQL and process-killing scenarios, load runs, transcript sweeps);
-# each says so where it chooses its `describe` or `it`.
+# Test files do not register, on this run, what the Node 20 run has done and that does not depend on the Node
+# version (PostgreSQL and process-killing scenarios, load runs, transcript sweeps, and the CLI's files of plain
+# code: parsers, formats, policies, the simulation); each says so where it chooses its `describe` or `it`.
 export COMPACTION_COMPATIBILITY_RUN=1
 # Only the packages whose code meets the runtime: Node's own modules (files, processes, HTTP, SQLite), the
 # WebAssembly scanners, and the SDKs over fetch, with the server's example run end to end. Core, the strategy

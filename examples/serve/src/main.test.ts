@@ -1,12 +1,25 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 it('drives a session over HTTP: manual compaction with instructions, automatic compaction, the event list', () => {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    encoding: 'utf8',
-  });
+  // Its own temporary folder, to see that the example leaves none of its folders behind in it (tsx keeps its
+  // cache there too).
+  const temporary = mkdtempSync(join(tmpdir(), 'compaction-example-test-'));
+  let output: string;
+  try {
+    output = execFileSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, TMPDIR: temporary },
+      encoding: 'utf8',
+    });
+    expect(readdirSync(temporary).filter((name) => name.startsWith('compaction-'))).toEqual([]);
+  } finally {
+    rmSync(temporary, { recursive: true, force: true });
+  }
   expect(output).toMatch(
     /^Serving on http:\/\/127\.0\.0\.1:\d+ \(strategy tool-result-truncation, sliding-window\)$/m,
   );

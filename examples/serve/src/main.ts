@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CompactionEvent, Message } from '@compaction/core';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { generateCodingHistory } from '@compaction/testing';
@@ -70,5 +70,7 @@ try {
 } finally {
   await server.close();
   await store.close();
+  // The store was this run's alone.
+  rmSync(dirname(storePath), { recursive: true, force: true });
   console.log('\nServer stopped.');
 }

@@ -17,9 +17,12 @@ import {
   toolResultNaming,
 } from './__fixtures__/recall-check.js';
 import { type LooseJson, runBinary, temporaryDirectory } from './__fixtures__/run-binary.js';
+import { runCommand } from './__fixtures__/run-command.js';
 
-// Through the built CLI on the shared SWE-bench coding runs: compacted with masking and with sliding-window into
-// a store, every handle the output names recalls exactly the text that was removed.
+// Through the CLI on the shared SWE-bench coding runs: compacted by the built binary with masking and with
+// sliding-window into a store, every handle the output names recalls exactly the text that was removed. The
+// recalls (dozens a transcript) run the recall command in this process: a process each took minutes on two
+// cores, and recall-command.test.ts runs recall through the binary.
 
 const directory = transcriptsDirectory();
 const transcripts =
@@ -39,9 +42,9 @@ async function inPairs<T>(items: readonly T[], task: (item: T) => Promise<void>)
   await Promise.all([worker(), worker()]);
 }
 
-// The Node 22 compatibility run (scripts/test-node-22.sh) does not register this check (one process per handle,
-// minutes on two cores): the Node 20 run has made it, and compact --store and recall run on Node 22 in their
-// command tests.
+// The Node 22 compatibility run (scripts/test-node-22.sh) does not register this check (a sweep of every
+// transcript, independent of the Node version): the Node 20 run has made it, and compact --store and recall run
+// on Node 22 in their command tests.
 const describeOnFullRun: (name: string, body: () => void) => void =
   process.env.COMPACTION_COMPATIBILITY_RUN === undefined
     ? describe.skipIf(directory === undefined)
@@ -96,7 +99,7 @@ describeOnFullRun(`recall on the coding transcripts (${directory ?? missingTrans
         let results = 0;
         await inPairs([...named.entries()], async ([index, handle]) => {
           expect(archived.has(handle), `${session}: ${handle} is listed`).toBe(true);
-          const recalled = await runBinary(['recall', '--store', store, '--session', session, handle], {
+          const recalled = await runCommand(['recall', '--store', store, '--session', session, handle], {
             cwd: folder,
           });
           expect(recalled.code, `${session} ${handle}: ${recalled.stderr}`).toBe(0);
@@ -129,7 +132,7 @@ describeOnFullRun(`recall on the coding transcripts (${directory ?? missingTrans
         );
       }
       process.stderr.write(`recall after ${strategy}:\n  ${counts.join('\n  ')}\n`);
-      // A process per handle: minutes on a loaded two-core machine.
+      // A compaction process per transcript: minutes on a loaded two-core machine.
     }, 900_000);
   }
 });

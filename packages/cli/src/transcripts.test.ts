@@ -10,11 +10,12 @@ import {
 } from '@compaction/testing/transcripts';
 import { describe, expect, it } from 'vitest';
 import { checkCompactedSession } from './__fixtures__/claude-code-session.js';
-import { runBinary, temporaryDirectory } from './__fixtures__/run-binary.js';
+import { temporaryDirectory } from './__fixtures__/run-binary.js';
+import { runCommand } from './__fixtures__/run-command.js';
 
 const directory = transcriptsDirectory();
 const transcripts = directory === undefined ? [] : loadTranscripts({ directory });
-// Every source, at most five conversations each, so the run stays short (each is a process of its own).
+// Every source, at most five conversations each, so the run stays short.
 const sample = transcripts.filter(
   (transcript, index) =>
     transcripts.slice(0, index).filter((other) => other.source === transcript.source).length < 5,
@@ -35,8 +36,8 @@ async function inPairs<T, R>(items: readonly T[], task: (item: T) => Promise<R>)
 }
 
 // The Node 22 compatibility run (scripts/test-node-22.sh) does not register this sweep of every transcript
-// source through the binary (about a minute): the Node 20 run has made it, and the binary's reading and writing
-// of each format still runs on Node 22 in the command tests.
+// source through the commands (independent of the Node version): the Node 20 run has made it, and the reading
+// and writing of each format still runs on Node 22 in the command tests.
 const describeOnFullRun: (name: string, body: () => void) => void =
   process.env.COMPACTION_COMPATIBILITY_RUN === undefined
     ? describe.skipIf(directory === undefined)
@@ -49,7 +50,7 @@ describeOnFullRun(`real transcripts (${directory ?? missingTranscriptsMessage})`
       const input = join(folder, `${transcript.name.replace(/\W+/g, '-')}.json`);
       const output = `${input}.out`;
       writeFileSync(input, JSON.stringify(transcript.messages));
-      const run = await runBinary(['compact', input, '--json', '-o', output]);
+      const run = await runCommand(['compact', input, '--json', '-o', output]);
       return { transcript, run, output };
     });
     for (const { transcript, run, output } of results) {
@@ -94,17 +95,17 @@ describeOnFullRun(`real transcripts (${directory ?? missingTranscriptsMessage})`
     await inPairs(sessions, async (session) => {
       const path = join(folder, session);
       const text = readFileSync(path, 'utf8');
-      const counted = await runBinary(['count', path, '--json']);
+      const counted = await runCommand(['count', path, '--json']);
       expect(counted.code, session).toBe(0);
       const counts = JSON.parse(counted.stdout);
       expect(counts.format).toBe('claude-code');
       // Every tool call of the session is read (none of these sessions calls a tool on an abandoned branch).
       const toolCalls = (messages: Message[]) =>
         messages.flatMap((message) => toolCallsOf(message).map((call) => call.toolCallId)).sort();
-      const asCore = await runBinary(['compact', path, '--to', 'core', '--target', '100k']);
+      const asCore = await runCommand(['compact', path, '--to', 'core', '--target', '100k']);
       expect(toolCalls(JSON.parse(asCore.stdout))).toEqual(toolCalls(claudeCodeToMessages(text)));
 
-      const noOp = await runBinary(['compact', path, '--target', '100k']);
+      const noOp = await runCommand(['compact', path, '--target', '100k']);
       expect(noOp.stdout === text, `${session} round-trips line for line`).toBe(true);
 
       for (const flags of [
@@ -112,7 +113,7 @@ describeOnFullRun(`real transcripts (${directory ?? missingTranscriptsMessage})`
         ['--target', '0.3', '--strategy', 'tool-result-truncation'],
       ]) {
         const written = join(output, `${session.replace(/\W+/g, '-')}.${flags.length}.jsonl`);
-        const run = await runBinary(['compact', path, ...flags, '--json', '-o', written]);
+        const run = await runCommand(['compact', path, ...flags, '--json', '-o', written]);
         // Truncation alone makes no progress on a session with few tool results: exit 3, nothing written.
         if (run.code === 3) {
           expect(run.stderr).toMatch(/^compaction: cannot reach the target of [\d,]+ tokens/);
@@ -124,7 +125,7 @@ describeOnFullRun(`real transcripts (${directory ?? missingTranscriptsMessage})`
         const compacted = readFileSync(written, 'utf8');
         checkCompactedSession(text, compacted);
         // What Claude Code resumes from the written log is the compacted conversation.
-        const reread = JSON.parse((await runBinary(['count', written, '--json'])).stdout);
+        const reread = JSON.parse((await runCommand(['count', written, '--json'])).stdout);
         expect(reread.messages, session).toBe(report.after.messages);
       }
     });
@@ -138,13 +139,13 @@ describeOnFullRun(`real transcripts (${directory ?? missingTranscriptsMessage})`
     await inPairs([...bySource.values()], async (transcript) => {
       const input = join(folder, `${transcript.source}.json`);
       writeFileSync(input, JSON.stringify({ messages: transcript.messages }));
-      const counted = JSON.parse((await runBinary(['count', input, '--json'])).stdout);
+      const counted = JSON.parse((await runCommand(['count', input, '--json'])).stdout);
       const sum = (record: Record<string, number>) =>
         Object.values(record).reduce((total, value) => total + value, 0);
       expect(sum(counted.byRole)).toBe(counted.tokens);
       expect(sum(counted.byPartKind)).toBe(counted.tokens);
       const window = Math.max(4000, Math.round(counted.tokens / 2));
-      const run = await runBinary(['simulate', input, '--json', '--context-window', String(window)]);
+      const run = await runCommand(['simulate', input, '--json', '--context-window', String(window)]);
       expect(run.code, `${transcript.name}: ${run.stderr}`).toBe(0);
       const simulation = JSON.parse(run.stdout);
       expect(simulation.steps.length).toBe(
@@ -161,14 +162,14 @@ describeOnFullRun(`real transcripts (${directory ?? missingTranscriptsMessage})`
     const folder = temporaryDirectory();
     const request = join(folder, 'tau.json');
     writeFileSync(request, JSON.stringify({ model: 'gpt-4o', temperature: 0, messages: tau[0].traj }));
-    const compacted = await runBinary(['compact', request, '--target', '0.5']);
+    const compacted = await runCommand(['compact', request, '--target', '0.5']);
     expect(compacted.code, compacted.stderr).toBe(0);
     expect(compacted.stderr).toContain('(openai-chat)');
     const output = JSON.parse(compacted.stdout);
     expect(output).toMatchObject({ model: 'gpt-4o', temperature: 0 });
     expect(output.messages.length).toBeLessThan(tau[0].traj.length);
     const openhands = join(directory!, 'openhands', 'fncall-llm-message.json');
-    const counted = await runBinary(['count', openhands, '--json']);
+    const counted = await runCommand(['count', openhands, '--json']);
     expect(counted.code, counted.stderr).toBe(0);
     expect(JSON.parse(counted.stdout)).toMatchObject({ format: 'openai-chat', messages: 14 });
   });

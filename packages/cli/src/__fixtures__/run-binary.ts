@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 /** The package folder and its built binary. */
 export const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,9 +37,9 @@ export function runBinary(
   });
 }
 
-/** A fresh temporary folder. */
+/** A fresh temporary folder, inside the run's folder that the global setup removes when the run ends. */
 export function temporaryDirectory(): string {
-  return mkdtempSync(join(tmpdir(), 'compaction-cli-'));
+  return mkdtempSync(join(inject('temporaryRoot'), 'compaction-cli-'));
 }
 
 /** Writes a file in a fresh temporary folder and returns its path. */

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { findMessageIssues, type Message } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { example, runBinary, temporaryDirectory, temporaryFile } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 
 const exampleMessages = JSON.parse(readFileSync(example, 'utf8')) as Message[];
 
 describe('compaction compact', () => {
   it('compacts the bundled example with no API key and reports to stderr', async () => {
-    const { code, stdout, stderr } = await runBinary(['compact', example]);
+    const { code, stdout, stderr } = await runCommand(['compact', example]);
     expect(code).toBe(0);
     const output = JSON.parse(stdout) as Message[];
     expect(findMessageIssues(output)).toEqual([]);
@@ -25,7 +26,7 @@ describe('compaction compact', () => {
 
   it('prints one JSON object with --json and writes the conversation with -o', async () => {
     const output = join(temporaryDirectory(), 'out.json');
-    const { code, stdout } = await runBinary(['compact', example, '--json', '-o', output]);
+    const { code, stdout } = await runCommand(['compact', example, '--json', '-o', output]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report).toMatchObject({
@@ -44,7 +45,7 @@ describe('compaction compact', () => {
   });
 
   it('runs both default stages when truncation alone cannot reach the limit', async () => {
-    const { code, stdout } = await runBinary(['compact', example, '--context-window', '20k', '--json']);
+    const { code, stdout } = await runCommand(['compact', example, '--context-window', '20k', '--json']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report).toMatchObject({ compacted: true, usedFallback: false });
@@ -89,13 +90,13 @@ describe('compaction compact', () => {
       ],
     };
     const path = temporaryFile('request.json', JSON.stringify(request));
-    const kept = await runBinary(['compact', path, '--target', '0.5']);
+    const kept = await runCommand(['compact', path, '--target', '0.5']);
     expect(kept.code).toBe(0);
     const output = JSON.parse(kept.stdout);
     expect(output).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 512, system: 'You are terse.' });
     expect(output.messages.at(-1)).toEqual({ role: 'user', content: 'Thanks. Which is the largest?' });
     expect(kept.stderr).toContain('(anthropic)');
-    const converted = await runBinary(['compact', path, '--target', '0.5', '--to', 'core']);
+    const converted = await runCommand(['compact', path, '--target', '0.5', '--to', 'core']);
     const messages = JSON.parse(converted.stdout) as Message[];
     expect(findMessageIssues(messages)).toEqual([]);
     expect(messages[0]).toMatchObject({ role: 'system' });
@@ -113,11 +114,11 @@ describe('compaction compact', () => {
     );
     const nested = join(directory, 'a', 'b');
     mkdirSync(nested, { recursive: true });
-    const fromConfig = JSON.parse((await runBinary(['compact', example, '--json'], { cwd: nested })).stdout);
+    const fromConfig = JSON.parse((await runCommand(['compact', example, '--json'], { cwd: nested })).stdout);
     expect(fromConfig.strategy).toEqual(['pruning']);
     expect(fromConfig.config).toBe(join(directory, 'compaction.config.json'));
     const overridden = JSON.parse(
-      (await runBinary(['compact', example, '--json', '--strategy', 'sliding-window'], { cwd: nested }))
+      (await runCommand(['compact', example, '--json', '--strategy', 'sliding-window'], { cwd: nested }))
         .stdout,
     );
     expect(overridden.strategy).toEqual(['sliding-window']);
@@ -128,7 +129,7 @@ describe('compaction compact', () => {
       'compaction.config.json',
       JSON.stringify({ strategy: 'pruning', budget: { trigger: 'soon' } }),
     );
-    const { code, stderr } = await runBinary(['compact', example, '--config', config]);
+    const { code, stderr } = await runCommand(['compact', example, '--config', config]);
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain(config);
@@ -136,12 +137,12 @@ describe('compaction compact', () => {
   });
 
   it('says exactly what to set when summarization has no provider', async () => {
-    const { code, stderr } = await runBinary(['compact', example, '--strategy', 'summarization']);
+    const { code, stderr } = await runCommand(['compact', example, '--strategy', 'summarization']);
     expect(code).toBe(1);
     expect(stderr).toContain('"summarization" strategy needs a provider');
     expect(stderr).toContain('--provider anthropic');
     expect(stderr).toContain('ANTHROPIC_API_KEY');
-    const noKey = await runBinary([
+    const noKey = await runCommand([
       'compact',
       example,
       '--strategy',
@@ -154,7 +155,7 @@ describe('compaction compact', () => {
   });
 
   it('lists the registered strategies for an unknown name', async () => {
-    const { code, stderr } = await runBinary(['compact', example, '--strategy', 'magic']);
+    const { code, stderr } = await runCommand(['compact', example, '--strategy', 'magic']);
     expect(code).toBe(1);
     expect(stderr).toContain('No strategy named "magic"');
     expect(stderr).toContain('sliding-window');
@@ -189,7 +190,7 @@ describe('unreadable input', () => {
   for (const [name, content, expected] of cases) {
     it(`reports ${name} on one line with exit code 2`, async () => {
       const path = temporaryFile('input.json', content);
-      const { code, stderr, stdout } = await runBinary(['compact', path]);
+      const { code, stderr, stdout } = await runCommand(['compact', path]);
       expect(code).toBe(2);
       expect(stdout).toBe('');
       expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -199,19 +200,19 @@ describe('unreadable input', () => {
   }
 
   it('reports a missing file', async () => {
-    const { code, stderr } = await runBinary(['count', '/nonexistent/conversation.json']);
+    const { code, stderr } = await runCommand(['count', '/nonexistent/conversation.json']);
     expect(code).toBe(2);
     expect(stderr).toBe('compaction: cannot read /nonexistent/conversation.json: no such file\n');
   });
 
   it('reports bad flags with exit code 1', async () => {
-    const unknown = await runBinary(['compact', example, '--frobnicate']);
+    const unknown = await runCommand(['compact', example, '--frobnicate']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/compact: unknown option '--frobnicate'/);
-    const target = await runBinary(['compact', example, '--target', 'lots']);
+    const target = await runCommand(['compact', example, '--target', 'lots']);
     expect(target.code).toBe(1);
     expect(target.stderr).toContain('--target must be a token count');
-    const format = await runBinary(['compact', example, '--from', 'xml']);
+    const format = await runCommand(['compact', example, '--from', 'xml']);
     expect(format.stderr).toContain('--from must be one of core, anthropic');
   });
 });
@@ -256,7 +257,7 @@ describe('deeply nested input', () => {
     it(`refuses ${name} nested 100,000 deep with one line and exit code 2`, async () => {
       const path = temporaryFile('deep.json', content);
       for (const command of ['compact', 'count']) {
-        const { code, stdout, stderr } = await runBinary([command, path]);
+        const { code, stdout, stderr } = await runCommand([command, path]);
         expect(code, stderr).toBe(2);
         expect(stdout).toBe('');
         expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -269,10 +270,10 @@ describe('deeply nested input', () => {
   it('compacts input nested right up to the limit', async () => {
     // The list, a message, its content, a part: the tool input may nest 996 levels more.
     const path = temporaryFile('deep.json', coreWithInput(deep(996)));
-    const { code, stdout, stderr } = await runBinary(['compact', path, '--target', '2']);
+    const { code, stdout, stderr } = await runCommand(['compact', path, '--target', '2']);
     expect(code, stderr).toBe(0);
     expect(JSON.parse(stdout).length).toBeGreaterThan(0);
-    const over = await runBinary(['compact', temporaryFile('deeper.json', coreWithInput(deep(997)))]);
+    const over = await runCommand(['compact', temporaryFile('deeper.json', coreWithInput(deep(997)))]);
     expect(over.code).toBe(2);
   });
 });

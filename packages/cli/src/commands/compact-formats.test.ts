@@ -2,13 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transcriptsDirectory } from '@compaction/testing/transcripts';
 import { describe, expect, it } from 'vitest';
-import {
-  example,
-  type LooseJson,
-  runBinary,
-  temporaryDirectory,
-  temporaryFile,
-} from '../__fixtures__/run-binary.js';
+import { example, type LooseJson, temporaryDirectory, temporaryFile } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 
 const words = (count: number, seed: string) =>
   Array.from({ length: count }, (_, index) => `${seed}${index}`).join(' ');
@@ -76,13 +71,13 @@ describe('compact with nothing to compact', () => {
     it(`writes ${name} back byte for byte`, async () => {
       const input = temporaryFile('input.json', `\uFEFF${text}`);
       const output = join(temporaryDirectory(), 'output.json');
-      const run = await runBinary(['compact', input, '--target', '100k']);
+      const run = await runCommand(['compact', input, '--target', '100k']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toMatch(
         /^Nothing compacted .*: it is already under the target; the output is the input unchanged/,
       );
       expect(run.stdout).toBe(`\uFEFF${text}`);
-      const written = await runBinary(['compact', input, '--target', '100k', '-o', output, '--json']);
+      const written = await runCommand(['compact', input, '--target', '100k', '-o', output, '--json']);
       expect(JSON.parse(written.stdout)).toMatchObject({ compacted: false, skipped: 'under-target' });
       expect(readFileSync(output).equals(readFileSync(input))).toBe(true);
     });
@@ -93,7 +88,7 @@ describe('compact with nothing to compact', () => {
     const folder = join(directory!, 'claude-code');
     for (const name of readdirSync(folder).filter((file) => file.endsWith('.jsonl'))) {
       const path = join(folder, name);
-      const run = await runBinary(['compact', path, '--target', '100k']);
+      const run = await runCommand(['compact', path, '--target', '100k']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout === readFileSync(path, 'utf8'), name).toBe(true);
     }
@@ -104,7 +99,7 @@ describe('compact reads each format as the format it is', () => {
   it('keeps a bare list of Chat messages without tool calls a Chat list', async () => {
     const messages = plainChat(30);
     const input = temporaryFile('chat.json', JSON.stringify(messages));
-    const run = await runBinary(['compact', input]);
+    const run = await runCommand(['compact', input]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('(openai-chat)');
     const output: LooseJson[] = JSON.parse(run.stdout);
@@ -124,7 +119,7 @@ describe('compact reads each format as the format it is', () => {
       messages: plainChat(30),
     };
     const input = temporaryFile('request.json', JSON.stringify(request));
-    const run = await runBinary(['compact', input]);
+    const run = await runCommand(['compact', input]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('(anthropic)');
     const output = JSON.parse(run.stdout);
@@ -139,7 +134,7 @@ describe('compact reads each format as the format it is', () => {
       role: message.role,
       content: [{ type: message.role === 'user' ? 'input_text' : 'output_text', text: message.content }],
     }));
-    const run = await runBinary(['compact', temporaryFile('items.json', JSON.stringify(items))]);
+    const run = await runCommand(['compact', temporaryFile('items.json', JSON.stringify(items))]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('(openai-responses)');
     const output = JSON.parse(run.stdout);
@@ -161,26 +156,26 @@ describe('compact reads each format as the format it is', () => {
       ],
     };
     const input = temporaryFile('mixed.json', JSON.stringify(mixed));
-    const run = await runBinary(['compact', input]);
+    const run = await runCommand(['compact', input]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /cannot tell the format: .*"tool_calls".*\(openai-chat\) and the request field "system" \(anthropic\); pass --from/,
     );
-    const chosen = await runBinary(['count', input, '--from', 'openai-chat', '--json']);
+    const chosen = await runCommand(['count', input, '--from', 'openai-chat', '--json']);
     expect(chosen.code, chosen.stderr).toBe(0);
     expect(JSON.parse(chosen.stdout).format).toBe('openai-chat');
   });
 
   it('converts with --to even when nothing is compacted, without calling the output unchanged', async () => {
     const input = temporaryFile('chat.json', JSON.stringify(plainChat(2)));
-    const run = await runBinary(['compact', input, '--to', 'openai-responses', '--target', '100k']);
+    const run = await runCommand(['compact', input, '--to', 'openai-responses', '--target', '100k']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^Nothing compacted .*: it is already under the target\n/);
     expect(JSON.parse(run.stdout).input).toHaveLength(4);
   });
 
   it('still reads the bundled core example as core', async () => {
-    const run = await runBinary(['count', example, '--json']);
+    const run = await runCommand(['count', example, '--json']);
     expect(JSON.parse(run.stdout).format).toBe('core');
   });
 });

@@ -14,6 +14,7 @@ import {
 import { basename, join } from 'node:path';
 import { type Message, toolCallsOf } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
+import { itOnFullRun } from '../__fixtures__/full-run.js';
 import {
   binary,
   example,
@@ -21,14 +22,13 @@ import {
   runBinary,
   temporaryDirectory,
 } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 
 const exampleText = readFileSync(example, 'utf8');
 
 // The Node 22 compatibility run (scripts/test-node-22.sh) does not register the twelve kill rounds on a 10 MB
 // write: the file is replaced by a rename whatever the Node version, and the Node 20 run has killed it
-// mid-write already; the run on Node 22 still writes, refuses and replaces files through the binary.
-const itOnFullRun: (name: string, body: () => Promise<void>, timeout: number) => void =
-  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? it : () => {};
+// mid-write already; the run on Node 22 still writes, refuses and replaces files through the command.
 
 /** A core conversation of about 20 MB, so writing its compacted form takes tens of milliseconds. */
 function largeConversation(): string {
@@ -99,7 +99,7 @@ describe('compact output files', () => {
       const output = join(directory, 'compacted.json');
       writeFileSync(input, largeConversation());
       const args = ['compact', input, '--context-window', '100m', '--target', '0.9', '-o', output];
-      const finished = await runBinary(args);
+      const finished = await runCommand(args);
       expect(finished.code, finished.stderr).toBe(0);
       const complete = readFileSync(output);
       expect(complete.length).toBeGreaterThan(10_000_000);
@@ -133,7 +133,7 @@ describe('compact output files', () => {
     const hardLink = join(directory, 'hard.json');
     linkSync(input, hardLink);
     for (const output of [input, join(directory, '.', 'conversation.json'), link, hardLink]) {
-      const refused = await runBinary(['compact', input, '-o', output]);
+      const refused = await runCommand(['compact', input, '-o', output]);
       expect(refused.code, output).toBe(1);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toMatch(
@@ -142,7 +142,7 @@ describe('compact output files', () => {
       expect(readFileSync(input, 'utf8')).toBe(exampleText);
     }
     // The input given through the link is recognised too.
-    const throughLink = await runBinary(['compact', link, '-o', input]);
+    const throughLink = await runCommand(['compact', link, '-o', input]);
     expect(throughLink.code).toBe(1);
     expect(readFileSync(input, 'utf8')).toBe(exampleText);
   });
@@ -154,10 +154,10 @@ describe('compact output files', () => {
     chmodSync(input, 0o640);
     const link = join(directory, 'link.json');
     symlinkSync(input, link);
-    const expected = await runBinary(['compact', input]);
+    const expected = await runCommand(['compact', input]);
     expect(expected.code).toBe(0);
 
-    const inPlace = await runBinary(['compact', link, '--in-place']);
+    const inPlace = await runCommand(['compact', link, '--in-place']);
     expect(inPlace.code, inPlace.stderr).toBe(0);
     expect(inPlace.stdout).toBe('');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
@@ -167,7 +167,7 @@ describe('compact output files', () => {
 
     // -o naming the same file is accepted with --in-place.
     writeFileSync(input, exampleText);
-    const named = await runBinary(['compact', input, '-o', link, '--in-place', '--json']);
+    const named = await runCommand(['compact', input, '-o', link, '--in-place', '--json']);
     expect(named.code).toBe(0);
     expect(JSON.parse(named.stdout).output).toBe(input);
     expect(readFileSync(input, 'utf8')).toBe(expected.stdout);
@@ -177,7 +177,7 @@ describe('compact output files', () => {
     const input = join(temporaryDirectory(), 'conversation.json');
     writeFileSync(input, exampleText);
     const before = statSync(input);
-    const run = await runBinary(['compact', input, '--in-place', '--target', '100k']);
+    const run = await runCommand(['compact', input, '--in-place', '--target', '100k']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('Nothing compacted');
     expect(readFileSync(input, 'utf8')).toBe(exampleText);
@@ -191,7 +191,7 @@ describe('compact output files', () => {
     const directory = temporaryDirectory();
     const input = join(directory, 'conversation.json');
     writeFileSync(input, exampleText);
-    const other = await runBinary(['compact', input, '--in-place', '-o', join(directory, 'other.json')]);
+    const other = await runCommand(['compact', input, '--in-place', '-o', join(directory, 'other.json')]);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('-o names another file');
     expect(readdirSync(directory)).toEqual(['conversation.json']);

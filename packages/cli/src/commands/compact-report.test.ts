@@ -4,13 +4,8 @@ import { compactionMetadataOf, type Message } from '@compaction/core';
 import { defaultSummarySections } from '@compaction/strategy-summarization';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../__fixtures__/fake-anthropic-server.js';
-import {
-  example,
-  type LooseJson,
-  runBinary,
-  temporaryDirectory,
-  temporaryFile,
-} from '../__fixtures__/run-binary.js';
+import { example, type LooseJson, temporaryDirectory, temporaryFile } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -43,25 +38,25 @@ const refused = () => ({
 describe('compact says when a fallback made the result', () => {
   it('names summarization when the summary is real', async () => {
     const { directory, flags, env } = await summarizationSetup(() => summary, { strategy: 'summarization' });
-    const run = await runBinary(['compact', example, ...flags], { cwd: directory, env });
+    const run = await runCommand(['compact', example, ...flags], { cwd: directory, env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^Compacted .* \(core\) with summarization\n/);
     expect(run.stderr).not.toContain('warning');
-    const json = await runBinary(['compact', example, ...flags, '--json'], { cwd: directory, env });
+    const json = await runCommand(['compact', example, ...flags, '--json'], { cwd: directory, env });
     expect(JSON.parse(json.stdout)).toMatchObject({ usedFallback: false });
     expect(JSON.parse(json.stdout).failures).toBeUndefined();
   });
 
   it("reports summarization's extractive digest as a fallback, with the failure", async () => {
     const { directory, flags, env } = await summarizationSetup(refused, { strategy: 'summarization' });
-    const run = await runBinary(['compact', example, ...flags], { cwd: directory, env });
+    const run = await runCommand(['compact', example, ...flags], { cwd: directory, env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(
       /^compaction: warning: summarization: .*summarizer is unavailable.*; an extractive digest/m,
     );
     expect(run.stderr).not.toMatch(/^Compacted .* with summarization/m);
     expect(run.stderr).toMatch(/^Compacted .* \(core\) with an extractive digest \(summarization failed\)$/m);
-    const json = await runBinary(['compact', example, ...flags, '--json'], { cwd: directory, env });
+    const json = await runCommand(['compact', example, ...flags, '--json'], { cwd: directory, env });
     expect(json.code).toBe(0);
     const report: LooseJson = JSON.parse(json.stdout);
     expect(report).toMatchObject({ compacted: true, usedFallback: true, fallback: 'extractive-digest' });
@@ -70,7 +65,7 @@ describe('compact says when a fallback made the result', () => {
     expect(json.stderr).toMatch(/^compaction: warning: summarization: /);
     // The digest really is what was written: a summary message marked as the extractive fallback.
     const output = join(directory, 'out.json');
-    await runBinary(['compact', example, ...flags, '-o', output], { cwd: directory, env });
+    await runCommand(['compact', example, ...flags, '-o', output], { cwd: directory, env });
     const messages = JSON.parse(readFileSync(output, 'utf8')) as Message[];
     expect(messages.some((message) => compactionMetadataOf(message)?.fallback === 'extractive')).toBe(true);
   });
@@ -80,7 +75,7 @@ describe('compact says when a fallback made the result', () => {
       strategy: [{ name: 'summarization', options: { fallback: 'error' } }],
       fallback: 'sliding-window',
     });
-    const run = await runBinary(['compact', example, ...flags], { cwd: directory, env });
+    const run = await runCommand(['compact', example, ...flags], { cwd: directory, env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(
       /^compaction: warning: summarization: .*; the fallback sliding-window produced the result$/m,
@@ -88,7 +83,7 @@ describe('compact says when a fallback made the result', () => {
     expect(run.stderr).toMatch(
       /^Compacted .* \(core\) with the fallback sliding-window \(summarization failed\)$/m,
     );
-    const json = await runBinary(['compact', example, ...flags, '--json'], { cwd: directory, env });
+    const json = await runCommand(['compact', example, ...flags, '--json'], { cwd: directory, env });
     const report: LooseJson = JSON.parse(json.stdout);
     expect(report).toMatchObject({ usedFallback: true, fallback: 'sliding-window' });
     expect(report.failures).toEqual([expect.stringMatching(/^summarization: /)]);
@@ -106,7 +101,7 @@ describe('compact names the numbers the user gave', () => {
   const input = temporaryFile('long-request.json', JSON.stringify([...messages, request]));
 
   it('says which target cannot be reached and the best reached, with exit code 3', async () => {
-    const given = await runBinary(['compact', input, '--context-window', '2k', '--target', '507']);
+    const given = await runCommand(['compact', input, '--context-window', '2k', '--target', '507']);
     expect(given.code).toBe(3);
     expect(given.stdout).toBe('');
     expect(given.stderr.trim().split('\n')).toHaveLength(1);
@@ -116,12 +111,12 @@ describe('compact names the numbers the user gave', () => {
       );
     expect(match, given.stderr).not.toBeNull();
     const best = Number(match![1]!.replace(/,/g, ''));
-    const counted = JSON.parse((await runBinary(['count', input, '--json'])).stdout);
+    const counted = JSON.parse((await runCommand(['count', input, '--json'])).stdout);
     expect(best).toBeGreaterThan(1400);
     expect(best).toBeLessThan(counted.tokens);
     expect(given.stderr).not.toContain(String(counted.tokens));
 
-    const window = await runBinary(['compact', input, '--context-window', '2k']);
+    const window = await runCommand(['compact', input, '--context-window', '2k']);
     expect(window.code).toBe(3);
     expect(window.stderr).toMatch(
       /^compaction: cannot fit the limit of 1,400 tokens \(a 2,000-token context window .*\): the best is [\d,]+/,
@@ -129,7 +124,7 @@ describe('compact names the numbers the user gave', () => {
   });
 
   it('keeps a result under the limit but over the target, and says the target was not reached', async () => {
-    const run = await runBinary(['compact', input, '--target', '507', '--json']);
+    const run = await runCommand(['compact', input, '--target', '507', '--json']);
     expect(run.code).toBe(0);
     const report: LooseJson = JSON.parse(run.stdout);
     expect(report).toMatchObject({ compacted: true, target: 507, targetReached: false });
@@ -145,7 +140,7 @@ describe('compact names the numbers the user gave', () => {
       content: [{ type: 'text', text: `Message ${index}: ${'words '.repeat(30)}` }],
     }));
     const path = temporaryFile('no-tools.json', JSON.stringify(chat));
-    const run = await runBinary(['compact', path, '--strategy', 'tool-result-truncation']);
+    const run = await runCommand(['compact', path, '--strategy', 'tool-result-truncation']);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
     const match =
@@ -153,13 +148,13 @@ describe('compact names the numbers the user gave', () => {
         run.stderr,
       );
     expect(match, run.stderr).not.toBeNull();
-    const counted = JSON.parse((await runBinary(['count', path, '--json'])).stdout);
+    const counted = JSON.parse((await runCommand(['count', path, '--json'])).stdout);
     expect(Number(match![1]!.replace(/,/g, ''))).toBe(Math.floor(counted.tokens / 2));
     expect(Number(match![2]!.replace(/,/g, ''))).toBe(counted.tokens);
   });
 
   it('refuses a target above the limit with the numbers given', async () => {
-    const run = await runBinary(['compact', example, '--context-window', '100k', '--target', '120k']);
+    const run = await runCommand(['compact', example, '--context-window', '100k', '--target', '120k']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /^compaction: the target of 120,000 tokens is above the limit of [\d,]+ \(a 100,000-token context window/,

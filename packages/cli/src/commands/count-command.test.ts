@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createFastEstimator, type Message, type Part, type ToolCallPart } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../__fixtures__/fake-anthropic-server.js';
-import { example, runBinary, temporaryFile } from '../__fixtures__/run-binary.js';
+import { example, temporaryFile } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 
 const messages = JSON.parse(readFileSync(example, 'utf8')) as Message[];
 const sum = (record: Record<string, number>) =>
@@ -10,7 +11,7 @@ const sum = (record: Record<string, number>) =>
 
 describe('compaction count', () => {
   it('breaks the tokens down by role, part kind and tool, adding up to the total', async () => {
-    const { code, stdout } = await runBinary(['count', example, '--json']);
+    const { code, stdout } = await runCommand(['count', example, '--json']);
     expect(code).toBe(0);
     const counts = JSON.parse(stdout);
     expect(counts.estimator).toBe('fast');
@@ -32,7 +33,7 @@ describe('compaction count', () => {
   });
 
   it('prints a readable breakdown', async () => {
-    const { stdout } = await runBinary(['count', example]);
+    const { stdout } = await runCommand(['count', example]);
     expect(stdout).toMatch(/^[\d,]+ tokens in 80 messages \(fast/);
     expect(stdout).toMatch(/By role\n\s+tool\s+[\d,]+\s+[\d.]+%/);
     expect(stdout).toContain('By part kind');
@@ -40,7 +41,7 @@ describe('compaction count', () => {
   });
 
   it('compares the available estimators side by side', async () => {
-    const { code, stdout } = await runBinary(['count', example, '--compare', '--json']);
+    const { code, stdout } = await runCommand(['count', example, '--compare', '--json']);
     expect(code).toBe(0);
     const counts = JSON.parse(stdout);
     expect(counts.compare[0]).toMatchObject({ estimator: 'fast', difference: 0, tokens: counts.tokens });
@@ -49,15 +50,15 @@ describe('compaction count', () => {
     );
     expect(listed.sort()).toEqual(['fast', 'provider', 'tiktoken']);
     for (const entry of counts.compare.slice(1)) expect(entry.difference).toBe(entry.tokens - counts.tokens);
-    const table = await runBinary(['count', example, '--compare']);
+    const table = await runCommand(['count', example, '--compare']);
     expect(table.stdout).toMatch(/estimator\s+source\s+tokens\s+difference/);
   });
 
   it('needs a provider for --estimator provider, and rejects unknown estimators', async () => {
-    const provider = await runBinary(['count', example, '--estimator', 'provider']);
+    const provider = await runCommand(['count', example, '--estimator', 'provider']);
     expect(provider.code).toBe(1);
     expect(provider.stderr).toContain('--estimator provider needs a provider');
-    const unknown = await runBinary(['count', example, '--estimator', 'guess']);
+    const unknown = await runCommand(['count', example, '--estimator', 'guess']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('--estimator must be one of fast, tiktoken, provider');
   });
@@ -67,7 +68,7 @@ describe('compaction count', () => {
     try {
       const flags = ['--provider', 'anthropic', '--base-url', server.url];
       const env = { ANTHROPIC_API_KEY: 'test-key' };
-      const exact = await runBinary(['count', example, '--estimator', 'provider', '--json', ...flags], {
+      const exact = await runCommand(['count', example, '--estimator', 'provider', '--json', ...flags], {
         env,
       });
       expect(exact.code, exact.stderr).toBe(0);
@@ -77,7 +78,7 @@ describe('compaction count', () => {
         JSON.stringify(request.body.messages).length + JSON.stringify(request.body.system ?? '').length;
       expect(counts).toMatchObject({ estimator: 'provider', tokens: Math.ceil(characters / 4) });
       expect(sum(counts.byRole)).toBeGreaterThan(counts.tokens * 0.99);
-      const compared = await runBinary(['count', example, '--compare', '--json', ...flags], { env });
+      const compared = await runCommand(['count', example, '--compare', '--json', ...flags], { env });
       const estimators = JSON.parse(compared.stdout).compare.map(
         (entry: { estimator: string }) => entry.estimator,
       );
@@ -88,7 +89,7 @@ describe('compaction count', () => {
   });
 
   it('counts an empty conversation as zero', async () => {
-    const { code, stdout } = await runBinary(['count', temporaryFile('empty.json', '[]'), '--json']);
+    const { code, stdout } = await runCommand(['count', temporaryFile('empty.json', '[]'), '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ tokens: 0, messages: 0, byRole: {} });
   });

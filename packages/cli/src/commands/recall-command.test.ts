@@ -4,8 +4,10 @@ import type { ArchivedItem, CompactionRecord, Message } from '@compaction/core';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { itOnFullRun } from '../__fixtures__/full-run.js';
 import { handlesNamedIn } from '../__fixtures__/recall-check.js';
 import { example, type LooseJson, runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 
 // Texts that must come back byte for byte: no final newline, CRLF and tabs, letters of several scripts and an
 // emoji, a long text (written through a pipe in many chunks).
@@ -35,7 +37,11 @@ beforeAll(async () => {
   await writer.close();
 });
 
+// The Node 22 compatibility run (scripts/test-node-22.sh) runs what meets the runtime: texts through a pipe,
+// SQLite written and read, no store created for a wrong call, relative paths; not the command's other rules
+// (the Node 20 run has run them).
 describe('compaction recall', () => {
+  // Through the binary: the long text leaves the process through a pipe, in many chunks.
   it('prints each archived text exactly, with nothing added', async () => {
     for (const item of items) {
       const run = await runBinary(['recall', '--store', store, item.handle]);
@@ -45,23 +51,23 @@ describe('compaction recall', () => {
     }
   });
 
-  it('reads one session: another session’s handle is not found (exit 1, one line)', async () => {
-    const found = await runBinary(['recall', '--store', store, '--session', 'other', 'elsewhere']);
+  itOnFullRun('reads one session: another session’s handle is not found (exit 1, one line)', async () => {
+    const found = await runCommand(['recall', '--store', store, '--session', 'other', 'elsewhere']);
     expect(found).toMatchObject({ code: 0, stdout: 'x' });
-    const missing = await runBinary(['recall', '--store', store, 'elsewhere']);
+    const missing = await runCommand(['recall', '--store', store, 'elsewhere']);
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toBe(
       `compaction: no archived text "elsewhere" in session "default" of ${store}\n`,
     );
-    const noSession = await runBinary(['recall', '--store', store, '--session', 'nobody', 'plain']);
+    const noSession = await runCommand(['recall', '--store', store, '--session', 'nobody', 'plain']);
     expect(noSession.code).toBe(1);
     expect(noSession.stderr).toBe(
       `compaction: no archived text "plain": no session "nobody" of ${store} (it has "default", "other"; choose one with --session)\n`,
     );
   });
 
-  it('prints a line range or the lines matching a pattern, as the recall tool answers', async () => {
-    const range = await runBinary([
+  itOnFullRun('prints a line range or the lines matching a pattern, as the recall tool answers', async () => {
+    const range = await runCommand([
       'recall',
       '--store',
       store,
@@ -75,12 +81,12 @@ describe('compaction recall', () => {
       code: 0,
       stdout: '[recall "lines" (test output): lines 2-3 of 5]\nBeta error\ngamma',
     });
-    const pattern = await runBinary(['recall', '--store', store, 'lines', '--pattern', 'error']);
+    const pattern = await runCommand(['recall', '--store', store, 'lines', '--pattern', 'error']);
     expect(pattern.stdout).toBe(
       '[recall "lines" (test output): 2 matching lines of 5]\n2: Beta error\n4: DELTA ERROR',
     );
     // Unbounded from the command line: every line of a long text asked for comes back.
-    const long = await runBinary(['recall', '--store', store, 'long-9', '--from-line', '2']);
+    const long = await runCommand(['recall', '--store', store, 'long-9', '--from-line', '2']);
     const [header, ...rest] = long.stdout.split('\n');
     expect(header).toBe('[recall "long-9" (turns 3-7): lines 2-6000 of 6000]');
     expect(rest.join('\n')).toBe(items[2]!.text.split('\n').slice(1).join('\n'));
@@ -103,7 +109,7 @@ describe('compaction recall', () => {
       [['recall', '--store', store, '--unknown', 'lines'], /unknown option '--unknown'/],
     ];
     for (const [args, message] of calls) {
-      const run = await runBinary(args);
+      const run = await runCommand(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(message);
@@ -112,10 +118,10 @@ describe('compaction recall', () => {
     expect(existsSync(missingStore)).toBe(false);
   });
 
-  it('is listed in the help', async () => {
-    const main = await runBinary(['--help']);
+  itOnFullRun('is listed in the help', async () => {
+    const main = await runCommand(['--help']);
     expect(main.stdout).toMatch(/recall <handle>/);
-    const help = await runBinary(['recall', '--help']);
+    const help = await runCommand(['recall', '--help']);
     expect(help).toMatchObject({ code: 0 });
     expect(help.stdout).toMatch(/^Usage: compaction recall --store/);
   });
@@ -127,7 +133,7 @@ describe('compaction compact --store', () => {
     const path = join(folder, 'compact.sqlite');
     const output = join(folder, 'out.json');
     const args = ['compact', example, '--store', path, '--session', 'run 7', '--json', '-o', output];
-    const run = await runBinary(args, { cwd: folder });
+    const run = await runCommand(args, { cwd: folder });
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as LooseJson;
     expect(report).toMatchObject({ compacted: true, store: path, session: 'run 7' });
@@ -141,7 +147,7 @@ describe('compaction compact --store', () => {
       archived.map((item) => ({ handle: item.handle, label: item.label, characters: item.text.length })),
     );
     // Every handle the output names is one the report lists; the first, middle and last recall their archived
-    // text (every handle of real transcripts is recalled through the binary in recall-transcripts.test.ts).
+    // text (every handle of real transcripts is recalled in recall-transcripts.test.ts).
     const compacted = JSON.parse(readFileSync(output, 'utf8')) as Message[];
     const named = handlesNamedIn(compacted);
     const listed = new Set(archived.map((item) => item.handle));
@@ -152,12 +158,12 @@ describe('compaction compact --store', () => {
       archived[Math.floor(archived.length / 2)]!,
       archived.at(-1)!,
     ])) {
-      const recalled = await runBinary(['recall', '--store', path, '--session', 'run 7', item.handle]);
+      const recalled = await runCommand(['recall', '--store', path, '--session', 'run 7', item.handle]);
       expect(recalled.stdout === item.text, item.handle).toBe(true);
     }
-    // A process per archived item.
   }, 600_000);
 
+  // Through the binary: the relative paths are resolved against the process's own folder.
   it('says in its report where it archived and how to recall', async () => {
     const folder = temporaryDirectory();
     const run = await runBinary(['compact', example, '--store', 'archive.sqlite', '-o', 'out.json'], {
@@ -170,11 +176,11 @@ describe('compaction compact --store', () => {
     }
   });
 
-  it('refuses --session without --store, and a memory store', async () => {
-    const session = await runBinary(['compact', example, '--session', 'x']);
+  itOnFullRun('refuses --session without --store, and a memory store', async () => {
+    const session = await runCommand(['compact', example, '--session', 'x']);
     expect(session.code).toBe(1);
     expect(session.stderr).toMatch(/--session names where --store records; give --store too/);
-    const memory = await runBinary(['compact', example, '--store', 'memory']);
+    const memory = await runCommand(['compact', example, '--store', 'memory']);
     expect(memory.code).toBe(1);
     expect(memory.stderr).toMatch(/not memory/);
   });

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateCodingHistory } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
-import { example, runBinary, temporaryDirectory } from '../__fixtures__/run-binary.js';
+import { example, temporaryDirectory } from '../__fixtures__/run-binary.js';
+import { runCommand } from '../__fixtures__/run-command.js';
 import { hasScript, runInTerminal } from '../__fixtures__/run-in-terminal.js';
 
 describe('compaction simulate', () => {
@@ -17,8 +18,8 @@ describe('compaction simulate', () => {
       return path;
     };
     const run = (path: string) =>
-      runBinary(['simulate', example, '--context-window', '30k', '--json', '--config', path]);
-    const plain = await runBinary(['simulate', example, '--context-window', '30k', '--json']);
+      runCommand(['simulate', example, '--context-window', '30k', '--json', '--config', path]);
+    const plain = await runCommand(['simulate', example, '--context-window', '30k', '--json']);
     const cacheAware = await run(config({ name: 'cache-aware', options: { clearTo: 0.2 } }));
     expect(cacheAware.code).toBe(0);
     const [withPolicy, without] = [JSON.parse(cacheAware.stdout), JSON.parse(plain.stdout)];
@@ -33,7 +34,7 @@ describe('compaction simulate', () => {
 
   it('reports each step, the billed tokens and the compactions as JSON, and plots them', async () => {
     const plot = join(temporaryDirectory(), 'context.svg');
-    const { code, stdout } = await runBinary([
+    const { code, stdout } = await runCommand([
       'simulate',
       example,
       '--context-window',
@@ -63,7 +64,7 @@ describe('compaction simulate', () => {
   });
 
   it('prints a readable report under a configurable price model', async () => {
-    const { code, stdout } = await runBinary([
+    const { code, stdout } = await runCommand([
       'simulate',
       example,
       '--context-window',
@@ -80,8 +81,8 @@ describe('compaction simulate', () => {
     expect(stdout).toMatch(/cache reads\s+0\s+0/);
     expect(stdout).toMatch(/\d+ compactions?, costing \$0\.0000/);
     expect(stdout).toContain('prices per million tokens: input $2, output $8, no caching');
-    const cached = await runBinary(['simulate', example, '--context-window', '30k', '--json']);
-    const uncached = await runBinary([
+    const cached = await runCommand(['simulate', example, '--context-window', '30k', '--json']);
+    const uncached = await runCommand([
       'simulate',
       example,
       '--context-window',
@@ -93,7 +94,7 @@ describe('compaction simulate', () => {
   });
 
   it('rejects a bad price', async () => {
-    const { code, stderr } = await runBinary(['simulate', example, '--input-price', 'free']);
+    const { code, stderr } = await runCommand(['simulate', example, '--input-price', 'free']);
     expect(code).toBe(1);
     expect(stderr).toContain('--input-price must be dollars per million tokens');
   });

@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { type RunningProxy, startProxy } from './__fixtures__/start-proxy.js';
 
 // The proxy's added latency on loopback, in a bounded run: the same requests sent directly and through the
@@ -64,9 +65,6 @@ async function timings(url: string, body: string, count: number): Promise<number
 // The Node 22 compatibility run (scripts/test-node-22.sh) does not register these measurements (1,000
 // requests each): they report latency on Node 20, and the proxy's pass-through still runs on Node 22 in
 // proxy-pass-through.test.ts.
-const describeOnFullRun: (name: string, body: () => void) => void =
-  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? describe : () => {};
-
 describeOnFullRun('compaction proxy: added latency on loopback', () => {
   it.each([
     ['a one-message request', 1],

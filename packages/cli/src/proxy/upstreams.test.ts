@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { parseUpstreams, routeOf, upstreamTarget } from './upstreams.js';
 
-describe('parseUpstreams', () => {
+// Not on the Node 22 compatibility run: parsing upstreams is plain code, with no module of the runtime (the Node
+// 20 run has run it).
+describeOnFullRun('parseUpstreams', () => {
   it('reads provider names, provider=URL and a URL for both', () => {
     expect(parseUpstreams(undefined)).toEqual({
       anthropic: new URL('https://api.anthropic.com'),
@@ -24,7 +27,7 @@ describe('parseUpstreams', () => {
   });
 });
 
-describe('routeOf and upstreamTarget', () => {
+describeOnFullRun('routeOf and upstreamTarget', () => {
   it('compacts the three conversation paths and forwards the rest to the provider whose path it is', () => {
     expect(routeOf('/v1/messages')).toEqual({ provider: 'anthropic', format: 'anthropic' });
     expect(routeOf('/v1/chat/completions/')).toEqual({ provider: 'openai', format: 'openai-chat' });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { itOnFullRun } from '../__fixtures__/full-run.js';
 import { type LooseJson, temporaryDirectory } from '../__fixtures__/run-binary.js';
 import { type RunningServer, startServer } from '../__fixtures__/start-server.js';
 import { anthropicAgentRequest } from './__fixtures__/agent-requests.js';
@@ -32,6 +33,9 @@ const json = async (response: Response) => (await response.json()) as LooseJson;
 const [task, ...steps] = anthropicAgentRequest.messages;
 const { messages: _messages, ...envelope } = anthropicAgentRequest;
 
+// The Node 22 compatibility run (scripts/test-node-22.sh) runs the first two tests, a killed server's sessions
+// served again from SQLite and the --store file: the others are the session lifecycle's rules over the same
+// store, which the Node version does not change (the Node 20 run has run them).
 describe('compaction serve: durable sessions', () => {
   it('keeps sessions in .compaction/ by default; a killed server’s sessions are served again by the next one', async () => {
     const directory = temporaryDirectory();
@@ -108,56 +112,62 @@ describe('compaction serve: durable sessions', () => {
     expect((await again.call(`/v1/sessions/${forgotten.id}`)).status).toBe(404);
   });
 
-  it('removes deleted and expired sessions from the store: a restart does not bring them back', async () => {
-    const directory = temporaryDirectory();
-    const first = await start(['--session-idle', '2s'], directory);
-    const deleted = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
-    const expiring = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
-    expect((await first.call(`/v1/sessions/${deleted.id}`, { method: 'DELETE' })).status).toBe(204);
-    // Listing does not mark sessions as used, so it can watch one expire.
-    await waitFor(
-      async () => (await json(await first.call('/v1/sessions'))).sessions.length === 0,
-      'the idle session to expire',
-    );
-    await kill(first.server);
+  itOnFullRun(
+    'removes deleted and expired sessions from the store: a restart does not bring them back',
+    async () => {
+      const directory = temporaryDirectory();
+      const first = await start(['--session-idle', '2s'], directory);
+      const deleted = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
+      const expiring = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
+      expect((await first.call(`/v1/sessions/${deleted.id}`, { method: 'DELETE' })).status).toBe(204);
+      // Listing does not mark sessions as used, so it can watch one expire.
+      await waitFor(
+        async () => (await json(await first.call('/v1/sessions'))).sessions.length === 0,
+        'the idle session to expire',
+      );
+      await kill(first.server);
 
-    const second = await start(['--session-idle', '2s'], directory);
-    expect(second.server.stderr()).toContain('0 restored');
-    expect((await json(await second.call('/v1/sessions'))).sessions).toEqual([]);
-    for (const { id } of [deleted, expiring])
-      expect((await second.call(`/v1/sessions/${id}`)).status).toBe(404);
-  });
+      const second = await start(['--session-idle', '2s'], directory);
+      expect(second.server.stderr()).toContain('0 restored');
+      expect((await json(await second.call('/v1/sessions'))).sessions).toEqual([]);
+      for (const { id } of [deleted, expiring])
+        expect((await second.call(`/v1/sessions/${id}`)).status).toBe(404);
+    },
+  );
 
-  it('leaves in the store, unserved, a session whose config the restarted server no longer allows', async () => {
-    const directory = temporaryDirectory();
-    const first = await start(
-      ['--strategy', 'sliding-window', '--allow-strategy', 'sliding-window,pruning'],
-      directory,
-    );
-    const pruned = await json(
-      await first.call('/v1/sessions', { method: 'POST', json: { config: { strategy: 'pruning' } } }),
-    );
-    const plain = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
-    expect(await first.server.stop()).toBe(0);
+  itOnFullRun(
+    'leaves in the store, unserved, a session whose config the restarted server no longer allows',
+    async () => {
+      const directory = temporaryDirectory();
+      const first = await start(
+        ['--strategy', 'sliding-window', '--allow-strategy', 'sliding-window,pruning'],
+        directory,
+      );
+      const pruned = await json(
+        await first.call('/v1/sessions', { method: 'POST', json: { config: { strategy: 'pruning' } } }),
+      );
+      const plain = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));
+      expect(await first.server.stop()).toBe(0);
 
-    const second = await start(['--strategy', 'sliding-window'], directory);
-    expect(second.server.stderr()).toContain(
-      `compaction serve: session "${pruned.id}" not restored: config.strategy: strategy "pruning" is not allowed here`,
-    );
-    expect(second.server.stderr()).toContain('1 restored');
-    expect((await second.call(`/v1/sessions/${plain.id}`)).status).toBe(200);
-    expect(await second.server.stop()).toBe(0);
+      const second = await start(['--strategy', 'sliding-window'], directory);
+      expect(second.server.stderr()).toContain(
+        `compaction serve: session "${pruned.id}" not restored: config.strategy: strategy "pruning" is not allowed here`,
+      );
+      expect(second.server.stderr()).toContain('1 restored');
+      expect((await second.call(`/v1/sessions/${plain.id}`)).status).toBe(200);
+      expect(await second.server.stop()).toBe(0);
 
-    // Allowed again, it is served again: it was never removed.
-    const third = await start(
-      ['--strategy', 'sliding-window', '--allow-strategy', 'sliding-window,pruning'],
-      directory,
-    );
-    expect(third.server.stderr()).toContain('2 restored');
-    expect((await third.call(`/v1/sessions/${pruned.id}`)).status).toBe(200);
-  });
+      // Allowed again, it is served again: it was never removed.
+      const third = await start(
+        ['--strategy', 'sliding-window', '--allow-strategy', 'sliding-window,pruning'],
+        directory,
+      );
+      expect(third.server.stderr()).toContain('2 restored');
+      expect((await third.call(`/v1/sessions/${pruned.id}`)).status).toBe(200);
+    },
+  );
 
-  it('expires at start the sessions whose idle time passed while no server ran', async () => {
+  itOnFullRun('expires at start the sessions whose idle time passed while no server ran', async () => {
     const directory = temporaryDirectory();
     const first = await start(['--session-idle', '1s'], directory);
     const session = await json(await first.call('/v1/sessions', { method: 'POST', json: {} }));

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { type LooseJson, packageDirectory } from '../__fixtures__/run-binary.js';
 
 // The load script with a small count: 1,000 sessions created, all expired, twice. The full run (10,000) is
@@ -10,9 +11,6 @@ import { type LooseJson, packageDirectory } from '../__fixtures__/run-binary.js'
 // The Node 22 compatibility run (scripts/test-node-22.sh) does not register this load run (2,000 sessions
 // created and expired, about half a minute): the Node 20 run has made it, and expiry still runs on Node 22 in
 // serve-sessions.test.ts.
-const describeOnFullRun: (name: string, body: () => void) => void =
-  process.env.COMPACTION_COMPATIBILITY_RUN === undefined ? describe : () => {};
-
 describeOnFullRun('compaction serve under load', () => {
   it('creates 1,000 sessions, expires every one, and keeps no memory for them after expiry', async () => {
     const { stdout } = await promisify(execFile)(

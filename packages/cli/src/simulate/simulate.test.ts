@@ -1,6 +1,7 @@
 import { createPipeline, createTokenCounter, type Message, type Provider } from '@compaction/core';
 import { createMockProvider, generateCodingHistory } from '@compaction/testing';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { createMeteredProvider } from './metered-provider.js';
 import { costOf, defaultPriceModel } from './price-model.js';
@@ -11,7 +12,9 @@ const registry = await createCliRegistry();
 const slidingWindow = await registry.resolve('sliding-window');
 const assistantTurns = history.filter((message, index) => message.role === 'assistant' && index > 0).length;
 
-describe('simulate', () => {
+// Not on the Node 22 compatibility run: the simulation is plain code, with no module of the runtime (the Node 20
+// run has run it).
+describeOnFullRun('simulate', () => {
   it('bills the whole context at each assistant turn, with prompt caching of the repeated prefix', async () => {
     const result = await simulate(history, {
       strategy: slidingWindow,

@@ -5,12 +5,8 @@ import { defaultSummarySections } from '@compaction/strategy-summarization';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkCompactedSession, codingSession, sessionLog } from '../../__fixtures__/claude-code-session.js';
 import { startFakeAnthropicServer } from '../../__fixtures__/fake-anthropic-server.js';
-import {
-  type LooseJson,
-  runBinary,
-  temporaryDirectory,
-  temporaryFile,
-} from '../../__fixtures__/run-binary.js';
+import { type LooseJson, temporaryDirectory, temporaryFile } from '../../__fixtures__/run-binary.js';
+import { runCommand } from '../../__fixtures__/run-command.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -41,7 +37,7 @@ const metaFirst = codingSession(
 );
 
 const coreOf = async (path: string) => {
-  const run = await runBinary(['compact', path, '--to', 'core', '--target', '100k']);
+  const run = await runCommand(['compact', path, '--to', 'core', '--target', '100k']);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as Message[];
 };
@@ -58,7 +54,7 @@ describe('Claude Code sessions', () => {
     expect(messages.filter((message) => message.role === 'user')).toHaveLength(2);
 
     // Sliding window keeps the original task: the real task line survives, unchanged.
-    const compacted = await runBinary(['compact', path, '--strategy', 'sliding-window', '--target', '0.3']);
+    const compacted = await runCommand(['compact', path, '--strategy', 'sliding-window', '--target', '0.3']);
     expect(compacted.code, compacted.stderr).toBe(0);
     const realTaskLine = metaFirst.split('\n').find((line) => line.includes(realTask))!;
     expect(compacted.stdout.split('\n')).toContain(realTaskLine);
@@ -70,7 +66,7 @@ describe('Claude Code sessions', () => {
   it('keeps every kept line unchanged and the chain connected when a marker stands in for removed lines', async () => {
     const session = codingSession([{ type: 'user', content: realTask, parent: null }], 30);
     const path = temporaryFile('session.jsonl', session);
-    const run = await runBinary([
+    const run = await runCommand([
       'compact',
       path,
       '--strategy',
@@ -89,7 +85,7 @@ describe('Claude Code sessions', () => {
     expect(check.changed).toBe(check.shortened);
     expect(check).toMatchObject({ parentChanged: 0, added: 1 });
     // The chain Claude Code resumes is exactly the compacted conversation: the marker, and every kept message.
-    const counted = JSON.parse((await runBinary(['count', `${path}.out`, '--json'])).stdout);
+    const counted = JSON.parse((await runCommand(['count', `${path}.out`, '--json'])).stdout);
     expect(counted.messages).toBe(report.after.messages);
     expect(check.chain.filter((entry) => entry.compaction !== undefined)).toHaveLength(1);
   });
@@ -100,7 +96,7 @@ describe('Claude Code sessions', () => {
       '\r\n',
     );
     const path = temporaryFile('session.jsonl', session);
-    const run = await runBinary(['compact', path, '--strategy', 'sliding-window', '--target', '0.4']);
+    const run = await runCommand(['compact', path, '--strategy', 'sliding-window', '--target', '0.4']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.endsWith('\r\n')).toBe(true);
     const lines = run.stdout.split('\n').slice(0, -1);
@@ -120,7 +116,7 @@ describe('Claude Code sessions', () => {
       join(directory, 'compaction.config.json'),
       JSON.stringify({ strategy: [{ name: 'pruning', options: { marker: false } }] }),
     );
-    const run = await runBinary(['compact', path, '--target', '0.4'], { cwd: directory });
+    const run = await runCommand(['compact', path, '--target', '0.4'], { cwd: directory });
     expect(run.code, run.stderr).toBe(0);
     const check = checkCompactedSession(session, run.stdout);
     expect(check.added).toBe(0);
@@ -138,7 +134,14 @@ describe('Claude Code sessions', () => {
   it('rewrites only the blocks of shortened tool results, dropping their toolUseResult', async () => {
     const session = codingSession([{ type: 'user', content: realTask, parent: null }], 12);
     const path = temporaryFile('session.jsonl', session);
-    const run = await runBinary(['compact', path, '--strategy', 'tool-result-truncation', '--target', '0.3']);
+    const run = await runCommand([
+      'compact',
+      path,
+      '--strategy',
+      'tool-result-truncation',
+      '--target',
+      '0.3',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const check = checkCompactedSession(session, run.stdout);
     expect(check.changed).toBeGreaterThan(0);
@@ -178,7 +181,7 @@ describe('Claude Code sessions', () => {
       'The edited prompt.',
       'Second answer.',
     ]);
-    const noOp = await runBinary(['compact', path, '--target', '100k']);
+    const noOp = await runCommand(['compact', path, '--target', '100k']);
     expect(noOp.stdout).toBe(session);
   });
 
@@ -204,7 +207,7 @@ describe('Claude Code sessions', () => {
       server.url,
     ];
     const env = { ANTHROPIC_API_KEY: 'test-key' };
-    const first = await runBinary(['compact', path, ...flags, '-o', `${path}.1`], { env });
+    const first = await runCommand(['compact', path, ...flags, '-o', `${path}.1`], { env });
     expect(first.code, first.stderr).toBe(0);
     const output = (await import('node:fs')).readFileSync(`${path}.1`, 'utf8');
     const check = checkCompactedSession(session, output);
@@ -222,7 +225,7 @@ describe('Claude Code sessions', () => {
     expect(task).toMatchObject({ message: { content: realTask }, parentUuid: summary!.uuid });
     expect(next!.parentUuid).toBe(task!.uuid);
 
-    const second = await runBinary(['compact', `${path}.1`, ...flags, '--target', '0.5'], { env });
+    const second = await runCommand(['compact', `${path}.1`, ...flags, '--target', '0.5'], { env });
     expect(second.code, second.stderr).toBe(0);
     expect(requests.at(-1)).toContain('Round 1: the parser reads files one by one.');
     const merged = checkCompactedSession(output, second.stdout);
@@ -237,7 +240,7 @@ describe('Claude Code sessions', () => {
         { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
       ]),
     );
-    const converted = await runBinary(['compact', core, '--to', 'claude-code', '--target', '100k']);
+    const converted = await runCommand(['compact', core, '--to', 'claude-code', '--target', '100k']);
     expect(converted.code, converted.stderr).toBe(0);
     const lines = converted.stdout
       .trim()
@@ -254,14 +257,14 @@ describe('Claude Code sessions', () => {
       'broken.jsonl',
       `${sessionLog([{ type: 'user', content: 'hi', parent: null }])}{"type": "assistant", "message": {"role": "assistant", "content": 7}}\n`,
     );
-    const refused = await runBinary(['count', broken]);
+    const refused = await runCommand(['count', broken]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/line 2: message\.content must be a string or a list of blocks/);
     const deep = temporaryFile(
       'deep.jsonl',
       `${sessionLog([{ type: 'user', content: 'hi', parent: null }])}{"type":"user","message":{"role":"user","content":${'['.repeat(50_000)}${']'.repeat(50_000)}}}\n`,
     );
-    const tooDeep = await runBinary(['count', deep]);
+    const tooDeep = await runCommand(['count', deep]);
     expect(tooDeep.code).toBe(2);
     expect(tooDeep.stderr).toMatch(
       /line 2: message\.content\[0\].* is nested more than 1,000 levels deep\n$/,

@@ -1,8 +1,6 @@
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CompactionStore } from '@compaction/core';
+import { temporaryDirectory } from '../../__fixtures__/run-binary.js';
 import { createCliRegistry } from '../../config/installed-strategies.js';
 import { type CompactionFlags, resolveSettings } from '../../config/resolve-settings.js';
 import { createProxyServer, type ProxyServer, type ProxyServerSettings } from '../proxy-server.js';
@@ -30,7 +28,7 @@ export async function startProxy(
   } = {},
 ): Promise<RunningProxy> {
   const registry = await createCliRegistry();
-  const folder = mkdtempSync(join(tmpdir(), 'compaction-proxy-'));
+  const folder = temporaryDirectory();
   const settings = resolveSettings(registry, flags, folder);
   const lines: string[] = [];
   const server = await createProxyServer({
