@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { compactedRequestViolations } from '@compaction/testing';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   finalText,
   type ScriptedTarget,
@@ -72,6 +72,7 @@ describe('wire requests of the AI SDK providers through compaction compact', () 
       const input = join(folder, 'request.json');
       writeFileSync(input, JSON.stringify(request));
       const problems: unknown[] = [];
+      onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
       for (const strategy of strategies) {
         const output = join(folder, `${strategy}.json`);
         const { stdout } = await run(process.execPath, [
