@@ -5,6 +5,8 @@
  * the AI SDK parses them (`@ai-sdk/anthropic`, `@ai-sdk/openai`). Each round ends with a call of a client tool, so the AI SDK runs the tool and asks again.
  */
 
+import { responsesBody } from '../ai-sdk/loopback-provider.js';
+
 /** A long tool output, so a handful of rounds is well over a small budget. */
 export function longOutput(label: string, round: number): string {
   const lines = Array.from(
@@ -204,26 +206,6 @@ export function responsesToolRound(round: number): unknown {
     },
     call,
   ]);
-}
-
-/** A Responses body holding `output`. */
-export function responsesBody(id: string, output: unknown[], inputTokens = 1000): unknown {
-  return {
-    id,
-    object: 'response',
-    created_at: 1_700_000_000,
-    model: 'gpt-5',
-    status: 'completed',
-    output,
-    incomplete_details: null,
-    usage: {
-      input_tokens: inputTokens,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: 20,
-      output_tokens_details: { reasoning_tokens: 10 },
-      total_tokens: inputTokens + 20,
-    },
-  };
 }
 
 /** An Anthropic body with a final text answer. */

@@ -145,9 +145,13 @@ function responsesAnswer(kind: 'tool-call' | 'text', request: RecordedRequest): 
             status: 'completed',
           },
         ];
-  const tokens = inputTokens(request);
+  return responsesBody(`resp_loop_${kind}`, output, inputTokens(request));
+}
+
+/** A completed Responses body holding `output`, with usage reporting `inputTokens`. */
+export function responsesBody(id: string, output: unknown[], inputTokens = 1000): unknown {
   return {
-    id: `resp_loop_${kind}`,
+    id,
     object: 'response',
     created_at: 1_700_000_000,
     model: 'gpt-5',
@@ -155,11 +159,11 @@ function responsesAnswer(kind: 'tool-call' | 'text', request: RecordedRequest): 
     output,
     incomplete_details: null,
     usage: {
-      input_tokens: tokens,
+      input_tokens: inputTokens,
       input_tokens_details: { cached_tokens: 0 },
       output_tokens: 20,
       output_tokens_details: { reasoning_tokens: 10 },
-      total_tokens: tokens + 20,
+      total_tokens: inputTokens + 20,
     },
   };
 }
