@@ -2,7 +2,12 @@ import { InvalidMessagesError, type Message } from '@compaction/core';
 import { conversationPrefix } from './conversation-prefix.js';
 import { previousSummaryPointer, spanPointer } from './span-pointer.js';
 import { noPreviousSummary, type SummarizeSpanInput, type SummarizeSpanOutcome } from './summarize-span.js';
-import { callSummarizer, requestTokens, summarizerWindow } from './summarizer-call.js';
+import {
+  callSummarizer,
+  requestTokens,
+  summarizerCallSettings,
+  summarizerWindow,
+} from './summarizer-call.js';
 import { renderTemplate } from './summary-template.js';
 
 /**
@@ -66,14 +71,7 @@ export async function summarizeInConversation(
   const messages = [...prefix, request];
   const tokens = requestTokens(messages, estimator);
   if (tokens > inputBudget) return undefined;
-  const answer = await callSummarizer(messages, {
-    provider: input.provider,
-    model: input.model,
-    outputTokens,
-    temperature: input.temperature,
-    requiredSections: input.requiredSections,
-    abortSignal: input.abortSignal,
-  });
+  const answer = await callSummarizer(messages, summarizerCallSettings(input, outputTokens));
   // The adapter refused to send the conversation as it is (say, tool blocks with no tool definitions to send
   // them with): nothing was sent, and the transcript holds no block the API could refuse.
   if (answer.failure !== undefined && InvalidMessagesError.isInstance(answer.failure.cause)) return undefined;

@@ -1,7 +1,12 @@
 import type { Message, Provider, TokenEstimator } from '@compaction/core';
 import { renderTranscript } from './render-transcript.js';
 import { cutToTokens } from './shorten-text.js';
-import { callSummarizer, requestTokens, summarizerWindow } from './summarizer-call.js';
+import {
+  callSummarizer,
+  requestTokens,
+  summarizerCallSettings,
+  summarizerWindow,
+} from './summarizer-call.js';
 import type { SummaryFailure } from './summary-failure.js';
 import { renderTemplate } from './summary-template.js';
 
@@ -96,14 +101,7 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
     countText,
   });
   const chunks = packEntries(entries, room, countText);
-  const call = {
-    provider: input.provider,
-    model: input.model,
-    outputTokens,
-    temperature: input.temperature,
-    requiredSections: input.requiredSections,
-    abortSignal: input.abortSignal,
-  };
+  const call = summarizerCallSettings(input, outputTokens);
   let summary = input.previousSummary;
   const inputTokens: number[] = [];
   for (const [index, chunk] of chunks.entries()) {

@@ -59,6 +59,15 @@ export interface SummarizerCallSettings {
   abortSignal: AbortSignal | undefined;
 }
 
+/** The call settings of a summary request: the input's provider and model settings, with its output limit. */
+export function summarizerCallSettings(
+  input: Omit<SummarizerCallSettings, 'outputTokens'>,
+  outputTokens: number,
+): SummarizerCallSettings {
+  const { provider, model, temperature, requiredSections, abortSignal } = input;
+  return { provider, model, outputTokens, temperature, requiredSections, abortSignal };
+}
+
 /**
  * Sends one summarizer request and checks the answer: the summary's text, or why it cannot be used. An abort
  * throws `CompactionAbortedError`; any other error of the provider is a `provider-error` failure.
