@@ -73,6 +73,7 @@ export type {
   OpenAIResponsesInputParam,
   OpenAIResponsesItem,
 } from './openai-responses-request.js';
+export { storedContextFields } from './openai-responses-stored-context.js';
 export { type EstimatorLoader, fallbackEstimator, loadTiktokenEstimator } from './openai-token-estimator.js';
 export { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 export { type ToOpenAIChatMessagesOptions, toOpenAIChatMessages } from './to-openai-chat-messages.js';

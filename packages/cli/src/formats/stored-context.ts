@@ -1,7 +1,5 @@
+import { storedContextFields } from '@compaction/provider-openai';
 import type { Conversation } from './conversation-format.js';
-
-/** The Responses request fields that continue context the API stores. */
-const storedContextFields = ['previous_response_id', 'conversation'] as const;
 
 /**
  * The field through which a conversation continues context the provider stores (`previous_response_id`, or a
@@ -10,7 +8,7 @@ const storedContextFields = ['previous_response_id', 'conversation'] as const;
  */
 export function storedContextField(conversation: Conversation): string | undefined {
   if (conversation.format !== 'openai-responses') return undefined;
-  return storedContextFields.find((field) => conversation.envelope?.[field] != null);
+  return storedContextFields(conversation.envelope)[0];
 }
 
 /** The `storedContext` option of `compactMessages` for a conversation: set when it continues stored context. */

@@ -6,6 +6,7 @@ import type {
   JSONObject,
   Message,
 } from '@compaction/core';
+import { storedContextFields } from '@compaction/provider-openai';
 import { formats } from '../formats/formats.js';
 import {
   besideList,
@@ -192,7 +193,7 @@ async function remember(
   };
 }
 
-/** Whether a Responses request continues context the API stores: `previous_response_id` or `conversation`. */
+/** Whether a Responses request continues context the API stores (see `storedContextFields`). */
 function continuesStoredContext(format: ProxiedFormat, body: Record<string, unknown>): boolean {
-  return format === 'openai-responses' && (body.previous_response_id != null || body.conversation != null);
+  return format === 'openai-responses' && storedContextFields(body).length > 0;
 }
