@@ -5,8 +5,8 @@ import { type BinaryResult, packageDirectory } from './run-binary.js';
 /**
  * Runs `compaction ...args` in this process, through the `runCli` that `dist/bin.js` calls, with in-memory
  * streams: the same command code and exit code as the binary without starting a process (about half a second
- * of a two-core machine each). What only the process does (standard input, signals, flushing on exit) is
- * tested through `runBinary`; commands read standard input from the process, so there is no `input` here.
+ * of a two-core machine each). What only the process does (standard input as a pipe, signals, flushing on
+ * exit) is tested through `runBinary`; here standard input is empty.
  * Paths in `args` must be absolute: `cwd` is where configs and stores are looked up, but files named on the
  * command line are opened from the test process's own folder.
  */

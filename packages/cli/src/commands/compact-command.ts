@@ -54,7 +54,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   });
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
-  const input = await readInputBytes(inputPath);
+  const input = await readInputBytes(inputPath, io.stdin);
   const conversation = await parseConversation(decodeText(input.bytes, input.source), input.source, from);
   const sessionId = values.session ?? defaultSessionId;
   // Opened once the input is known to be a conversation, so a bad input creates no store file.

@@ -26,7 +26,11 @@ export async function countCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (printedHelp(values, countHelp, io)) return 0;
   const estimator = parseEstimatorName(values.estimator ?? 'fast');
-  const conversation = await readConversation(positionals[0], parseFormatName(values.from, '--from'));
+  const conversation = await readConversation(
+    positionals[0],
+    io.stdin,
+    parseFormatName(values.from, '--from'),
+  );
   const providerSettings = resolveProviderFlags(values, io.cwd);
   let provider: Provider | undefined;
   const needsProvider = estimator === 'provider' || (values.compare && providerSettings !== undefined);

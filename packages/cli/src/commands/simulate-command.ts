@@ -59,7 +59,11 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
 
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
-  const conversation = await readConversation(positionals[0], parseFormatName(values.from, '--from'));
+  const conversation = await readConversation(
+    positionals[0],
+    io.stdin,
+    parseFormatName(values.from, '--from'),
+  );
   const estimator = fastEstimator();
   const provider = await providerOf(settings, io.env);
   const metered =

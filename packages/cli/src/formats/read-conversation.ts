@@ -7,21 +7,24 @@ import { detectFormatOf } from './detect-format.js';
 import { formats } from './formats.js';
 import { parseJsonWithLocation } from './json-location.js';
 
-/** Reads all of standard input. */
-export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<Buffer> {
+/** Reads all of a stream: the command's standard input. */
+export async function readStdin(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
 }
 
-/** Reads a file, or standard input for `-` or no path. */
-export async function readInputBytes(path: string | undefined): Promise<{ bytes: Buffer; source: string }> {
+/** Reads a file, or the command's standard input (`stdin`, the process's in the binary) for `-` or no path. */
+export async function readInputBytes(
+  path: string | undefined,
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+): Promise<{ bytes: Buffer; source: string }> {
   if (path === undefined || path === '-') {
     // Waiting on a terminal for a pasted conversation is never what was meant.
-    if (path === undefined && process.stdin.isTTY) {
+    if (path === undefined && stdin.isTTY) {
       throw usageError('no input: give a conversation file, or pipe one in (use - to read a terminal)');
     }
-    return { bytes: await readStdin(), source: 'standard input' };
+    return { bytes: await readStdin(stdin), source: 'standard input' };
   }
   try {
     return { bytes: await readFile(path), source: path };
@@ -104,8 +107,12 @@ export async function readJsonConversation(
   return await formats[detection.format ?? 'core'].read(value);
 }
 
-/** Reads and parses a conversation from a file or standard input. */
-export async function readConversation(path: string | undefined, format?: FormatName): Promise<Conversation> {
-  const { bytes, source } = await readInputBytes(path);
+/** Reads and parses a conversation from a file or the command's standard input. */
+export async function readConversation(
+  path: string | undefined,
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  format?: FormatName,
+): Promise<Conversation> {
+  const { bytes, source } = await readInputBytes(path, stdin);
   return parseConversation(decodeText(bytes, source), source, format);
 }
