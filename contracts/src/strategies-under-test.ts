@@ -1,5 +1,6 @@
 import {
   type CompactionStrategy,
+  createPipeline,
   createStrategyRegistry,
   resolveCompactionConfig,
   type StrategyConfig,
@@ -45,6 +46,20 @@ export const strategiesUnderTest: readonly StrategyUnderTest[] = [
   },
   { name: 'sliding-window', strategy: () => createSlidingWindow() },
   { name: 'summarization', strategy: () => createSummarization({ provider: summarizer() }) },
+  {
+    name: 'summarization (summary after the task)',
+    strategy: () => createSummarization({ provider: summarizer(), placement: 'assistant-after-task' }),
+  },
+  {
+    // The evaluation's cheapest policy at 90% retention: no model, the summary is the artifact trail.
+    name: 'tool-result-truncation, summarization (artifact trail alone, after the task)',
+    strategy: () =>
+      createPipeline([
+        createToolResultTruncation(),
+        createSummarization({ maxOutputTokens: 0, recentShare: 0.05, placement: 'assistant-after-task' }),
+      ]),
+    fallback: () => createSlidingWindow(),
+  },
   {
     name: 'default pipeline (tool-result-truncation, sliding-window; sliding-window fallback)',
     strategy: () => fromConfig(['tool-result-truncation', 'sliding-window']),

@@ -47,6 +47,7 @@ export const trailMember: FamilyMember = {
   clearTo: trailClearToTokens,
   summarizer: 'none',
   recentShare: trailRecentShare,
+  placement: 'user-before-task',
 };
 
 /** The cheapest member of the explored family at 90% or more that calls the summarizer. */
@@ -57,6 +58,7 @@ export const summarizingMember: FamilyMember = {
   clearTo: trailClearToTokens,
   summarizer: 'transcript',
   recentShare: trailRecentShare,
+  placement: 'user-before-task',
 };
 
 /**
@@ -71,6 +73,7 @@ export const continuationMember: FamilyMember = {
   clearTo: 0.18,
   summarizer: 'continuation',
   recentShare: trailRecentShare,
+  placement: 'user-before-task',
 };
 
 const trailClearTo = trailClearToTokens.toLocaleString('en-US');
@@ -222,6 +225,24 @@ export const costPolicies: readonly Policy[] = [
       `cut when they arrive, the cache-aware trigger (compaction cost 0) clearing to ${trailClearTo} tokens, summarization with ` +
       `\`recentShare: ${trailRecentShare}\` and \`maxOutputTokens: 0\`: it calls no model, the summary is its header and the ` +
       'artifact trail. What a real summary would add (decisions, state) no probe measures',
+  },
+  {
+    ...familyPolicy({ ...continuationMember, placement: 'assistant-after-task' }),
+    id: 'continuation-after-task',
+    name: `summarization* in the conversation after the task (cache-aware, caps, clear to ${continuationMember.clearTo})`,
+    description:
+      'the same member with the summary placed after the original task (`placement: ' +
+      "'assistant-after-task'`): a compaction leaves the system prompt and the task in place, so the call after it " +
+      'reads them from the cache instead of writing them again',
+  },
+  {
+    ...familyPolicy({ ...trailMember, placement: 'assistant-after-task' }),
+    id: 'trail-after-task',
+    name: `truncation → artifact trail after the task (cache-aware, caps, clear to ${trailClearTo})`,
+    description:
+      'the same member with the summary placed after the original task (`placement: ' +
+      "'assistant-after-task'`): a compaction leaves the system prompt and the task in place, so the call after it " +
+      'reads them from the cache instead of writing them again',
   },
   {
     id: 'server-compaction',

@@ -28,6 +28,8 @@ export const leverPolicyIds = [
   'summary-4k',
   'continuation-explored',
   'trail-4k',
+  'continuation-after-task',
+  'trail-after-task',
   'anthropic-scaled',
   'server-compaction',
 ] as const;
@@ -243,7 +245,9 @@ export function renderCostLevers(measures: readonly LeverMeasure[], prices: Pric
       'calls that would bring them back at the end of the run, one model request per archived item read (the context ' +
       'and earlier recalls read from the cache, the call and the recalled text written to it and carried in every later ' +
       'recall). The bill with caching splits into first writes (every message once when first sent, capped where the ' +
-      'policy caps), rewrites (the kept context written again after every compaction), cache reads, and the ' +
+      'policy caps), rewrites (after every compaction, the context written again from the first message it ' +
+      'changed: a summary placed before the task starts there, one placed after the task leaves the system prompt ' +
+      'and the task in the cache), cache reads, and the ' +
       'summarizer’s own calls (uncached for a transcript; asked in the conversation, a cache read of the prefix the last ' +
       'call wrote while the cache is warm, the rest written), each as a share of no compaction’s bill. The cache lifetime is 5 ' +
       'minutes; the time between calls is taken from the transcripts where recorded (mini-swe-agent’s response times, ' +

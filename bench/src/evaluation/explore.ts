@@ -3,7 +3,7 @@
  * need compaction at 32k (the verdict's) for the cheapest member that keeps at least 90% of the probes, with
  * and without the summarizer call, and writes bench/results/evaluation-explore.{md,json}. Every member is a
  * configuration a user can write; none reads the probes. The cheapest members found are re-run at 16k and
- * 64k, where they were not chosen, to show whether their settings hold elsewhere. About 80 seconds on two cores.
+ * 64k, where they were not chosen, to show whether their settings hold elsewhere. About three minutes on two cores.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,6 +27,7 @@ const axes = {
   capTokens: [undefined, 500, 1000, 2000],
   mode: ['mask', 'truncate', 'none'],
   recentShare: [0.3, 0.05],
+  placement: ['user-before-task', 'assistant-after-task'],
 } as const satisfies { [Key in keyof FamilyMember]: readonly FamilyMember[Key][] };
 
 /** How each use of the summarizer reads in the text. */

@@ -13,6 +13,7 @@ const member: FamilyMember = {
   clearTo: 0.2,
   summarizer: 'none',
   recentShare: 0.05,
+  placement: 'user-before-task',
 };
 
 function run(settings: FamilyMember) {
@@ -63,12 +64,29 @@ describe('familyPolicy', () => {
     expect(capped.firstSentTokens).toBeLessThan(uncapped.firstSentTokens);
   });
 
+  it('with the summary after the task, the call after a compaction reads the system prompt and task from the cache', async () => {
+    const before = await run(member);
+    const after = await run({ ...member, placement: 'assistant-after-task' });
+    const afterCompaction = (row: typeof before) =>
+      row.simulation.steps.filter((step) => step.compaction !== undefined).map((step) => step.billed);
+    expect(afterCompaction(before).length).toBeGreaterThan(0);
+    expect(afterCompaction(after).length).toBeGreaterThan(0);
+    // Before the task, the summary is the first message after the system prompt: the cache holds only that.
+    const head = after.headTokens;
+    expect(afterCompaction(after).every((billed) => billed.cacheReadTokens >= head)).toBe(true);
+    expect(afterCompaction(before).every((billed) => billed.cacheReadTokens < head)).toBe(true);
+    expect(after.billedInputTokens).toBeLessThan(before.billedInputTokens);
+  });
+
   it('is named by its settings', () => {
     expect(memberName(member)).toBe(
       'truncate → artifact trail, cache-aware, caps 500, clear to 0.2 of the limit, recentShare 0.05',
     );
     expect(memberName({ ...member, summarizer: 'transcript', clearTo: 4000, capTokens: undefined })).toBe(
       'truncate → summarization*, cache-aware, no caps, clear to 4,000 tokens, recentShare 0.05',
+    );
+    expect(memberName({ ...member, placement: 'assistant-after-task' })).toBe(
+      'truncate → artifact trail, cache-aware, caps 500, clear to 0.2 of the limit, recentShare 0.05, summary after the task',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { defaultPriceModel } from '@compaction/cli';
 import { createPipeline, createTokenCounter, type Message } from '@compaction/core';
 import { createCacheAwareTrigger } from '@compaction/strategy-kit';
-import { createSummarization } from '@compaction/strategy-summarization';
+import { createSummarization, type SummaryPlacement } from '@compaction/strategy-summarization';
 import { capToolResults, createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { defaultBudget, type Policy, withSummarizer } from './policies.js';
 
@@ -32,6 +32,12 @@ export interface FamilyMember {
   summarizer: SummarizerUse;
   /** The summarization strategy's `recentShare`. */
   recentShare: number;
+  /**
+   * The summarization strategy's `placement`. After the task (`assistant-after-task`), a compaction leaves the
+   * system prompt and the task where they were, so the next call reads them from the cache; before it (the
+   * default), the cache is written again from the summary on.
+   */
+  placement: SummaryPlacement;
 }
 
 /**
@@ -74,6 +80,7 @@ export function memberName(member: FamilyMember): string {
     member.capTokens === undefined ? 'no caps' : `caps ${member.capTokens}`,
     `clear to ${clearTo}`,
     `recentShare ${member.recentShare}`,
+    ...(member.placement === 'assistant-after-task' ? ['summary after the task'] : []),
   ].join(', ');
 }
 
@@ -97,6 +104,7 @@ export function familyPolicy(member: FamilyMember): Policy {
           createSummarization({
             provider,
             recentShare: member.recentShare,
+            placement: member.placement,
             // 0: no summary text, the summarizer is never called.
             ...(member.summarizer === 'none' ? { maxOutputTokens: 0 } : {}),
             ...(member.summarizer === 'continuation' ? { summarizerRequest: 'continuation' as const } : {}),

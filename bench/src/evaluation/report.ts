@@ -275,9 +275,11 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
             'facts the probes test (paths, commands, errors) and nothing a real summary would add (decisions, ' +
             'state), and it saves the summarizer’s calls (each span read at the full input price, or asked in the ' +
             'conversation, the conversation read from the cache) and the summary text every later call carries. ') +
-        'Its settings are the cheapest of a search over a family of configurations on these same transcripts ' +
-        '(`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md)), with the same settings re-run ' +
-        'at 16k and 64k in the cost levers’ table; the margin is small.',
+        'Its settings come from a search over a family of configurations on these same transcripts ' +
+        '(`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md)); they are re-run at 16k and 64k ' +
+        'in the cost levers’ table and on the other coding transcripts below. The margin is ' +
+        `${percent(requiredBilling - best.billedRatio)} of no compaction’s bill and ` +
+        `${((best.retention - requiredRetention) * 100).toFixed(1)} points of retention.`,
     );
   } else {
     const withoutCaching = verdict.candidates.filter((candidate) => candidate.meetsWithoutCaching);

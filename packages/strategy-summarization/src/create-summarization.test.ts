@@ -401,6 +401,8 @@ describe('failures and the fallback', () => {
     expect(textOf(summary)).toContain('## Artifact trail');
     expect(textOf(summary)).toContain('npm test -- --filter case_1 [exit 1]');
     expect(output.details).toMatchObject({ reason: 'no-room' });
+    // A choice, not a failure: no fallback is reported (the CLI would warn of one).
+    expect(output.details).not.toHaveProperty('fallback');
     const provider = summarizingProvider();
     const registry = createStrategyRegistry({ definitions: [summarizationDefinition as never] });
     const resolved = await registry.resolve(

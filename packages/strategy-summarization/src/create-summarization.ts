@@ -93,7 +93,7 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   return {
     messages: outcome.summary.messages,
     summary: textOf(outcome.summary.summary),
-    details: summaryDetails(plan, answer, outcome),
+    details: summaryDetails(plan, answer, outcome, options.maxOutputTokens === 0),
     ...(plan.archived === undefined ? {} : { archived: plan.archived }),
   };
 }

@@ -13,11 +13,16 @@ export interface SummaryOutcome {
   failure: SummaryFailure | undefined;
 }
 
-/** The details a summarizing compaction reports: what it summarized and kept, the calls, the trail, any fallback. */
+/**
+ * The details a summarizing compaction reports: what it summarized and kept, the calls, the trail, any fallback.
+ * With `trailOnly` (`maxOutputTokens: 0`) no summary text was asked for: its absence is reported as `reason`,
+ * not as a fallback, since it is what the options chose.
+ */
 export function summaryDetails(
   plan: SummaryPlan,
   answer: SummaryAnswer,
   outcome: SummaryOutcome,
+  trailOnly: boolean,
 ): JSONObject {
   const { summary, failure } = outcome;
   return {
@@ -41,6 +46,8 @@ export function summaryDetails(
     ...(outcome.shortened ? { summaryShortened: true } : {}),
     ...(failure === undefined
       ? {}
-      : { fallback: 'extractive', reason: failure.reason, failure: failure.message }),
+      : trailOnly
+        ? { reason: failure.reason }
+        : { fallback: 'extractive', reason: failure.reason, failure: failure.message }),
   };
 }

@@ -154,6 +154,40 @@ describe('compaction compact', () => {
     expect(noKey.stderr).toBe('compaction: the anthropic provider needs an API key: set ANTHROPIC_API_KEY\n');
   });
 
+  it('runs summarization with maxOutputTokens 0 (the artifact trail alone) without a provider', async () => {
+    const config = temporaryFile(
+      'compaction.config.json',
+      JSON.stringify({
+        strategy: [
+          'tool-result-truncation',
+          {
+            name: 'summarization',
+            options: { maxOutputTokens: 0, recentShare: 0.05, placement: 'assistant-after-task' },
+          },
+        ],
+        budget: { target: 0.05 },
+      }),
+    );
+    const output = join(temporaryDirectory(), 'out.json');
+    const { code, stdout, stderr } = await runCommand([
+      'compact',
+      example,
+      '--config',
+      config,
+      '--json',
+      '-o',
+      output,
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ compacted: true, usedFallback: false });
+    const messages = JSON.parse(readFileSync(output, 'utf8')) as Message[];
+    expect(findMessageIssues(messages)).toEqual([]);
+    // The summary is the artifact trail, placed after the task as an assistant message.
+    const summary = messages.find((message) => JSON.stringify(message).includes('## Artifact trail'));
+    expect(summary?.role).toBe('assistant');
+  });
+
   it('lists the registered strategies for an unknown name', async () => {
     const { code, stderr } = await runCommand(['compact', example, '--strategy', 'magic']);
     expect(code).toBe(1);

@@ -2,6 +2,7 @@ import type { CompactionConfig, StrategyRegistry } from '@compaction/core';
 import { CliError } from '../errors/cli-error.js';
 import type { ProviderSettings } from '../providers/create-provider.js';
 import type { CompactionSettings } from './resolve-settings.js';
+import { needsSummarizerProvider } from './summarizer-needed.js';
 import { validateConfig } from './validate-config.js';
 
 /**
@@ -29,10 +30,7 @@ export function mergeConfig(
     budget,
     ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
   };
-  const names = [candidate.strategy, fallback ?? []]
-    .flat()
-    .map((entry) => (typeof entry === 'string' ? entry : entry.name));
-  if (names.includes('summarization') && provider === undefined) {
+  if (needsSummarizerProvider([candidate.strategy, fallback ?? []]) && provider === undefined) {
     throw new CliError({
       reason: 'config',
       message:

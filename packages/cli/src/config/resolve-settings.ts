@@ -4,6 +4,7 @@ import { apiKeyVariables, type ProviderSettings } from '../providers/create-prov
 import { defaultFallback, defaultStrategy } from './installed-strategies.js';
 import { loadConfig } from './load-config.js';
 import { resolveProviderFlags } from './provider-flags.js';
+import { needsSummarizerProvider } from './summarizer-needed.js';
 import { parseTokenAmount, parseTokenCount } from './token-amount.js';
 
 /** The flags every compacting command shares, as `parseArgs` returns them. */
@@ -74,13 +75,7 @@ export function resolveSettings(
   const strategyNames = (Array.isArray(strategy) ? strategy : [strategy]).map((entry) =>
     typeof entry === 'string' ? entry : entry.name,
   );
-  const usesSummarization = [strategy, fileConfig?.fallback ?? []].flat().some((entry) => {
-    const object = typeof entry === 'string' ? { name: entry } : entry;
-    return (
-      object.name === 'summarization' || JSON.stringify(object.options ?? {}).includes('"summarization"')
-    );
-  });
-  if (usesSummarization && provider === undefined) {
+  if (needsSummarizerProvider([strategy, fileConfig?.fallback ?? []]) && provider === undefined) {
     throw new CliError({
       reason: 'config',
       message:
