@@ -225,10 +225,23 @@ describeOnFullRun('request policy', () => {
         definitions,
       ),
     ).rejects.toThrow('no strategy nope');
+    const trailOnly = { strategy: { name: 'summarization', options: { maxOutputTokens: 0 } } };
+    // The artifact trail alone calls no model, unless a request may change maxOutputTokens.
+    await expect(verifyRequestPolicy(createRequestPolicy(trailOnly, undefined), definitions)).resolves.toBe(
+      undefined,
+    );
     const cases: Array<[RequestPolicy, string]> = [
       [
         createRequestPolicy({ strategy: 'sliding-window' }, undefined, { strategies: ['summarization'] }),
         '--allow-strategy summarization needs a provider',
+      ],
+      [
+        createRequestPolicy(trailOnly, undefined, { options: ['summarization.maxOutputTokens'] }),
+        '--allow-option summarization.maxOutputTokens needs a provider',
+      ],
+      [
+        createRequestPolicy(trailOnly, undefined, { options: ['summarization.*'] }),
+        '--allow-option summarization.* needs a provider',
       ],
       [
         createRequestPolicy({ strategy: 'sliding-window' }, undefined, { models: ['m'] }),

@@ -216,9 +216,10 @@ export async function verifyRequestPolicy(
   registry: { definition(name: string): Promise<unknown> },
 ): Promise<void> {
   for (const name of policy.strategies.keys()) await registry.definition(name);
-  if (policy.provider === undefined && policy.strategies.has('summarization')) {
+  const summarizerAllowance = policy.provider === undefined ? summarizerAllowanceOf(policy) : undefined;
+  if (summarizerAllowance !== undefined) {
     throw usageError(
-      '--allow-strategy summarization needs a provider: add --provider (and its API key) or a "provider" in the config',
+      `${summarizerAllowance} needs a provider: add --provider (and its API key) or a "provider" in the config`,
     );
   }
   if (policy.provider === undefined && policy.models.size > 0) {
@@ -236,4 +237,17 @@ export async function verifyRequestPolicy(
       );
     }
   }
+}
+
+/**
+ * The allowance that lets a request run a summarization that calls a model, if any: summarization allowed
+ * with operator options that do not set `maxOutputTokens: 0` (the artifact trail alone, no model), or with an
+ * option a request may set to change that.
+ */
+function summarizerAllowanceOf(policy: RequestPolicy): string | undefined {
+  if (!policy.strategies.has('summarization')) return undefined;
+  if (policy.strategies.get('summarization')?.maxOutputTokens !== 0) return '--allow-strategy summarization';
+  return ['summarization.maxOutputTokens', 'summarization.*']
+    .filter((option) => policy.options.has(option))
+    .map((option) => `--allow-option ${option}`)[0];
 }
