@@ -5,9 +5,10 @@ import { type OptionsSchema, validateOptions } from '@compaction/core';
  * - `user-before-task` (default): a user message right before the original task (right after the system
  *   prompt and pinned head). Valid for Anthropic and OpenAI alike (consecutive user turns are merged), never
  *   becomes "the newest user request", and never merges into an assistant turn that must start with thinking.
- * - `assistant-after-task`: an assistant message where the summarized span began, in chronological order.
- *   When nothing would follow it (a trailing assistant message reads as a prefill), it is placed as with
- *   `user-before-task`.
+ * - `assistant-after-task`: an assistant message where the summarized span began, in chronological order,
+ *   so the task and what precedes it stay as they were (and in the prompt cache). A user message there when an
+ *   assistant message with reasoning follows; placed as with `user-before-task` when nothing would follow it
+ *   (a trailing assistant message reads as a prefill) or the history would no longer start with a user turn.
  */
 export type SummaryPlacement = 'user-before-task' | 'assistant-after-task';
 

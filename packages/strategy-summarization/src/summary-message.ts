@@ -69,10 +69,12 @@ export interface Placed {
 /**
  * Puts the summary among the kept messages (in their original order). `user-before-task` puts a user message
  * right before the original task (after the system prompt and anything pinned before it).
- * `assistant-after-task` puts an assistant message where the summarized span began; when nothing would
- * follow it, when the history would no longer start with a user turn, or when an assistant message with
- * reasoning would follow it (providers would merge the two into one turn with the summary ahead of the
- * thinking block, which they refuse), it is placed as `user-before-task`.
+ * `assistant-after-task` puts an assistant message where the summarized span began. When an assistant
+ * message with reasoning would follow it (providers would merge the two into one turn with the summary ahead
+ * of the thinking block, which they refuse), the summary goes there as a user message instead, so the
+ * messages before it, the task among them, still open the conversation unchanged (and stay in the prompt
+ * cache). When nothing would follow it, or the history would no longer start with a user turn, it is placed
+ * as `user-before-task`.
  */
 export function placeSummary(
   placement: SummaryPlacement,
@@ -91,6 +93,8 @@ export function placeSummary(
       if (!mergesAheadOfReasoning(summary, after[0])) {
         return { messages: [...before, summary, ...after], summary, role: 'assistant' };
       }
+      const userSummary = makeSummary('user');
+      return { messages: [...before, userSummary, ...after], summary: userSummary, role: 'user' };
     }
   }
   let at = kept.findIndex((item) => item.index === positions.taskIndex);
