@@ -36,9 +36,10 @@ export const trailClearToTokens = 4000;
 export const trailRecentShare = 0.05;
 
 /**
- * The cheapest member of the explored family (`pnpm evaluate:explore`, results/evaluation-explore.md) that
- * keeps at least 90% of the probes on the verdict's runs: no summarizer call, so the summary is the artifact
- * trail alone, built without a model; the truncation's defaults and the caps of the other levers.
+ * A member of the explored family (`pnpm evaluate:explore`, results/evaluation-explore.md) chosen by hand near
+ * its frontier, keeping at least 90% of the probes on the verdict's runs: no summarizer call, so the summary is
+ * the artifact trail alone, built without a model; the truncation's defaults and the caps of the other levers;
+ * clearing to a token count, which holds across windows where a share of the limit folds the trail at 16k.
  */
 export const trailMember: FamilyMember = {
   mode: 'truncate',
@@ -50,7 +51,10 @@ export const trailMember: FamilyMember = {
   placement: 'user-before-task',
 };
 
-/** The cheapest member of the explored family at 90% or more that calls the summarizer. */
+/**
+ * A member of the explored family that calls the summarizer and kept at least 90% when it was chosen (the
+ * summary before the task); its row shows what it keeps now.
+ */
 export const summarizingMember: FamilyMember = {
   mode: 'mask',
   capTokens: 500,
@@ -63,8 +67,9 @@ export const summarizingMember: FamilyMember = {
 
 /**
  * The cheapest member of the explored family at 90% or more that asks the summarizer in the conversation
- * (`summarizerRequest: 'continuation'`): summarization alone, since a truncation stage before it rewrites
- * messages the summarizer would otherwise read from the cache.
+ * (`summarizerRequest: 'continuation'`) with the summary before the task (after it, see
+ * `continuation-after-task`): summarization alone, since a truncation stage before it rewrites messages the
+ * summarizer would otherwise read from the cache.
  */
 export const continuationMember: FamilyMember = {
   mode: 'none',
@@ -202,7 +207,7 @@ export const costPolicies: readonly Policy[] = [
     id: 'summary-4k',
     name: `mask → summarization* (cache-aware, caps ${summarizingMember.capTokens}, clear to ${trailClearTo})`,
     description:
-      `the cheapest member of the explored family at 90% or more that calls the summarizer: tool results over ${summarizingMember.capTokens} ` +
+      `a member of the explored family that calls the summarizer, chosen near its frontier: tool results over ${summarizingMember.capTokens} ` +
       `tokens cut when they arrive, the cache-aware trigger clearing to ${trailClearTo} tokens whatever the window (room for the task and ` +
       `the artifact trail), \`recentShare: ${trailRecentShare}\` (the room goes to the trail first)`,
   },
@@ -211,7 +216,7 @@ export const costPolicies: readonly Policy[] = [
     id: 'continuation-explored',
     name: `summarization* in the conversation (cache-aware, caps, clear to ${continuationMember.clearTo})`,
     description:
-      'the cheapest member of the explored family at 90% or more that asks the summarizer in the conversation: ' +
+      'the cheapest member of the explored family at 90% or more that asks the summarizer in the conversation, with the summary before the task: ' +
       `summarization alone, tool results over ${ingestionCapTokens} tokens cut when they arrive, the cache-aware trigger ` +
       `clearing to ${continuationMember.clearTo} of the limit (compaction cost ${continuationSummarizerCost}, the cache ` +
       `read price), \`recentShare: ${trailRecentShare}\``,
@@ -221,7 +226,7 @@ export const costPolicies: readonly Policy[] = [
     id: 'trail-4k',
     name: `truncation → artifact trail (cache-aware, caps, clear to ${trailClearTo})`,
     description:
-      `the cheapest member of the explored family at 90% or more: the truncation’s defaults, tool results over ${ingestionCapTokens} tokens ` +
+      `a member of the explored family chosen by hand near its frontier: the truncation’s defaults, tool results over ${ingestionCapTokens} tokens ` +
       `cut when they arrive, the cache-aware trigger (compaction cost 0) clearing to ${trailClearTo} tokens, summarization with ` +
       `\`recentShare: ${trailRecentShare}\` and \`maxOutputTokens: 0\`: it calls no model, the summary is its header and the ` +
       'artifact trail. What a real summary would add (decisions, state) no probe measures',

@@ -41,6 +41,8 @@ export interface Policy {
   description: string;
   /** Whether it calls the (scripted) summarizer. */
   summarizes: boolean;
+  /** Set on members of the family `pnpm evaluate:explore` searches (`policy-family.ts`). */
+  explored?: true;
   /** When it runs, for a context window. */
   budget(contextWindow: number): BudgetOptions;
   /** A fresh strategy (and summarizer) for one run. */

@@ -93,6 +93,7 @@ export function familyPolicy(member: FamilyMember): Policy {
     kind: 'pipeline',
     description: name,
     summarizes: member.summarizer !== 'none',
+    explored: true,
     budget:
       member.trigger === 'tokens'
         ? (contextWindow) => ({ contextWindow, target: member.clearTo })

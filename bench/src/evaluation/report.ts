@@ -275,11 +275,16 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
             'facts the probes test (paths, commands, errors) and nothing a real summary would add (decisions, ' +
             'state), and it saves the summarizer’s calls (each span read at the full input price, or asked in the ' +
             'conversation, the conversation read from the cache) and the summary text every later call carries. ') +
-        'Its settings come from a search over a family of configurations on these same transcripts ' +
-        '(`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md)); they are re-run at 16k and 64k ' +
-        'in the cost levers’ table and on the other coding transcripts below. The margin is ' +
-        `${percent(requiredBilling - best.billedRatio)} of no compaction’s bill and ` +
-        `${((best.retention - requiredRetention) * 100).toFixed(1)} points of retention.`,
+        (best.totals.policy.explored === true
+          ? 'Its settings were chosen by hand near the frontier of a search over a family of configurations on these ' +
+            'same transcripts (`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md), which lists the ' +
+            'cheapest members the search found); they are re-run at 16k and 64k in the cost levers’ table and on the ' +
+            'other coding transcripts below. '
+          : '') +
+        `The margin is ${percent(requiredBilling - best.billedRatio)} of no compaction’s bill and ` +
+        `${((best.retention - requiredRetention) * 100).toFixed(1)} points of retention. The bill assumes the ` +
+        'provider’s cache serves any prefix the previous request shares: OpenAI’s prompt cache finds it by itself; ' +
+        'with Anthropic, it takes `cache_control` breakpoints on the system prompt, the task and the last message.',
     );
   } else {
     const withoutCaching = verdict.candidates.filter((candidate) => candidate.meetsWithoutCaching);

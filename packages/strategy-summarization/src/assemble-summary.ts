@@ -63,10 +63,14 @@ export function assembleSummary(
   const placed = placeSummary(
     placement,
     plan.kept,
-    (role) =>
+    (role, position) =>
       summaryMessage({
         role,
-        text: [summaryHeader(role, plan.round, plan.summarizedMessages, recall), body.text, body.trail.text]
+        text: [
+          summaryHeader(position, plan.round, plan.summarizedMessages, recall),
+          body.text,
+          body.trail.text,
+        ]
           .filter((part) => part.length > 0)
           .join('\n\n'),
         round: plan.round,

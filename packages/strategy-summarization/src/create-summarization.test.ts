@@ -276,6 +276,19 @@ describe('createSummarization', () => {
     expect(output.messages.slice(0, at)).toEqual([messages[0], messages[1]]);
     expect(output.messages[at + 1]!.content[0]?.type).toBe('reasoning');
     expect(output.details).toMatchObject({ summaryRole: 'user' });
+    // It says where the task is: above it, not after it.
+    expect(textOf(output.messages[at]!)).toMatch(
+      /^\[Summary of \d+ earlier messages, compaction round 1; the task is above/,
+    );
+    // The next round replaces it in the same place, merged.
+    const next = renumberCalls([...output.messages.slice(0, -1), ...messages.slice(2)], 9);
+    const nextInput = inputFor(next, 0.3);
+    const again = await strategy.compact(nextInput);
+    expectValid(nextInput, again.messages);
+    const summaries = again.messages.filter(isSummary);
+    expect(summaries).toHaveLength(1);
+    expect(compactionMetadataOf(summaries[0]!)!.round).toBe(2);
+    expect(again.messages.slice(0, 2)).toEqual([messages[0], messages[1]]);
   });
 
   it('keeps a huge newest turn with its results shortened instead of summarizing it away', async () => {
@@ -403,8 +416,9 @@ describe('failures and the fallback', () => {
     expect(textOf(summary)).toContain('## Artifact trail');
     expect(textOf(summary)).toContain('npm test -- --filter case_1 [exit 1]');
     expect(output.details).toMatchObject({ reason: 'no-room' });
-    // A choice, not a failure: no fallback is reported (the CLI would warn of one).
+    // A choice, not a failure: no fallback is reported (the CLI would warn of one), nor marked on the summary.
     expect(output.details).not.toHaveProperty('fallback');
+    expect(compactionMetadataOf(summary)).not.toHaveProperty('fallback');
     const provider = summarizingProvider();
     const registry = createStrategyRegistry({ definitions: [summarizationDefinition as never] });
     const resolved = await registry.resolve(

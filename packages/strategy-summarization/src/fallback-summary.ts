@@ -45,7 +45,8 @@ export function fallbackSummary(
   const carriedText = digest === '' ? (plan.previous.text ?? '') : digest;
   const summary = assembleSummary(
     plan,
-    { text: digest, trail, fallback: true, carriedText },
+    // With `maxOutputTokens: 0` nothing fell back: the trail alone is what the options asked for.
+    { text: digest, trail, fallback: options.maxOutputTokens > 0, carriedText },
     options.placement,
     counter,
   );

@@ -92,7 +92,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   const overhead = counter.estimator.countMessage(
     summaryMessage({
       role: 'assistant',
-      text: `${summaryHeader('assistant', round, mostSummarized, archive ? costliestRecallHint : undefined)}\n\n\n\n`,
+      text: `${summaryHeader('after-task', round, mostSummarized, archive ? costliestRecallHint : undefined)}\n\n\n\n`,
       round,
       summaryText: '',
       artifactTrail: previous.trail,

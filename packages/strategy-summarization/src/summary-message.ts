@@ -40,19 +40,22 @@ export function summaryMessage(input: SummaryMessageInput): Message {
   return withCompactionMetadata({ role: input.role, content: [{ type: 'text', text: input.text }] }, marks);
 }
 
+/** Where a summary stands: before the original task, or after it (where the summarized span began). */
+export type SummaryPosition = 'before-task' | 'after-task';
+
 /**
  * The first line of a summary, saying what it is and where the verbatim messages are; with `recall` (the hint
  * of the archived span), where the summarized messages themselves are. Kept short: at small targets it
  * competes with the artifact trail for the same few tokens.
  */
 export function summaryHeader(
-  role: 'user' | 'assistant',
+  position: SummaryPosition,
   round: number,
   summarized: number,
   recall?: string,
 ): string {
   const where =
-    role === 'user'
+    position === 'before-task'
       ? 'the task and the latest messages follow verbatim'
       : 'the task is above, the latest messages follow verbatim';
   const archived = recall === undefined ? '' : `; ${recall} for the summarized messages word for word`;
@@ -79,7 +82,7 @@ export interface Placed {
 export function placeSummary(
   placement: SummaryPlacement,
   kept: ReadonlyArray<{ index: number; message: Message }>,
-  makeSummary: (role: 'user' | 'assistant') => Message,
+  makeSummary: (role: 'user' | 'assistant', position: SummaryPosition) => Message,
   positions: { taskIndex: number; spanStart: number; startsWithUser: boolean },
 ): Placed {
   if (placement === 'assistant-after-task') {
@@ -89,11 +92,11 @@ export function placeSummary(
     const keepsUserFirst = !positions.startsWithUser || firstConversational?.role === 'user';
     if (at !== -1 && keepsUserFirst) {
       const after = kept.slice(at).map((item) => item.message);
-      const summary = makeSummary('assistant');
+      const summary = makeSummary('assistant', 'after-task');
       if (!mergesAheadOfReasoning(summary, after[0])) {
         return { messages: [...before, summary, ...after], summary, role: 'assistant' };
       }
-      const userSummary = makeSummary('user');
+      const userSummary = makeSummary('user', 'after-task');
       return { messages: [...before, userSummary, ...after], summary: userSummary, role: 'user' };
     }
   }
@@ -101,6 +104,6 @@ export function placeSummary(
   if (at === -1) at = kept.findIndex((item) => item.message.role !== 'system');
   if (at === -1) at = kept.length;
   const messages = kept.map((item) => item.message);
-  const summary = makeSummary('user');
+  const summary = makeSummary('user', 'before-task');
   return { messages: [...messages.slice(0, at), summary, ...messages.slice(at)], summary, role: 'user' };
 }

@@ -188,6 +188,26 @@ describe('compaction compact', () => {
     expect(summary?.role).toBe('assistant');
   });
 
+  it('asks no provider for a summarization fallback that --strategy replaces', async () => {
+    const config = temporaryFile(
+      'compaction.config.json',
+      JSON.stringify({ strategy: 'tool-result-truncation', fallback: 'summarization' }),
+    );
+    const replaced = await runCommand([
+      'compact',
+      example,
+      '--config',
+      config,
+      '--strategy',
+      'sliding-window',
+    ]);
+    expect(replaced.stderr).not.toContain('needs a provider');
+    expect(replaced.code).toBe(0);
+    const kept = await runCommand(['compact', example, '--config', config]);
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain('"summarization" strategy needs a provider');
+  });
+
   it('lists the registered strategies for an unknown name', async () => {
     const { code, stderr } = await runCommand(['compact', example, '--strategy', 'magic']);
     expect(code).toBe(1);

@@ -75,7 +75,12 @@ export function resolveSettings(
   const strategyNames = (Array.isArray(strategy) ? strategy : [strategy]).map((entry) =>
     typeof entry === 'string' ? entry : entry.name,
   );
-  if (needsSummarizerProvider([strategy, fileConfig?.fallback ?? []]) && provider === undefined) {
+  const strategyDefaulted = flags.strategy === undefined && fileConfig?.strategy === undefined;
+  const fallback =
+    flags.strategy !== undefined
+      ? undefined
+      : (fileConfig?.fallback ?? (strategyDefaulted ? defaultFallback : undefined));
+  if (needsSummarizerProvider([strategy, fallback ?? []]) && provider === undefined) {
     throw new CliError({
       reason: 'config',
       message:
@@ -84,11 +89,6 @@ export function resolveSettings(
     });
   }
 
-  const strategyDefaulted = flags.strategy === undefined && fileConfig?.strategy === undefined;
-  const fallback =
-    flags.strategy !== undefined
-      ? undefined
-      : (fileConfig?.fallback ?? (strategyDefaulted ? defaultFallback : undefined));
   const config: CompactionSettings['config'] = {
     strategy,
     ...(fallback === undefined ? {} : { fallback }),
