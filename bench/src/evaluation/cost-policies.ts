@@ -83,6 +83,12 @@ export const continuationMember: FamilyMember = {
 
 const trailClearTo = trailClearToTokens.toLocaleString('en-US');
 
+/** What the rows "after the task" change from the member before them. */
+const afterTaskDescription =
+  "the same member with the summary placed after the original task (`placement: 'assistant-after-task'`): a " +
+  'compaction leaves the system prompt and the task in place, so the call after it reads them from the cache ' +
+  'instead of writing them again';
+
 function cacheAware(now: () => number) {
   return createCacheAwareTrigger({ now, compactionCost: summarizerCost });
 }
@@ -235,19 +241,13 @@ export const costPolicies: readonly Policy[] = [
     ...familyPolicy({ ...continuationMember, placement: 'assistant-after-task' }),
     id: 'continuation-after-task',
     name: `summarization* in the conversation after the task (cache-aware, caps, clear to ${continuationMember.clearTo})`,
-    description:
-      'the same member with the summary placed after the original task (`placement: ' +
-      "'assistant-after-task'`): a compaction leaves the system prompt and the task in place, so the call after it " +
-      'reads them from the cache instead of writing them again',
+    description: afterTaskDescription,
   },
   {
     ...familyPolicy({ ...trailMember, placement: 'assistant-after-task' }),
     id: 'trail-after-task',
     name: `truncation → artifact trail after the task (cache-aware, caps, clear to ${trailClearTo})`,
-    description:
-      'the same member with the summary placed after the original task (`placement: ' +
-      "'assistant-after-task'`): a compaction leaves the system prompt and the task in place, so the call after it " +
-      'reads them from the cache instead of writing them again',
+    description: afterTaskDescription,
   },
   {
     id: 'server-compaction',

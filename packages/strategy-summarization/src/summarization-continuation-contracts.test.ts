@@ -24,6 +24,7 @@ import {
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicMessage, chatCompletion, responsesResponse } from './__fixtures__/sdk-harnesses.js';
 import { wellFormedSummary } from './__fixtures__/summaries.js';
 import { createSummarization } from './create-summarization.js';
 
@@ -54,17 +55,6 @@ const connection = () => ({ apiKey: 'test-key', maxRetries: 0, timeout: 5000 });
 // Results short enough that a run takes milliseconds; the block and item types are what is under test.
 const generated = { maxRounds: 8, maxResultLength: 3000 };
 const summaryText = wellFormedSummary();
-
-const anthropicMessage = (text: string) => ({
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-haiku-5-5',
-  content: [{ type: 'text', text }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 1000, output_tokens: 200 },
-});
 
 const anthropicCase = (withTools: boolean): ApiCase => ({
   name: withTools ? "Anthropic, the agent's tools configured" : 'Anthropic, no tools configured',
@@ -110,16 +100,7 @@ const chatCase: ApiCase = {
     createOpenAIProvider({ ...connection(), baseURL: `${server.url}/v1`, model: 'gpt-5.4-mini' }),
   violations: openAIChatViolations,
   expectations: (body) => expect(body).not.toHaveProperty('tools'),
-  success: (text) => ({
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 0,
-    model: 'gpt-5.4-mini',
-    choices: [
-      { index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' },
-    ],
-    usage: { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200 },
-  }),
+  success: chatCompletion,
   refusal: openAIRefusal,
 };
 
@@ -138,25 +119,7 @@ const responsesCase: ApiCase = {
     }),
   violations: openAIResponsesViolations,
   expectations: (body) => expect(body).not.toHaveProperty('tools'),
-  success: (text) => ({
-    id: 'resp_1',
-    object: 'response',
-    created_at: 0,
-    model: 'gpt-5.4-mini',
-    status: 'completed',
-    error: null,
-    incomplete_details: null,
-    output: [
-      {
-        type: 'message',
-        id: 'msg_1',
-        role: 'assistant',
-        status: 'completed',
-        content: [{ type: 'output_text', text, annotations: [] }],
-      },
-    ],
-    usage: { input_tokens: 1000, output_tokens: 200, total_tokens: 1200 },
-  }),
+  success: responsesResponse,
   refusal: openAIRefusal,
 };
 

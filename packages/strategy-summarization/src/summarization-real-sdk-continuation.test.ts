@@ -1,4 +1,4 @@
-import { createTokenCounter, type Message } from '@compaction/core';
+import { createTokenCounter, type Message, type Provider } from '@compaction/core';
 import { toAnthropicRequest } from '@compaction/provider-anthropic';
 import { toOpenAIChatMessages } from '@compaction/provider-openai';
 import { anthropicMessagesViolations, deepFreeze, openAIChatViolations } from '@compaction/testing';
@@ -47,18 +47,26 @@ function blocksOf(messages: readonly unknown[]): Array<{ role: string; block: un
   });
 }
 
+/** The agent's session the tests compact, frozen so that a change to it would throw. */
+const agentHistory = () => deepFreeze(agentSession(12, 'Now add a test for negative totals.'));
+
+/** One compaction of `history` asking the summarizer in the conversation, at a limit that summarizes. */
+function compactInConversation(provider: Provider, history: readonly Message[]) {
+  return createSummarization({ provider, summarizerRequest: 'continuation' }).compact({
+    messages: history,
+    counter: createTokenCounter(),
+    budget: { limit: 1500, target: 1500 },
+    trigger: 'auto',
+    round: 1,
+  });
+}
+
 describe.each(sdkHarnesses)("summarizerRequest 'continuation' through the real $name SDK", (harness) => {
   it("sends the agent's own request for the history, then the summary request as one more user message", async () => {
     server.handle(harness.path, () => harness.success(wellFormedSummary()));
-    const history = deepFreeze(agentSession(12, 'Now add a test for negative totals.'));
+    const history = agentHistory();
     const provider = harness.createProvider(server, { maxRetries: 0, timeout: 2000, tools: agentTools });
-    const output = await createSummarization({ provider, summarizerRequest: 'continuation' }).compact({
-      messages: history,
-      counter: createTokenCounter(),
-      budget: { limit: 1500, target: 1500 },
-      trigger: 'auto',
-      round: 1,
-    });
+    const output = await compactInConversation(provider, history);
 
     expect(output.details).toMatchObject({ summarizerRequest: 'continuation', summarizerCalls: 1 });
     expect(output.details).not.toHaveProperty('fallback');
@@ -88,15 +96,8 @@ describe('the Anthropic adapter without the agent tools', () => {
   it('sends the span as a transcript, the only request made', async () => {
     const harness = sdkHarnesses.find((candidate) => candidate.name === 'anthropic')!;
     server.handle(harness.path, () => harness.success(wellFormedSummary()));
-    const history = deepFreeze(agentSession(12, 'Now add a test for negative totals.'));
     const provider = harness.createProvider(server, { maxRetries: 0, timeout: 2000 });
-    const output = await createSummarization({ provider, summarizerRequest: 'continuation' }).compact({
-      messages: history,
-      counter: createTokenCounter(),
-      budget: { limit: 1500, target: 1500 },
-      trigger: 'auto',
-      round: 1,
-    });
+    const output = await compactInConversation(provider, agentHistory());
 
     // The conversation holds tool calls, which the API refuses without tools: the adapter sent nothing for it.
     expect(output.details).toMatchObject({ summarizerRequest: 'transcript', summarizerCalls: 1 });

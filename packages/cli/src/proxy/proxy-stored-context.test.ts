@@ -1,6 +1,7 @@
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responsesShellSession } from './__fixtures__/responses-shell-session.js';
 import { type RunningProxy, startProxy } from './__fixtures__/start-proxy.js';
 
 // A Responses request that continues context the API stores (`previous_response_id`, or a `conversation` the
@@ -18,33 +19,6 @@ afterAll(async () => {
   await proxy.close();
   await upstream.close();
 });
-
-const output = (step: number) =>
-  Array.from(
-    { length: 40 },
-    (_, line) => `step ${step} line ${line}: value = compute(${step}, ${line})`,
-  ).join('\n');
-
-/** New items far over the proxy's trigger: a task, twelve shell calls with long outputs, a new request. */
-function newItems(): OpenAI.Responses.ResponseInputItem[] {
-  const items: OpenAI.Responses.ResponseInputItem[] = [
-    { role: 'user', content: 'Fix the failing test in src/app.ts' },
-  ];
-  for (let step = 0; step < 12; step++) {
-    const callId = `call_${step}`;
-    items.push(
-      {
-        type: 'function_call',
-        call_id: callId,
-        name: 'bash',
-        arguments: JSON.stringify({ command: `cat f${step}` }),
-      },
-      { type: 'function_call_output', call_id: callId, output: output(step) },
-    );
-  }
-  items.push({ role: 'user', content: 'Now run the tests.' });
-  return items;
-}
 
 describe('compaction proxy: Responses requests that continue stored context', () => {
   it.each([
@@ -65,7 +39,7 @@ describe('compaction proxy: Responses requests that continue stored context', ()
       },
     }));
     const client = new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-    const request = { model: 'gpt-5', input: newItems(), ...continuation };
+    const request = { model: 'gpt-5', input: responsesShellSession(), ...continuation };
     // Twice: the second time the proxy would also have a remembered compaction to apply.
     await client.responses.create(request);
     await client.responses.create(request);
@@ -89,7 +63,7 @@ describe('compaction proxy: Responses requests that continue stored context', ()
       },
     }));
     const client = new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-    const input = newItems();
+    const input = responsesShellSession();
     await client.responses.create({ model: 'gpt-5', input });
 
     const sent = upstream.requests[0]!.body as { input: unknown[] };

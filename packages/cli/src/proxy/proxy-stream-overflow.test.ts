@@ -2,6 +2,7 @@ import { compactedRequestViolations } from '@compaction/testing';
 import { type Reply, startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responsesShellSession } from './__fixtures__/responses-shell-session.js';
 import { type RunningProxy, startProxy } from './__fixtures__/start-proxy.js';
 
 // The Responses API can refuse a request as too long after it answered 200 and opened the stream: the event
@@ -19,31 +20,6 @@ afterAll(async () => {
   await proxy.close();
   await upstream.close();
 });
-
-const output = (step: number) =>
-  Array.from(
-    { length: 40 },
-    (_, line) => `step ${step} line ${line}: value = compute(${step}, ${line})`,
-  ).join('\n');
-
-function input(): OpenAI.Responses.ResponseInputItem[] {
-  const items: OpenAI.Responses.ResponseInputItem[] = [
-    { role: 'user', content: 'Fix the failing test in src/app.ts' },
-  ];
-  for (let step = 0; step < 12; step++) {
-    items.push(
-      {
-        type: 'function_call',
-        call_id: `call_${step}`,
-        name: 'bash',
-        arguments: `{"command":"cat f${step}"}`,
-      },
-      { type: 'function_call_output', call_id: `call_${step}`, output: output(step) },
-    );
-  }
-  items.push({ role: 'user', content: 'Now run the tests.' });
-  return items;
-}
 
 const envelope = (status: string) => ({
   id: 'resp_1',
@@ -101,7 +77,7 @@ const answered = () =>
 
 async function streamThroughProxy() {
   const client = new OpenAI({ apiKey: 'test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-  const request = { model: 'gpt-5', input: input(), stream: true as const };
+  const request = { model: 'gpt-5', input: responsesShellSession(), stream: true as const };
   const types: string[] = [];
   let text = '';
   for await (const event of await client.responses.create(request)) {

@@ -1,4 +1,5 @@
 import type { CompactionConfig, JSONObject, StrategyConfig } from '@compaction/core';
+import { needsSummarizerProvider } from '../config/summarizer-needed.js';
 import { usageError } from '../errors/cli-error.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
 import type { ProviderSettings } from '../providers/create-provider.js';
@@ -246,7 +247,8 @@ export async function verifyRequestPolicy(
  */
 function summarizerAllowanceOf(policy: RequestPolicy): string | undefined {
   if (!policy.strategies.has('summarization')) return undefined;
-  if (policy.strategies.get('summarization')?.maxOutputTokens !== 0) return '--allow-strategy summarization';
+  const configured = { name: 'summarization', options: policy.strategies.get('summarization') };
+  if (needsSummarizerProvider(configured)) return '--allow-strategy summarization';
   return ['summarization.maxOutputTokens', 'summarization.*']
     .filter((option) => policy.options.has(option))
     .map((option) => `--allow-option ${option}`)[0];

@@ -5,7 +5,11 @@ import {
   type Provider,
   type Usage,
 } from '@compaction/core';
-import { createSummarization, type SummarizerRequest } from '@compaction/strategy-summarization';
+import {
+  createSummarization,
+  defaultSummarySections,
+  type SummarizerRequest,
+} from '@compaction/strategy-summarization';
 import { createMockProvider, generateCodingHistory } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
 import { createMeteredProvider } from './metered-provider.js';
@@ -14,17 +18,8 @@ import { simulate } from './simulate.js';
 const history = generateCodingHistory({ messages: 120, seed: 7 });
 const counter = createTokenCounter();
 const budget = { contextWindow: Math.ceil(counter.count(history) * 0.6) };
-const structuredSummary = [
-  'Goals and constraints',
-  'Progress and current state',
-  'Decisions and why',
-  'Files and code',
-  'Errors and resolutions',
-  'Pending work',
-  'Next step',
-]
-  .map((section) => `## ${section}\nnone`)
-  .join('\n');
+// Every section the default template requires, so the summary is accepted.
+const structuredSummary = defaultSummarySections.map((section) => `## ${section}\nnone`).join('\n');
 
 function summarizer(usage?: Usage): Provider {
   const answer: GenerateResult =

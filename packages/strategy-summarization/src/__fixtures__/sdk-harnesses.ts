@@ -76,6 +76,39 @@ function positiveInteger(value: unknown, name: string): string[] {
   return Number.isInteger(value) && (value as number) > 0 ? [] : [`${name} is not a positive integer`];
 }
 
+/** A Messages API answer with this text. */
+export const anthropicMessage = (text: string) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-haiku-5-5',
+  content: [{ type: 'text', text }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1000, output_tokens: 200 },
+});
+
+/** A Responses API answer with this text. */
+export const responsesResponse = (text: string) => ({
+  id: 'resp_1',
+  object: 'response',
+  created_at: 0,
+  model: 'gpt-5.4-mini',
+  status: 'completed',
+  error: null,
+  incomplete_details: null,
+  output: [
+    {
+      type: 'message',
+      id: 'msg_1',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    },
+  ],
+  usage: { input_tokens: 1000, output_tokens: 200, total_tokens: 1200 },
+});
+
 const anthropicHarness: SdkHarness = {
   name: 'anthropic',
   model: 'claude-haiku-5-5',
@@ -90,29 +123,10 @@ const anthropicHarness: SdkHarness = {
       ...(settings.limits === undefined ? {} : { modelLimits: { 'claude-haiku-5-5': settings.limits } }),
       ...(settings.tools === undefined ? {} : { tools: settings.tools }),
     }),
-  success: (text) => ({
-    body: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-haiku-5-5',
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 1000, output_tokens: 200 },
-    },
-  }),
+  success: (text) => ({ body: anthropicMessage(text) }),
+  // No content block at all, and no output tokens: what an empty answer looks like on the wire.
   empty: () => ({
-    body: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-haiku-5-5',
-      content: [],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 1000, output_tokens: 0 },
-    },
+    body: { ...anthropicMessage(''), content: [], usage: { input_tokens: 1000, output_tokens: 0 } },
   }),
   rateLimited: (retryAfterMs) => ({
     status: 429,
@@ -185,7 +199,8 @@ const anthropicHarness: SdkHarness = {
   },
 };
 
-const chatCompletion = (content: string) => ({
+/** A Chat Completions answer with this text. */
+export const chatCompletion = (content: string) => ({
   id: 'chatcmpl-1',
   object: 'chat.completion',
   created: 0,
