@@ -253,7 +253,13 @@ a request names. One line per compaction goes to standard error.
       --upstream <where>      anthropic (https://api.anthropic.com), openai (https://api.openai.com),
                               anthropic=<url>, openai=<url>, or a <url> for both; repeatable
                               (default: both providers). A request cannot choose it: a header, query
-                              parameter or absolute URL naming one gets 400.
+                              parameter or absolute URL naming one gets 400. Each request goes to
+                              the provider whose API its path is, or for /v1/models, /v1/files and
+                              /v1/skills, whose marks it carries (x-api-key or anthropic-* headers:
+                              Anthropic; a bearer token: OpenAI). Refused, never forwarded: another
+                              provider's credential, a path of neither API, a path not in normal form.
+      --upstream-timeout <t>  how long the upstream may stay silent, before its answer and within a
+                              stream (default 10m); then 504, or the stream is cut
       --store <path|memory>   where compacted prefixes and compactions are kept: a SQLite file (default
                               .compaction/sessions.sqlite in the working folder) or memory
       --host <address>        default 127.0.0.1 (loopback only)

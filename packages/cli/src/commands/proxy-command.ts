@@ -5,6 +5,7 @@ import { proxyHelp } from '../help.js';
 import { parseFlags, printedHelp } from '../parse-flags.js';
 import { createProxyServer, defaultProxyMaxBodyBytes } from '../proxy/proxy-server.js';
 import { parseUpstreams } from '../proxy/upstreams.js';
+import { parseDuration } from '../serve/parse-duration.js';
 import { describeStoreLocation, openSessionStore } from '../serve/session-store.js';
 import { isLoopback, readServerFlags, serverFlagOptions, startListening } from './server-start.js';
 
@@ -16,6 +17,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags('proxy', args, {
     ...serverFlagOptions,
     upstream: { type: 'string', multiple: true },
+    'upstream-timeout': { type: 'string' },
   });
   if (printedHelp(values, proxyHelp, io)) return 0;
   const flags = readServerFlags(
@@ -37,6 +39,9 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
       maxConcurrent: flags.maxConcurrent,
       maxQueue: flags.maxQueue,
       environment: io.env,
+      ...(values['upstream-timeout'] === undefined
+        ? {}
+        : { upstreamTimeoutMs: parseDuration(values['upstream-timeout'], '--upstream-timeout') }),
       log: (line) => io.stderr.write(`${line}\n`),
       ...(store === undefined ? {} : { store }),
     });

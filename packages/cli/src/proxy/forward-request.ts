@@ -52,10 +52,21 @@ function endToEndHeaders(
  */
 const requestOnlyHeaders = new Set(['host', 'content-length', 'expect', conversationHeader]);
 
-/** A request's headers as they go upstream: everything but hop-by-hop headers, the host and the proxy's own. */
+/**
+ * A request's headers as they go upstream: everything but hop-by-hop headers, the host and the proxy's own
+ * (every `x-compaction-*` header: they are meant for this proxy, and the upstream has no use for them).
+ */
 export function upstreamHeaders(headers: IncomingHttpHeaders, bodyLength: number): OutgoingHttpHeaders {
-  return { ...endToEndHeaders(headers, requestOnlyHeaders), 'content-length': bodyLength };
+  const copied = endToEndHeaders(headers, requestOnlyHeaders);
+  for (const name of Object.keys(copied)) if (name.startsWith('x-compaction-')) delete copied[name];
+  return { ...copied, 'content-length': bodyLength };
 }
+
+/**
+ * How long the upstream may stay silent, in milliseconds: before its answer's headers and between the
+ * chunks of its body. A model thinking before the first byte of an answer that is not streamed takes minutes.
+ */
+export const defaultUpstreamTimeoutMs = 10 * 60_000;
 
 /** An upstream response's headers as they go back to the client. */
 export function clientHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
@@ -72,6 +83,7 @@ export function sendUpstream(
   headers: IncomingHttpHeaders,
   body: Buffer,
   signal: AbortSignal,
+  timeoutMs: number = defaultUpstreamTimeoutMs,
 ): Promise<IncomingMessage> {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -80,15 +92,28 @@ export function sendUpstream(
       { method, headers: upstreamHeaders(headers, body.length), signal },
       resolve,
     );
+    let timedOut = false;
+    // The socket's idle timeout covers both the wait for the answer and a stream that stops mid-way; a
+    // stream cut so ends with an error, which closes the client's connection.
+    outgoing.setTimeout(timeoutMs, () => {
+      timedOut = true;
+      outgoing.destroy(new Error(`no answer for ${timeoutMs} ms`));
+    });
     outgoing.on('error', (error) =>
       reject(
         signal.aborted
           ? error
-          : new HttpError({
-              status: 502,
-              errorCode: 'upstream-unreachable',
-              message: `the upstream ${target.origin} could not be reached: ${error.message}`,
-            }),
+          : timedOut
+            ? new HttpError({
+                status: 504,
+                errorCode: 'upstream-timeout',
+                message: `the upstream ${target.origin} sent nothing for ${timeoutMs} ms`,
+              })
+            : new HttpError({
+                status: 502,
+                errorCode: 'upstream-unreachable',
+                message: `the upstream ${target.origin} could not be reached: ${error.message}`,
+              }),
       ),
     );
     outgoing.end(body);

@@ -17,11 +17,12 @@ import { contextWindowOf } from '../run-compaction.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
-import { readRawBody } from '../serve/read-raw-body.js';
 import { serverDefaults } from '../serve/server-defaults.js';
+import { readClientBody } from './client-body.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
   conversationHeader,
+  defaultUpstreamTimeoutMs,
   errorJson,
   isPlainEventStream,
   pipeResponse,
@@ -31,8 +32,9 @@ import {
 } from './forward-request.js';
 import { PrefixMemory } from './prefix-memory.js';
 import { compactAfterOverflow, type PreparedRequest, prepareRequest } from './request-compaction.js';
+import { routeRequest } from './route-request.js';
 import { readStreamOpening } from './stream-opening.js';
-import { type ProxiedFormat, routeOf, type Upstreams, upstreamTarget } from './upstreams.js';
+import { type ProxiedFormat, type Upstreams, upstreamTarget } from './upstreams.js';
 
 /** The path of the proxy's own status endpoint; every other path is forwarded. */
 export const statusPath = '/compaction/status';
@@ -56,6 +58,8 @@ export interface ProxyServerSettings {
   environment?: NodeJS.ProcessEnv;
   /** Where the line about each compaction goes. Default standard error. */
   log?: (line: string) => void;
+  /** How long the upstream may stay silent (before its answer, and within a stream), in ms. Default 10 minutes. */
+  upstreamTimeoutMs?: number;
 }
 
 /** What `GET /compaction/status` answers. */
@@ -67,6 +71,8 @@ export interface ProxyStatus {
   compactions: number;
   /** Requests retried after the upstream answered a context overflow. */
   overflowRetries: number;
+  /** Requests whose body was in a content encoding the proxy cannot read, forwarded uncompacted. */
+  unreadBodies: number;
   /** Conversations whose compacted prefix the proxy remembers in memory. */
   conversations: number;
   upstreams: Record<string, string>;
@@ -121,6 +127,7 @@ export function compactionLine(key: string, event: CompactionEvent): string {
 export async function createProxyServer(options: ProxyServerSettings): Promise<ProxyServer> {
   const { settings, registry, upstreams, store } = options;
   const maxBodyBytes = options.maxBodyBytes ?? defaultProxyMaxBodyBytes;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? defaultUpstreamTimeoutMs;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // The summarizer is the operator's provider, built from the operator's settings and environment only.
   const provider = await new ProviderPool(settings.provider, options.environment).get();
@@ -135,7 +142,7 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     options.maxQueue ?? serverDefaults.maxQueue,
   );
   const startedAt = Date.now();
-  const counts = { requests: 0, compactions: 0, overflowRetries: 0 };
+  const counts = { requests: 0, compactions: 0, overflowRetries: 0, unreadBodies: 0 };
   const context = {
     compactor,
     memory,
@@ -163,24 +170,26 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
   async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = request.url ?? '/';
     const path = url.split('?')[0] ?? '/';
-    const route = routeOf(path);
-    const upstream = upstreams[route.provider];
-    if (upstream === undefined) {
-      throw new HttpError({
-        status: 404,
-        errorCode: 'no-upstream',
-        message: `this proxy has no ${route.provider} upstream for ${path} (see --upstream)`,
-      });
-    }
-    const target = upstreamTarget(upstream, url);
+    // Routed by the request's own marks, and refused before anything is read or sent when its credential
+    // could reach a provider it was not meant for.
+    const route = routeRequest(path, request.headers, new URLSearchParams(url.slice(path.length)), upstreams);
+    const target = upstreamTarget(upstreams[route.provider] as URL, url);
     const method = request.method ?? 'GET';
-    const raw = await readRawBody(request, maxBodyBytes);
+    const { body: raw, headers, unreadEncoding } = await readClientBody(request, maxBodyBytes);
+    if (unreadEncoding !== undefined) {
+      counts.unreadBodies++;
+      log(
+        `compaction proxy: a request body in the unknown encoding "${unreadEncoding}" was forwarded uncompacted`,
+      );
+    }
     const aborted = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) aborted.abort();
     });
+    const send = (body: Buffer) =>
+      sendUpstream(target, method, headers, body, aborted.signal, upstreamTimeoutMs);
     let prepared: PreparedRequest = { body: raw };
-    if (route.format !== undefined && method === 'POST') {
+    if (route.format !== undefined && method === 'POST' && unreadEncoding === undefined) {
       try {
         prepared = await prepareRequest(route.format, raw, request.headers[conversationHeader], context);
       } catch (error) {
@@ -190,7 +199,7 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
       }
     }
     counts.requests++;
-    const answer = await sendUpstream(target, method, request.headers, prepared.body, aborted.signal);
+    const answer = await send(prepared.body);
     const status = answer.statusCode ?? 502;
     const { conversation } = prepared;
     if (conversation === undefined) {
@@ -210,10 +219,7 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
       }
       counts.overflowRetries++;
       answer.destroy();
-      await pipeResponse(
-        await sendUpstream(target, method, request.headers, retry.body, aborted.signal),
-        response,
-      );
+      await pipeResponse(await send(retry.body), response);
       return true;
     };
     if (status === 200 && conversation.format === 'openai-responses' && isPlainEventStream(answer)) {
@@ -256,7 +262,13 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     await forward(request, response);
   }
 
-  const server = createServer((request, response) => {
+  // A slow client is held to serve's bounds: the request line and headers in 10 s, the whole body in 60 s.
+  const timeouts = {
+    headersTimeout: serverDefaults.headersTimeoutMs,
+    requestTimeout: serverDefaults.requestTimeoutMs,
+    connectionsCheckingInterval: 1000,
+  };
+  const server = createServer(timeouts, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       // A client that went away needs no answer; the upstream request was cut with it.
       if (response.destroyed) return;

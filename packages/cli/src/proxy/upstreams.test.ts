@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
-import { parseUpstreams, routeOf, upstreamTarget } from './upstreams.js';
+import { parseUpstreams, upstreamTarget } from './upstreams.js';
 
 // Not on the Node 22 compatibility run: parsing upstreams is plain code, with no module of the runtime (the Node
 // 20 run has run it).
@@ -27,15 +27,7 @@ describeOnFullRun('parseUpstreams', () => {
   });
 });
 
-describeOnFullRun('routeOf and upstreamTarget', () => {
-  it('compacts the three conversation paths and forwards the rest to the provider whose path it is', () => {
-    expect(routeOf('/v1/messages')).toEqual({ provider: 'anthropic', format: 'anthropic' });
-    expect(routeOf('/v1/chat/completions/')).toEqual({ provider: 'openai', format: 'openai-chat' });
-    expect(routeOf('/v1/responses')).toEqual({ provider: 'openai', format: 'openai-responses' });
-    expect(routeOf('/v1/messages/count_tokens')).toEqual({ provider: 'anthropic' });
-    expect(routeOf('/v1/models')).toEqual({ provider: 'openai' });
-  });
-
+describeOnFullRun('upstreamTarget', () => {
   it('puts the request path and query after the upstream’s own path', () => {
     expect(upstreamTarget(new URL('http://127.0.0.1:9000/gateway/'), '/v1/messages?beta=true').href).toBe(
       'http://127.0.0.1:9000/gateway/v1/messages?beta=true',

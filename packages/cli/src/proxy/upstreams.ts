@@ -70,24 +70,6 @@ export interface ProxyRoute {
   format?: ProxiedFormat;
 }
 
-const compactedPaths: Record<string, ProxyRoute> = {
-  '/v1/messages': { provider: 'anthropic', format: 'anthropic' },
-  '/v1/chat/completions': { provider: 'openai', format: 'openai-chat' },
-  '/v1/responses': { provider: 'openai', format: 'openai-responses' },
-};
-
-/**
- * The route of a request path (without its query): the three conversation endpoints are compacted; any other
- * path goes through untouched, to Anthropic for `/v1/messages/…` and `/v1/complete`, to OpenAI otherwise.
- */
-export function routeOf(path: string): ProxyRoute {
-  const trimmed = path.replace(/\/+$/, '');
-  const compacted = compactedPaths[trimmed];
-  if (compacted !== undefined) return compacted;
-  if (trimmed.startsWith('/v1/messages/') || trimmed === '/v1/complete') return { provider: 'anthropic' };
-  return { provider: 'openai' };
-}
-
 /** The address a request goes to: the upstream's origin and path prefix, then the request's path and query. */
 export function upstreamTarget(upstream: URL, pathAndQuery: string): URL {
   const prefix = upstream.pathname.replace(/\/+$/, '');

@@ -24,7 +24,7 @@ export async function startProxy(
   options: {
     environment?: NodeJS.ProcessEnv;
     store?: CompactionStore;
-    limits?: Pick<ProxyServerSettings, 'maxConcurrent' | 'maxQueue'>;
+    limits?: Pick<ProxyServerSettings, 'maxConcurrent' | 'maxQueue' | 'upstreamTimeoutMs'>;
   } = {},
 ): Promise<RunningProxy> {
   const registry = await createCliRegistry();
