@@ -12,14 +12,29 @@ import { resolve } from 'node:path';
 import { cl100kProfile, createTextEstimator, o200kProfile } from '@compaction/token-estimator';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';
 import { resultsDirectory } from '../results-file.js';
-import { calibrationSeed, contentClasses, generateCorpus, heldBackSeed, samplesPerClass } from './corpus.js';
+import { compareAnthropicUsage } from './anthropic-usage.js';
+import {
+  calibrationSeed,
+  contentClasses,
+  generateCorpus,
+  heldBackClasses,
+  heldBackSeed,
+  samplesPerClass,
+} from './corpus.js';
 import { type BenchCounter, createBenchCounters } from './counters.js';
 import { createExactCounter } from './exact-counters.js';
 import { measureIncrementalCheck } from './incremental-check.js';
 import { interleavedSecondsPerCall, megabytes, type TimedWork } from './measure.js';
 import { tokenReadmeFigures, tokenSectionName } from './readme-figures.js';
-import { type RowCounts, type TokenResults, tokenResultsFile } from './token-results.js';
+import {
+  type LanguageResult,
+  type RowCounts,
+  type SpreadCounts,
+  type TokenResults,
+  tokenResultsFile,
+} from './token-results.js';
 import { loadTranscriptTexts } from './transcript-texts.js';
+import { catalogTexts, fittedLanguages, heldBackLanguages } from './translation-catalogs.js';
 
 const runs = 5;
 
@@ -61,6 +76,42 @@ const transcriptRows = transcripts.map((transcript) => ({
   name: transcript.name,
   counts: countRow(transcript.texts),
 }));
+
+/** Totals of texts and the lowest and highest error of one of them. */
+function spreadRow(texts: readonly string[]): SpreadCounts {
+  const lowest = { o200k: Number.POSITIVE_INFINITY, cl100k: Number.POSITIVE_INFINITY };
+  const highest = { o200k: Number.NEGATIVE_INFINITY, cl100k: Number.NEGATIVE_INFINITY };
+  for (const text of texts) {
+    const row = countRow([text]);
+    for (const tokenizer of ['o200k', 'cl100k'] as const) {
+      const error = row[tokenizer].fast / row[tokenizer].exact - 1;
+      lowest[tokenizer] = Math.min(lowest[tokenizer], error);
+      highest[tokenizer] = Math.max(highest[tokenizer], error);
+    }
+  }
+  return { counts: countRow(texts), lowest, highest };
+}
+
+const languageRows = (languages: readonly string[], inFit: boolean): LanguageResult[] => {
+  const fitted = new Map(catalogTexts(languages, false).map((entry) => [entry.language, entry.texts]));
+  const heldBackTexts = new Map(catalogTexts(languages, true).map((entry) => [entry.language, entry.texts]));
+  return languages.flatMap((name) => {
+    const fittedTexts = fitted.get(name);
+    const otherTexts = heldBackTexts.get(name);
+    // A held-back language has no catalog in the fit: all of its text is held back.
+    const unseen = [...(inFit ? [] : (fittedTexts ?? [])), ...(otherTexts ?? [])];
+    if (fittedTexts === undefined && unseen.length === 0) return [];
+    return [
+      {
+        name,
+        inFit,
+        ...(inFit && fittedTexts ? { fittedCatalogs: spreadRow(fittedTexts) } : {}),
+        ...(unseen.length > 0 ? { heldBackCatalogs: spreadRow(unseen) } : {}),
+      },
+    ];
+  });
+};
+const languages = [...languageRows(fittedLanguages, true), ...languageRows(heldBackLanguages, false)];
 exactO200k.free();
 exactCl100k.free();
 
@@ -95,6 +146,9 @@ const results: TokenResults = {
   heldBackSeed,
   classes,
   transcripts: transcriptRows,
+  heldBackClasses: [...heldBackClasses],
+  languages,
+  anthropicUsage: compareAnthropicUsage(),
   megabytes: size,
   runs,
   throughput: {

@@ -3,6 +3,7 @@
  * figures of docs/counting.md and those of bench/README.md are written from it, so none drifts from a run.
  */
 import { resultsFile } from '../results-file.js';
+import type { AnthropicUsageRow } from './anthropic-usage.js';
 import type { IncrementalCheckResult } from './incremental-check.js';
 
 /** Exact and estimated tokens of a set of texts for one tokenizer. */
@@ -26,6 +27,25 @@ export interface ClassResult {
   heldBack: RowCounts;
 }
 
+/** Totals of a set of texts, and the lowest and highest relative error of one text among them. */
+export interface SpreadCounts {
+  counts: RowCounts;
+  lowest: { o200k: number; cl100k: number };
+  highest: { o200k: number; cl100k: number };
+}
+
+/**
+ * One language of the translation catalogs (bench/src/tokens/translation-catalogs.ts): from the catalogs the fit
+ * sees (for a fitted language) and from those it never sees.
+ */
+export interface LanguageResult {
+  name: string;
+  /** Whether the language is in the fit at all (through its fitted catalogs). */
+  inFit: boolean;
+  fittedCatalogs?: SpreadCounts;
+  heldBackCatalogs?: SpreadCounts;
+}
+
 /** Megabytes of UTF-8 per second of each counter over the whole held-back corpus and the transcripts. */
 export interface Throughput {
   fast: number;
@@ -44,6 +64,12 @@ export interface TokenResults {
   classes: ClassResult[];
   /** Real transcripts, which the profiles are fitted on too. */
   transcripts: { name: string; counts: RowCounts }[];
+  /** Classes the fit never sees, in either corpus. */
+  heldBackClasses: string[];
+  /** Natural text in many languages: empty where the machine has no translation catalogs. */
+  languages: LanguageResult[];
+  /** The Anthropic profile against Anthropic's recorded usage in the Claude Code sessions. */
+  anthropicUsage: AnthropicUsageRow[];
   megabytes: number;
   /** Runs each throughput is the median of. */
   runs: number;

@@ -141,6 +141,8 @@ export function measure(length: i32): void {
   let joinedLineBreaks: i32 = 0;
   let titleCapitals: i32 = 0;
   let lettersThenDigits: i32 = 0;
+  let greekLetters: i32 = 0;
+  let sparseScriptLetters: i32 = 0;
   let longRunTokens: i32 = 0;
   let before: u32 = 0;
   let index: i32 = 0;
@@ -185,10 +187,14 @@ export function measure(length: i32): void {
             kind = classOf(code);
             if (kind !== otherLetter) break;
             if (code < 0x370) accentedLetters++;
-            else if (code < 0x590) cyrillicLetters++;
-            else if (code < 0x900) arabicLetters++;
-            else if (code < 0xac00) indicLetters++;
-            else hangulLetters++;
+            else if (code < 0x590) {
+              cyrillicLetters++;
+              if (code < 0x400) greekLetters++;
+            } else if (code < 0x900) arabicLetters++;
+            else if (code < 0xac00) {
+              indicLetters++;
+              if (code >= 0x980 && (code < 0xe00 || code >= 0xf00)) sparseScriptLetters++;
+            } else hangulLetters++;
             previous = 0;
             index++;
             code = codeAt(index, length);
@@ -335,5 +341,7 @@ export function measure(length: i32): void {
   store<i32>(countsAt, joinedLineBreaks, 88);
   store<i32>(countsAt, titleCapitals, 92);
   store<i32>(countsAt, lettersThenDigits, 96);
-  store<i32>(countsAt, longRunTokens, 100);
+  store<i32>(countsAt, greekLetters, 100);
+  store<i32>(countsAt, sparseScriptLetters, 104);
+  store<i32>(countsAt, longRunTokens, 108);
 }

@@ -83,6 +83,14 @@ describe('measureText', () => {
     );
   });
 
+  it('counts Greek letters and the scripts from Bengali on again, apart from Cyrillic and Devanagari', () => {
+    const greek = features('Ωμέγα Привет');
+    expect([greek.cyrillicLetters, greek.greekLetters]).toEqual([11, 5]);
+    // Bengali and Georgian count in both; Devanagari and Thai only as Indic letters.
+    const indic = features('বাংলা ქართული नमस्ते สวัสดี');
+    expect([indic.indicLetters, indic.sparseScriptLetters]).toEqual([5 + 7 + 6 + 6, 5 + 7]);
+  });
+
   it('reads Hangul syllables as letters of words and CJK characters by how o200k holds them', () => {
     // Korean joins into words, as alphabets do: one piece per word, not one count per syllable.
     const korean = features('안녕하세요 사용자');

@@ -33,7 +33,11 @@ import { measureWithScanner } from './text-scanner.js';
  *   tokenizer learned each script to a different depth: `accentedLetters` (Latin-1 and Latin Extended),
  *   `cyrillicLetters` (Greek, Cyrillic, Armenian), `arabicLetters` (Hebrew, Arabic, Syriac, Thaana) and
  *   `indicLetters` (Devanagari and the other scripts from U+0900), `hangulLetters` (Korean syllables, which
- *   tokenizers merge into words as they do letters, not one by one as they do Chinese characters);
+ *   tokenizers merge into words as they do letters, not one by one as they do Chinese characters); two of
+ *   these count again a part of their letters, which costs more in some tokenizers than the rest: Greek
+ *   (`greekLetters`, also in `cyrillicLetters`: cl100k spends twice as many tokens on Greek as on Russian) and
+ *   the scripts from Bengali on other than Thai and Lao (`sparseScriptLetters`, also in `indicLetters`: Bengali,
+ *   Tamil, Telugu, Sinhala, Tibetan, Myanmar, Georgian, Ethiopic, Khmer..., which cl100k learned hardly at all);
  * - `cjk`: Chinese, Japanese and Korean characters and full-width forms, of which o200k merges the common
  *   ones into entries of several characters (listed in src/cjk-characters.ts); `loneCjk`: those that are an
  *   entry of their own but merge with none (listed there too), about a token each; `rareCjk`:
@@ -73,6 +77,8 @@ export const textFeatureNames = [
   'joinedLineBreaks',
   'titleCapitals',
   'lettersThenDigits',
+  'greekLetters',
+  'sparseScriptLetters',
 ] as const;
 
 /** One class of text counted by {@link measureText}. */
@@ -354,6 +360,8 @@ export function measureTextInJavaScript(
   let joinedLineBreaks = 0;
   let titleCapitals = 0;
   let lettersThenDigits = 0;
+  let greekLetters = 0;
+  let sparseScriptLetters = 0;
   let longRunTokens = 0;
   // The class of the run before the current one: a word right after punctuation is "attached".
   let before = 0;
@@ -410,10 +418,14 @@ export function measureTextInJavaScript(
             if (kind !== otherLetter) break;
             // The script, by its place in Unicode: the table says only that the unit is a letter.
             if (code < 0x370) accentedLetters++;
-            else if (code < 0x590) cyrillicLetters++;
-            else if (code < 0x900) arabicLetters++;
-            else if (code < 0xac00) indicLetters++;
-            else hangulLetters++;
+            else if (code < 0x590) {
+              cyrillicLetters++;
+              if (code < 0x400) greekLetters++;
+            } else if (code < 0x900) arabicLetters++;
+            else if (code < 0xac00) {
+              indicLetters++;
+              if (code >= 0x980 && (code < 0xe00 || code >= 0xf00)) sparseScriptLetters++;
+            } else hangulLetters++;
             previous = 0;
             index++;
             code = index < length ? text.charCodeAt(index) : pastEnd;
@@ -574,6 +586,8 @@ export function measureTextInJavaScript(
   into[22] = joinedLineBreaks;
   into[23] = titleCapitals;
   into[24] = lettersThenDigits;
+  into[25] = greekLetters;
+  into[26] = sparseScriptLetters;
   // A buffer of only the features (as callers that fit weights pass) leaves this out.
   if (into.length > longRunTokensIndex) into[longRunTokensIndex] = longRunTokens;
   return into;

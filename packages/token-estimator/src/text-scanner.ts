@@ -17,7 +17,7 @@ const countsAt = 67584;
 const textAt = 131072;
 const pageBytes = 65536;
 /** The module writes this many counts, one per text feature and the long-run tokens, as 32-bit integers. */
-const featureCount = 26;
+const featureCount = 28;
 /**
  * Longer texts are scanned in JavaScript: the module's memory is never given back, and texts of megabytes are
  * rare enough that holding more than 8 MB for them is not worth it.

@@ -48,12 +48,21 @@ export function createMessageEstimator(settings: MessageEstimatorSettings): Toke
   const { countText } = settings;
   const media = createMediaPricer(settings.media);
 
+  const verbatimMedia = (metadata: Part['metadata']): number | undefined => {
+    const anthropic = metadata?.anthropic;
+    return typeof anthropic === 'object' && anthropic !== null && !Array.isArray(anthropic)
+      ? media.verbatimBlock(anthropic.block)
+      : undefined;
+  };
   const countResultContent = (part: ToolResultContentPart): number => countPart(part);
 
   function countPart(part: Part): number {
     switch (part.type) {
-      case 'text':
-        return overhead.part + countText(part.text);
+      case 'text': {
+        // A provider block a converter kept verbatim as text (an Anthropic image by Files API id) is media.
+        const verbatim = verbatimMedia(part.metadata);
+        return overhead.part + (verbatim === undefined ? countText(part.text) : (overhead.image ?? verbatim));
+      }
       case 'reasoning':
         return overhead.part + countText(part.text) + (part.redactedData ? countText(part.redactedData) : 0);
       case 'tool-call':

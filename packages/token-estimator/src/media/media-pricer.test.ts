@@ -79,4 +79,26 @@ describe('createMediaPricer', () => {
     expect(pricer.file('https://example.com/report.pdf', 'application/pdf')).toBeUndefined();
     expect(pricer.file(toBase64(pngHeader(200, 200)), 'image/png')).toBe(54);
   });
+
+  it('prices an Anthropic image given by a Files API id as the largest image of the rule, not as its text', () => {
+    const block = { type: 'image', source: { type: 'file', file_id: 'file_011CNha8iCJcU1wXNR6q4V8w' } };
+    expect(
+      createMediaPricer({ provider: 'anthropic', model: 'claude-sonnet-4-5' }).verbatimBlock(block),
+    ).toBe(1600);
+    expect(createMediaPricer({ provider: 'anthropic', model: 'claude-opus-4-7' }).verbatimBlock(block)).toBe(
+      4784,
+    );
+    expect(createMediaPricer().verbatimBlock(block)).toBe(Math.max(4784, openaiMaxImageTokens(undefined)));
+  });
+
+  it('leaves every other verbatim block to be counted as text', () => {
+    const pricer = createMediaPricer({ provider: 'anthropic' });
+    expect(
+      pricer.verbatimBlock({ type: 'document', source: { type: 'file', file_id: 'file_1' } }),
+    ).toBeUndefined();
+    expect(pricer.verbatimBlock({ type: 'image', source: { type: 'base64', data: 'AAAA' } })).toBeUndefined();
+    expect(pricer.verbatimBlock({ type: 'server_tool_use', id: 'x' })).toBeUndefined();
+    expect(pricer.verbatimBlock(undefined)).toBeUndefined();
+    expect(pricer.verbatimBlock('image')).toBeUndefined();
+  });
 });

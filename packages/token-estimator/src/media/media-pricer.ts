@@ -37,6 +37,12 @@ export interface MediaPricer {
    * data the caller counts as it sees fit).
    */
   file(data: string, mediaType: string): number | undefined;
+  /**
+   * Tokens of a provider content block that a converter kept verbatim as text, when that block is media the text
+   * does not show: an Anthropic `image` whose `source.type` is `file` (a Files API id) costs the rule's largest
+   * image, since its size cannot be known offline. `undefined` for any other block, which is counted as text.
+   */
+  verbatimBlock(block: unknown): number | undefined;
 }
 
 // Without a visible page count, a PDF is priced at one page per 3 KB (a page of compressed text and little
@@ -72,7 +78,22 @@ export function createMediaPricer(settings: MediaPricingSettings = {}): MediaPri
       if (mediaType !== 'application/pdf' || isRemote(data)) return undefined;
       return pageTokens * pdfPageCount(base64Payload(data));
     },
+    verbatimBlock(block) {
+      return isFileImage(block) ? imageTokens(undefined) : undefined;
+    },
   };
+}
+
+/** An Anthropic image block given by a Files API id: `{ type: 'image', source: { type: 'file', file_id } }`. */
+function isFileImage(block: unknown): boolean {
+  if (typeof block !== 'object' || block === null) return false;
+  const { type, source } = block as { type?: unknown; source?: unknown };
+  return (
+    type === 'image' &&
+    typeof source === 'object' &&
+    source !== null &&
+    (source as { type?: unknown }).type === 'file'
+  );
 }
 
 function isRemote(source: string): boolean {
