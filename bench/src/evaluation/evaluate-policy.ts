@@ -3,10 +3,10 @@ import {
   type Budget,
   type BudgetOptions,
   createTokenCounter,
-  firstUserMessageIndex,
   type Message,
   resolveBudget,
 } from '@compaction/core';
+import { firstUserMessageIndex } from '@compaction/strategy-kit';
 import { finalContext, recordOutputs } from './final-context.js';
 import { type LostProbe, lossReasons } from './loss-reasons.js';
 import type { Policy } from './policies.js';

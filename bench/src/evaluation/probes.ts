@@ -1,5 +1,4 @@
 import {
-  firstUserMessageIndex,
   type JSONObject,
   type JSONValue,
   latestUserMessageIndex,
@@ -7,6 +6,7 @@ import {
   textOf,
   toolCallsOf,
 } from '@compaction/core';
+import { firstUserMessageIndex } from '@compaction/strategy-kit';
 import { collectScalars, contextText } from './context-text.js';
 import { errorLinesOf } from './error-lines.js';
 import { leadingText, normalizeText, type Probe } from './probe.js';

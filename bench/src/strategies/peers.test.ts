@@ -15,7 +15,11 @@ describe('the trimMessages peer', () => {
     const target = Math.floor(tokens / 2);
     const kept = fromLangChain(converted, await trimWithLangChain(converted, createTokenCounter(), target));
     expect(kept.length).toBeLessThan(history.length);
-    expect(outputProblems(history, kept, target)).toEqual([]);
+    // Within the target and valid for the provider; trimMessages keeps the system prompt and the newest
+    // messages only, so the task that opened the conversation is gone, which the opening rule reports.
+    expect(outputProblems(history, kept, target).map((problem) => problem.split(':')[0])).toEqual([
+      'opening-kept',
+    ]);
     expect(createTokenCounter().count(kept)).toBeGreaterThan(smallestTrim(history) - 1);
   });
 

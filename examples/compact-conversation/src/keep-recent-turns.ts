@@ -7,10 +7,11 @@ import {
 import { assembleKeptTurns, keepUserTurnFirst, planTurns } from '@compaction/strategy-kit';
 
 /**
- * A custom strategy written against the core spec: keeps the head (system prompt, original task, pinned
- * messages, newest request) and as many of the newest turns as fit the target, with a marker where turns were
- * skipped. The kit's turn plan keeps tool calls with their results, and its assembly keeps the kept turns in
- * their order with a user-role marker per gap, so the result stays valid for every provider.
+ * A custom strategy written against the core spec: keeps the head (the opening, that is the system prompt and
+ * the task as sent; pinned messages; the newest request) and as many of the newest turns as fit the target,
+ * with a marker where turns were skipped. The kit's turn plan keeps tool calls with their results, and its
+ * assembly keeps the kept turns in their order with one user-role marker per gap (after the first kept model
+ * turn, never inside the opening), so the result stays valid for every provider.
  */
 export function keepRecentTurns(): CompactionStrategy {
   return {
@@ -18,7 +19,8 @@ export function keepRecentTurns(): CompactionStrategy {
     name: 'keep-recent-turns',
     async compact({ messages, counter, budget, round }) {
       assertValidHistory(messages);
-      const plan = planTurns(messages, counter, { keepOriginalTask: true });
+      // The plan protects the opening (system prompt and task, whole), pinned messages and the newest request.
+      const plan = planTurns(messages, counter);
       const latest = latestUserMessageIndex(messages);
       // The newest turn and the turns after the newest user request are always kept; the other turns are
       // candidates, newest first.
@@ -37,7 +39,9 @@ export function keepRecentTurns(): CompactionStrategy {
         for (const index of candidates.slice(0, keptCandidates)) kept[index] = 1;
         return assembleKeptTurns(messages, plan, keepUserTurnFirst(messages, plan, kept), {
           markers: true,
-          text: (count) => `[${count} earlier messages were removed to save space.]`,
+          // In the form core reads back as a marker ("[N earlier messages removed ...]"): a provider's format
+          // drops the metadata, and the next compaction still merges with this marker instead of adding one.
+          text: (count) => `[${count} earlier messages removed to save space.]`,
           round,
           strategy: 'keep-recent-turns',
         });

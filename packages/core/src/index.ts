@@ -10,6 +10,7 @@ export {
   type Compactor,
   type CompactorSettings,
   createCompactor,
+  type RequestSize,
 } from './compactor/compactor.js';
 export { BudgetUnreachableError, type BudgetUnreachableSettings } from './errors/budget-unreachable-error.js';
 export { CompactionAbortedError } from './errors/compaction-aborted-error.js';
@@ -39,8 +40,8 @@ export {
 } from './messages/compaction-metadata.js';
 export type * from './messages/message.js';
 export {
-  firstUserMessageIndex,
   latestUserMessageIndex,
+  openingIndexes,
   textOf,
   toolCallsOf,
 } from './messages/message-content.js';

@@ -31,6 +31,7 @@ export {
   cacheModelFor,
   openaiCacheModel,
 } from './cost/cache-model.js';
+export { firstUserMessageIndex } from './first-user-message-index.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';
 export { groupTurns, type Turn } from './group-turns.js';
 export { isSummary } from './is-summary.js';

@@ -37,7 +37,7 @@ const thinking = (text: string): AssistantMessage => ({
 const texts = (messages: readonly Message[]) => messages.map(textOf);
 
 function assemble(messages: Message[], kept: number[], settings = markerSettings) {
-  const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: true });
+  const plan = planTurns(messages, createTokenCounter());
   return assembleKeptTurns(messages, plan, Uint8Array.from(kept), settings);
 }
 
@@ -45,7 +45,12 @@ describe('removalMarker', () => {
   it('is a user message marked as a marker, which is never taken for a user request', () => {
     const marker = removalMarker(3, markerSettings);
     expect(marker).toMatchObject({ role: 'user', content: [{ type: 'text', text: '[3 removed]' }] });
-    expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 1, strategy: 'test' });
+    expect(compactionMetadataOf(marker)).toEqual({
+      kind: 'marker',
+      round: 1,
+      strategy: 'test',
+      removedMessages: 3,
+    });
     expect(latestUserMessageIndex([marker])).toBe(-1);
     expect(latestUserMessageIndex([user('request'), marker])).toBe(0);
   });
@@ -62,26 +67,30 @@ describe('assembleKeptTurns', () => {
   ];
 
   it('puts one marker in each gap a kept turn follows, and uses replacements for kept turns', () => {
-    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: true });
+    const plan = planTurns(messages, createTokenCounter());
     const kept = Uint8Array.from([1, 1, 0, 0, 1, 1]);
     const replacement = assistant('three, shortened');
     const assembled = assembleKeptTurns(messages, plan, kept, markerSettings, new Map([[4, [replacement]]]));
+    // Never right after the opening (it would join the task's message): after the first kept model turn.
     expect(texts(assembled.messages)).toEqual([
       's',
       'the task',
-      '[2 removed]',
       'three, shortened',
+      '[2 removed]',
       'newest request',
     ]);
-    expect(assembled.messages[2]!.role).toBe('user');
+    expect(assembled.messages[3]!.role).toBe('user');
     expect(assembled.messages[4]).toBe(messages[5]);
     expect(assembled).toMatchObject({ removedMessages: 2, removedTurns: 2, markers: 1 });
   });
 
-  it('may open the conversation with a marker, since it is a user message', () => {
+  it('puts no marker inside the opening, and none where only user turns would stand around it', () => {
     const assembled = assemble(messages, [1, 0, 0, 1, 1, 1]);
-    expect(texts(assembled.messages)).toEqual(['s', '[2 removed]', 'two', 'three', 'newest request']);
+    expect(texts(assembled.messages)).toEqual(['s', 'two', 'three', '[2 removed]', 'newest request']);
     expect(assembled.markers).toBe(1);
+    const last = assemble(messages, [1, 1, 0, 0, 0, 1]);
+    expect(texts(last.messages)).toEqual(['s', 'the task', 'newest request']);
+    expect(last).toMatchObject({ removedMessages: 3, markers: 0 });
   });
 
   it('never ends the history with a marker: removed messages at the end are only counted', () => {
@@ -131,13 +140,15 @@ describe('assembleKeptTurns with archive', () => {
       user('more'),
       calls('b'),
       results('b'),
+      calls('c'),
+      results('c'),
       user('now'),
     ];
-    const assembled = assemble(messages, [1, 0, 0, 0, 1], archiving);
+    const assembled = assemble(messages, [1, 0, 0, 0, 1, 1], archiving);
     const dropped = messages.slice(1, 6);
     expect(assembled.archived).toEqual([archivedMessages(dropped)]);
     expect(assembled.archived![0]!.text).toBe(renderArchivedMessages(dropped));
-    expect(texts(assembled.messages)[1]).toBe(`[5 removed; ${recallHint(assembled.archived![0]!)}]`);
+    expect(texts(assembled.messages)[3]).toBe(`[5 removed; ${recallHint(assembled.archived![0]!)}]`);
   });
 
   it('archives nothing and returns no items without archive', () => {
@@ -151,4 +162,36 @@ describe('assembleKeptTurns with archive', () => {
     expect(removalMarkerCost(counter, archiving)).toBeGreaterThanOrEqual(counter.countMessage(marker));
     expect(removalMarkerCost(counter, archiving)).toBeGreaterThan(removalMarkerCost(counter, markerSettings));
   });
+});
+
+describe('assembleKeptTurns after an earlier compaction', () => {
+  const noteText = (count: number) => `[${count} earlier messages skipped to fit the context window.]`;
+  const settings = { ...markerSettings, text: noteText };
+  const earlier = removalMarker(4, settings);
+  // The same marker read back from a provider's request: its metadata is gone, its text is all there is.
+  const readBack = user(noteText(4));
+
+  for (const [label, marker] of [
+    ['by its metadata', earlier],
+    ['by its text, read back from a request', readBack],
+  ] as const) {
+    it(`merges with an earlier marker found ${label}: one marker, with the cumulative count`, () => {
+      const history = [user('task'), marker, calls('a'), results('a'), calls('b'), results('b'), user('now')];
+      const plan = planTurns(history, createTokenCounter());
+      const merged = assembleKeptTurns(history, plan, Uint8Array.from([1, 1, 0, 1, 1]), settings);
+      // After the first kept model turn: right after the task, it would join the task's message.
+      expect(merged.messages).toEqual([
+        history[0],
+        history[4],
+        history[5],
+        removalMarker(6, settings),
+        history[6],
+      ]);
+      expect(merged.messages[0]).toBe(history[0]);
+      // Nothing more removed around it: the earlier marker stays, the same object.
+      const unchanged = assembleKeptTurns(history, plan, Uint8Array.from([1, 1, 1, 1, 1]), settings);
+      expect(unchanged.messages).toEqual(history);
+      expect(unchanged.messages[1]).toBe(marker);
+    });
+  }
 });

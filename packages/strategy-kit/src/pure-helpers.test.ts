@@ -22,12 +22,11 @@ describe('the kit helpers', () => {
         historyArbitrary,
         fc.infiniteStream(fc.boolean()),
         fc.integer({ min: 0, max: 400 }),
-        fc.boolean(),
-        (history, keepTurn, room, keepOriginalTask) => {
+        (history, keepTurn, room) => {
           const original = structuredClone(history);
           const messages = deepFreeze(history);
           const counter = createTokenCounter();
-          const plan = planTurns(messages, counter, { keepOriginalTask });
+          const plan = planTurns(messages, counter);
           const planBefore = structuredClone(plan);
           const kept = Uint8Array.from(plan.turns, () => (keepTurn.next().value ? 1 : 0));
           const keptBefore = kept.slice();

@@ -16,7 +16,7 @@ describe('planTurns', () => {
 
   it('protects system, pinned, original-task and newest-user turns, and counts only those', () => {
     const counter = createTokenCounter();
-    const plan = planTurns(messages, counter, { keepOriginalTask: true });
+    const plan = planTurns(messages, counter);
     expect(Array.from(plan.protectedTurns)).toEqual([1, 1, 0, 1, 0, 1]);
     expect(plan.taskTurn).toBe(1);
     expect(plan.startsWithUser).toBe(true);
@@ -30,25 +30,29 @@ describe('planTurns', () => {
 
   it('protects a last turn whose calls still wait for their results, and only that one', () => {
     const waiting = [user('the task'), calls('a'), results('a'), calls('b', 'c'), results('b')];
-    const plan = planTurns(waiting, createTokenCounter(), { keepOriginalTask: true });
+    const plan = planTurns(waiting, createTokenCounter());
     expect(Array.from(plan.protectedTurns)).toEqual([1, 0, 1]);
-    const answered = planTurns([...waiting, results('c')], createTokenCounter(), { keepOriginalTask: true });
+    const answered = planTurns([...waiting, results('c')], createTokenCounter());
     expect(Array.from(answered.protectedTurns)).toEqual([1, 0, 0]);
   });
 
   it('takes the first user request as the original task, never a marker or summary before it', () => {
     const marker = withCompactionMetadata(user('[3 removed]'), { kind: 'marker' });
-    const plan = planTurns([system('s'), marker, user('the task'), user('newest')], createTokenCounter(), {
-      keepOriginalTask: true,
-    });
+    const plan = planTurns(
+      [system('s'), marker, user('the task'), calls('a'), results('a'), user('newest')],
+      createTokenCounter(),
+    );
     expect(plan.taskTurn).toBe(2);
-    expect(Array.from(plan.protectedTurns)).toEqual([1, 0, 1, 1]);
+    expect(Array.from(plan.protectedTurns)).toEqual([1, 0, 1, 0, 1]);
   });
 
-  it('leaves the original task unprotected unless asked', () => {
-    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: false });
-    expect(plan.protectedTurns[1]).toBe(0);
-    expect(plan.taskTurn).toBe(1);
+  it('protects the whole opening: every message before the first model message', () => {
+    // Codex's shape: two developer messages, an environment message, then the task; the task is not the first
+    // user message, nor the newest one once a later request comes.
+    const opening = [system('developer one'), system('developer two'), user('<environment_context/>')];
+    const history = [...opening, user('the task'), calls('a'), results('a'), calls('b'), results('b')];
+    const plan = planTurns([...history, user('newest')], createTokenCounter());
+    expect(Array.from(plan.protectedTurns)).toEqual([1, 1, 1, 1, 0, 0, 1]);
   });
 });
 
@@ -63,7 +67,7 @@ describe('keepUserTurnFirst', () => {
   ];
 
   it('drops kept turns that would open the conversation with the model', () => {
-    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: false });
+    const plan = planTurns(messages, createTokenCounter());
     // Keep everything but the task: the result would open with "one", an assistant turn.
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
     expect(Array.from(keepUserTurnFirst(messages, plan, kept))).toEqual([1, 0, 0, 1, 1, 1]);
@@ -76,13 +80,13 @@ describe('keepUserTurnFirst', () => {
       withCompactionMetadata(assistant('pinned'), { pinned: true }),
       user('newest'),
     ];
-    const plan = planTurns(pinned, createTokenCounter(), { keepOriginalTask: false });
+    const plan = planTurns(pinned, createTokenCounter());
     const kept = Uint8Array.from([1, 0, 1, 1]);
     expect(Array.from(keepUserTurnFirst(pinned, plan, kept))).toEqual([1, 1, 1, 1]);
   });
 
   it('drops nothing at or after dropBefore', () => {
-    const plan = planTurns(messages, createTokenCounter(), { keepOriginalTask: false });
+    const plan = planTurns(messages, createTokenCounter());
     const kept = Uint8Array.from([1, 0, 1, 1, 1, 1]);
     expect(keepUserTurnFirst(messages, plan, kept, 2)[2]).toBe(1);
   });

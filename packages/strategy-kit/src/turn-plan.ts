@@ -1,11 +1,12 @@
 import {
-  firstUserMessageIndex,
   isPinned,
   latestUserMessageIndex,
   type Message,
+  openingIndexes,
   type TokenCounter,
   toolCallsOf,
 } from '@compaction/core';
+import { firstUserMessageIndex } from './first-user-message-index.js';
 import { groupTurns, type Turn } from './group-turns.js';
 
 /**
@@ -21,8 +22,8 @@ export interface TurnPlan {
    */
   tokens: Float64Array;
   /**
-   * 1 for turns holding a system, pinned, original-task or newest-user message, and for a last turn whose
-   * tool calls still wait for their results (the results will be appended after it).
+   * 1 for turns holding a system, pinned, opening (`openingIndexes`), first-user or newest-user message, and
+   * for a last turn whose tool calls still wait for their results (the results will be appended after it).
    */
   protectedTurns: Uint8Array;
   /** Index of the turn holding the original task (the first user message), or -1. */
@@ -33,33 +34,26 @@ export interface TurnPlan {
 
 /**
  * Groups a history into turns and measures the protected ones, which are never dropped: system messages,
- * pinned messages, the newest user request, a last turn whose calls still wait for results and, when
- * `keepOriginalTask` is set, the original task (the first user request, see `firstUserMessageIndex`).
- * Every strategy that decides what to keep starts from this plan, so all share one idea of a turn and of
- * the original task.
+ * pinned messages, the opening (everything the client sent before the first model message, see core's
+ * `openingIndexes`: the task, whole), the first user request (the task of a history that no longer opens
+ * with it), the newest user request and a last turn whose calls still wait for results. Every strategy that decides what to keep starts from this plan, so all share one idea of a turn
+ * and of the task.
  */
-export function planTurns(
-  messages: readonly Message[],
-  counter: TokenCounter,
-  settings: { keepOriginalTask: boolean },
-): TurnPlan {
+export function planTurns(messages: readonly Message[], counter: TokenCounter): TurnPlan {
   const turns = groupTurns(messages);
   const tokens = new Float64Array(turns.length);
   const protectedTurns = new Uint8Array(turns.length);
   const task = firstUserMessageIndex(messages);
   const latest = latestUserMessageIndex(messages);
+  const opening = new Set(openingIndexes(messages));
   let taskTurn = -1;
   turns.forEach((turn, turnIndex) => {
     let isProtected = false;
     for (let index = turn.start; index < turn.end; index++) {
       const message = messages[index]!;
       if (index === task) taskTurn = turnIndex;
-      if (
-        message.role === 'system' ||
-        index === latest ||
-        (settings.keepOriginalTask && index === task) ||
-        isPinned(message)
-      ) {
+      const request = index === task || index === latest || opening.has(index);
+      if (message.role === 'system' || request || isPinned(message)) {
         isProtected = true;
       }
     }

@@ -15,8 +15,6 @@ import { planTurns, type TurnPlan } from './turn-plan.js';
 export interface WholeTurnsSettings {
   /** The strategy's name, recorded on its markers. */
   strategy: string;
-  /** Whether the original task is protected (see {@link planTurns}). */
-  keepOriginalTask: boolean;
   /** Whether to leave a marker message where messages were removed. */
   markers: boolean;
   /** The marker's text for `count` removed messages. */
@@ -47,7 +45,7 @@ export function startWholeTurns(
   settings: WholeTurnsSettings,
 ): WholeTurnsStart {
   assertValidHistory(messages);
-  const plan = planTurns(messages, counter, { keepOriginalTask: settings.keepOriginalTask });
+  const plan = planTurns(messages, counter);
   // Archiving leaves markers whatever the option says: they are what names the removed messages.
   const markers: RemovalMarkerSettings = {
     markers: settings.markers || archive,

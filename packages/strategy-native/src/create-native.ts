@@ -25,10 +25,11 @@ export interface NativeSettings {
  * The span is everything between the leading system messages and the newest user request; the newest user
  * request and what follows it are kept as they are, so the result keeps core's rules. The native result is
  * used when it is at or under the target; otherwise, and when the model has no native compaction, the
- * span holds a pinned message (which cannot stay verbatim before a compaction block), the Compactor archives
- * (`archive`: a provider's block cannot name recall handles), there is nothing older
- * to compact, or the provider's call fails, the fallback compacts the input instead. `details.native` says
- * which way it went and why.
+ * span holds a pinned or system message (which cannot stay verbatim before a compaction block), the
+ * Compactor archives (`archive`: a provider's block cannot name recall handles), there is nothing older to
+ * compact, or the provider's call fails, the fallback compacts the input instead. `details.native` says
+ * which way it went and why. What the provider returns is marked with its name (`provider`): it stands for
+ * the opening as well, which the provider reads from it.
  */
 export function createNative(settings: NativeSettings): CompactionStrategy {
   const { nativeCompaction, fallback } = settings;
@@ -67,6 +68,8 @@ async function compactNatively(
   if (span.some((message) => compactionMetadataOf(message)?.pinned === true)) {
     return 'a pinned message is in the span to compact';
   }
+  // A system message after the first user message (a developer message among the opening) stays verbatim.
+  if (span.some((message) => message.role === 'system')) return 'a system message is in the span to compact';
   let compacted: Message[];
   try {
     compacted = await nativeCompaction.compact({
@@ -81,7 +84,10 @@ async function compactNatively(
   if (compacted.length === 0 || compacted.some((message) => message.role === 'system')) {
     return `the ${nativeCompaction.provider} compaction returned no usable messages`;
   }
-  const marked = compacted.map((message) => withCompactionMetadata(message, { kind: 'summary' }));
+  // Marked with the provider, which verification reads: the provider's compaction stands for the opening too.
+  const marked = compacted.map((message) =>
+    withCompactionMetadata(message, { kind: 'summary', provider: nativeCompaction.provider }),
+  );
   const result = [...head, ...marked, ...messages.slice(newest)];
   const tokens = counter.count(result);
   // Over the target, the local strategy may do better (the provider's summary can even outgrow the span).

@@ -2,7 +2,10 @@ import type { OptionsSchema } from '@compaction/core';
 
 /** Options of the `pruning` strategy. */
 export interface PruningOptions {
-  /** Keep the original task (the first user message). Default `true`. */
+  /**
+   * Deprecated, no effect: every strategy keeps the opening, everything the client sent before the first model
+   * message (the task among it). Still accepted, so existing configs stay valid.
+   */
   keepOriginalTask?: boolean;
   /**
    * The newest turns that are kept even when the target is not met yet. Default 5. They give way only when
@@ -26,7 +29,8 @@ export const pruningOptionsSchema: OptionsSchema = {
     keepOriginalTask: {
       type: 'boolean',
       default: true,
-      description: 'Keep the original task (the first user message).',
+      description:
+        'Deprecated, no effect: the opening (everything before the first model message) is always kept.',
     },
     minRecentTurns: {
       type: 'integer',

@@ -53,8 +53,10 @@ describe('createPruning', () => {
     expect(output.messages[0]).toBe(messages[0]);
     expect(output.messages[1]).toBe(messages[1]);
     expect(output.messages.at(-1)).toBe(messages.at(-1));
-    // The kept turns are the newest ones, as the same objects.
-    const kept = output.messages.slice(3, -1);
+    // The kept turns are the newest ones, as the same objects (the marker stands among them, after the first).
+    const kept = output.messages
+      .slice(2, -1)
+      .filter((message) => compactionMetadataOf(message)?.kind !== 'marker');
     expect(kept).toEqual(messages.slice(messages.length - 1 - kept.length, -1));
     const start = messages.length - 1 - kept.length;
     kept.forEach((message, index) => {
@@ -64,7 +66,11 @@ describe('createPruning', () => {
 
   it('leaves one marker with the number of removed messages, marked as a compaction product', async () => {
     const { output } = await run(messages, { limit: total, target: Math.floor(total / 2) });
-    const marker = output.messages[2]!;
+    // After the first kept model turn: right after the task, Anthropic would merge it into the task's message.
+    const markers = output.messages.filter((message) => compactionMetadataOf(message)?.kind === 'marker');
+    expect(markers).toHaveLength(1);
+    const marker = markers[0]!;
+    expect(output.messages.indexOf(marker)).toBeGreaterThan(2);
     const removed = output.details?.removedMessages as number;
     expect(removed).toBeGreaterThan(0);
     expect(removed).toBe(messages.length + 1 - output.messages.length);
@@ -72,7 +78,12 @@ describe('createPruning', () => {
     // A user message, so it never merges into a model turn ahead of its reasoning; never a user request.
     expect(marker.role).toBe('user');
     expect(latestUserMessageIndex([marker])).toBe(-1);
-    expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 2, strategy: 'pruning' });
+    expect(compactionMetadataOf(marker)).toEqual({
+      kind: 'marker',
+      round: 2,
+      strategy: 'pruning',
+      removedMessages: removed,
+    });
   });
 
   it('leaves no marker when told not to', async () => {
@@ -116,9 +127,10 @@ describe('createPruning', () => {
     expect(output.messages).toContain(pinned);
   });
 
-  it('starts with a user turn without the original task by dropping up to the next user message', async () => {
+  it('keeps the whole opening, even with the deprecated keepOriginalTask: false', async () => {
     const history = [
       systemMessage('agent'),
+      userMessage('<environment_context>cwd: /work</environment_context>'),
       userMessage('first task'),
       ...toolTurn('a', 800),
       userMessage('second request'),
@@ -133,9 +145,7 @@ describe('createPruning', () => {
       { keepOriginalTask: false, minRecentTurns: 0 },
     );
     expect(violations).toEqual([]);
-    // The marker, a user message, may open the conversation; the next user request follows it.
-    expect(compactionMetadataOf(output.messages[1]!)?.kind).toBe('marker');
-    expect(output.messages[2]).toBe(history[4]);
+    expect(output.messages.slice(0, 3).every((message, index) => message === history[index])).toBe(true);
   });
 
   it('throws BudgetUnreachableError with the target and the best when the protected messages are over it', async () => {

@@ -13,7 +13,7 @@ const strategyName = 'pruning';
 
 /**
  * Creates the `pruning` strategy: drops the oldest whole turns until the history is at or under the target,
- * keeping the system prompt, pinned messages, the original task, the newest user request, a last turn still
+ * keeping the system prompt, pinned messages, the opening (the task, whole), the newest user request, a last turn still
  * waiting for tool results and the newest `minRecentTurns` turns. When dropping the last turn it needs to
  * drop would leave the history more than `wholeTurnSlack` below the target (a turn with a huge tool result),
  * that turn is kept with its results shortened to fill the room instead. Options are validated here, so
@@ -22,12 +22,12 @@ const strategyName = 'pruning';
  * limit.
  */
 export function createPruning(options: PruningOptions = {}): CompactionStrategy {
-  const { keepOriginalTask, minRecentTurns, marker } = validateOptions<Required<PruningOptions>>(
+  const { minRecentTurns, marker } = validateOptions<Required<PruningOptions>>(
     pruningOptionsSchema,
     options,
     `strategy "${strategyName}"`,
   );
-  const settings = { strategy: strategyName, keepOriginalTask, markers: marker, markerText };
+  const settings = { strategy: strategyName, markers: marker, markerText };
   return createWholeTurnsStrategy(
     settings,
     ({ messages, counter, budget, round, archive = false }, start) => {

@@ -7,7 +7,10 @@ export interface SlidingWindowOptions {
    * whatever fits the target after the head.
    */
   windowTokens?: number;
-  /** Keep the original task (the first user message) in the head. Default `true`. */
+  /**
+   * Deprecated, no effect: every strategy keeps the opening, everything the client sent before the first model
+   * message (the task among it). Still accepted, so existing configs stay valid.
+   */
   keepOriginalTask?: boolean;
   /** Leave a marker stating how many messages were skipped. Default `true`. */
   marker?: boolean;
@@ -32,7 +35,8 @@ export const slidingWindowOptionsSchema: OptionsSchema = {
     keepOriginalTask: {
       type: 'boolean',
       default: true,
-      description: 'Keep the original task (the first user message) in the head.',
+      description:
+        'Deprecated, no effect: the opening (everything before the first model message) is always kept.',
     },
     marker: {
       type: 'boolean',

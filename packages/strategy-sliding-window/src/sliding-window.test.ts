@@ -57,12 +57,19 @@ describe('createSlidingWindow', () => {
     expect(violations).toEqual([]);
     expect(tokens).toBeLessThanOrEqual(target);
     expect(output.messages.slice(0, 2)).toEqual(messages.slice(0, 2));
-    const marker = output.messages[2]!;
-    expect(compactionMetadataOf(marker)).toEqual({ kind: 'marker', round: 3, strategy: 'sliding-window' });
+    // After the first kept model turn: right after the task, Anthropic would merge it into the task's message.
+    const marker = output.messages.find((message) => compactionMetadataOf(message)?.kind === 'marker')!;
+    expect(output.messages.indexOf(marker)).toBeGreaterThan(2);
+    expect(compactionMetadataOf(marker)).toEqual({
+      kind: 'marker',
+      round: 3,
+      strategy: 'sliding-window',
+      removedMessages: output.details?.removedMessages,
+    });
     expect(marker.role).toBe('user');
     expect(latestUserMessageIndex([marker])).toBe(-1);
     expect(textOf(marker)).toBe(markerText(output.details?.removedMessages as number));
-    const window = output.messages.slice(3);
+    const window = output.messages.slice(2).filter((message) => message !== marker);
     expect(window).toEqual(messages.slice(messages.length - window.length));
     // The window is as large as fits: one more turn would cross the target.
     expect(tokens + turnTokens).toBeGreaterThan(target);
@@ -100,9 +107,10 @@ describe('createSlidingWindow', () => {
     expect(output.details?.shortenedTurns).toBe(1);
   });
 
-  it('starts at a user message when the original task is not kept', async () => {
+  it('keeps the whole opening, even with the deprecated keepOriginalTask: false', async () => {
     const history = [
       systemMessage('agent'),
+      userMessage('<environment_context>cwd: /work</environment_context>'),
       userMessage('first task'),
       ...toolTurn('a', 800),
       userMessage('second request'),
@@ -117,9 +125,8 @@ describe('createSlidingWindow', () => {
       { keepOriginalTask: false },
     );
     expect(violations).toEqual([]);
-    // The marker, a user message, may open the conversation; the next user request follows it.
-    expect(compactionMetadataOf(output.messages[1]!)?.kind).toBe('marker');
-    expect(output.messages[2]).toBe(history[4]);
+    expect(output.messages.slice(0, 3)).toEqual(history.slice(0, 3));
+    expect(output.messages.slice(0, 3).every((message, index) => message === history[index])).toBe(true);
   });
 
   it('returns the history unchanged when it fits', async () => {

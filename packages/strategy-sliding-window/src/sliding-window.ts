@@ -22,7 +22,7 @@ import { type SlidingWindowOptions, slidingWindowOptionsSchema } from './sliding
 const strategyName = 'sliding-window';
 
 /**
- * Creates the `sliding-window` strategy: keeps the head (system prompt, original task, pinned messages,
+ * Creates the `sliding-window` strategy: keeps the head (system prompt, the opening with the task, pinned messages,
  * newest user request, a last turn still waiting for tool results) and the newest turns that fit a token
  * window, with a marker for what was skipped. The first turn that does not fit is kept with its tool results
  * shortened to fill the room when that room is more than `wholeTurnSlack` (always for the newest turn), so a
@@ -31,14 +31,14 @@ const strategyName = 'sliding-window';
  * options.
  */
 export function createSlidingWindow(options: SlidingWindowOptions = {}): CompactionStrategy {
-  const validated = validateOptions<SlidingWindowOptions & { keepOriginalTask: boolean; marker: boolean }>(
+  const validated = validateOptions<SlidingWindowOptions & { marker: boolean }>(
     slidingWindowOptionsSchema,
     options,
     `strategy "${strategyName}"`,
   );
-  const { keepOriginalTask, marker } = validated;
+  const { marker } = validated;
   const windowTokens = validated.windowTokens ?? Number.POSITIVE_INFINITY;
-  const settings = { strategy: strategyName, keepOriginalTask, markers: marker, markerText };
+  const settings = { strategy: strategyName, markers: marker, markerText };
   return createWholeTurnsStrategy(
     settings,
     ({ messages, counter, budget, round, archive = false }, start) => {
@@ -131,7 +131,6 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
         for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
           if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
         }
-        // Without the original task, the window starts at its oldest user message instead.
         return { kept, replacements };
       }
     },

@@ -1,10 +1,12 @@
+import { latestUserMessageIndex, type Message, type TokenCounter } from '@compaction/core';
 import {
+  fillRoomWithTurn,
   firstUserMessageIndex,
-  latestUserMessageIndex,
-  type Message,
-  type TokenCounter,
-} from '@compaction/core';
-import { fillRoomWithTurn, isSummary, shortenTurn, type Turn, type TurnPlan } from '@compaction/strategy-kit';
+  isSummary,
+  shortenTurn,
+  type Turn,
+  type TurnPlan,
+} from '@compaction/strategy-kit';
 import { strategyName } from './summary-message.js';
 
 /** How a history splits before summarizing. */
@@ -23,10 +25,10 @@ export interface HistoryLayout {
 
 /**
  * Splits a history into turns kept verbatim, earlier summaries (found by metadata) and the turns that may be
- * summarized, on the kit's turn plan (`planTurns`, with the original task kept): the protected turns (system
- * prompt, pinned messages, the original task, the newest user request, a last turn still waiting for tool
- * results) are kept, so a tool call and its results, and any message a converter joined to the turn before
- * it, are always kept or summarized together, and "the original task" is the same message for every strategy.
+ * summarized, on the kit's turn plan (`planTurns`): the protected turns (system prompt, pinned messages, the
+ * opening, the task whole, the newest user request, a last turn still waiting for tool results) are kept, so
+ * a tool call and its results, and any message a converter joined to the turn before it, are always kept or
+ * summarized together, and the task is the same messages for every strategy.
  */
 export function layoutHistory(messages: readonly Message[], plan: TurnPlan): HistoryLayout {
   const kindOf = (turn: Turn, turnIndex: number): 'anchored' | 'summaries' | 'candidates' => {

@@ -2,11 +2,11 @@ import {
   BudgetUnreachableError,
   type CompactionInput,
   createTokenCounter,
-  firstUserMessageIndex,
   isPinned,
   latestUserMessageIndex,
   type Message,
 } from '@compaction/core';
+import { firstUserMessageIndex } from '@compaction/strategy-kit';
 import { conversationArbitrary, deepFreeze } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

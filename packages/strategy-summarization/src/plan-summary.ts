@@ -79,7 +79,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   const countText = (text: string) => counter.estimator.countText(text);
   const turnMessages = (turns: readonly Turn[]) =>
     turns.flatMap((turn) => messages.slice(turn.start, turn.end));
-  const layout = layoutHistory(messages, planTurns(messages, counter, { keepOriginalTask: true }));
+  const layout = layoutHistory(messages, planTurns(messages, counter));
   const headTokens = counter.estimate(turnMessages(layout.anchored));
   const previous = readPreviousSummaries(turnMessages(layout.summaries));
   const extractSettings = { commandCharacters: options.commandCharacters };

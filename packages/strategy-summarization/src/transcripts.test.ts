@@ -1,12 +1,12 @@
 import {
   BudgetUnreachableError,
   createTokenCounter,
-  firstUserMessageIndex,
   latestUserMessageIndex,
   type Message,
   type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
+import { firstUserMessageIndex } from '@compaction/strategy-kit';
 import { createMockProvider } from '@compaction/testing';
 import {
   codingSources,

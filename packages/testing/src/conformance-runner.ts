@@ -7,11 +7,13 @@ import {
   deepEqual,
   findMessageIssues,
   type Message,
+  openingIndexes,
   type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
 import fc from 'fast-check';
 import { archiveProblem } from './archive-check.js';
+import { compactInRounds, type RoundsCase } from './conformance-rounds.js';
 import type { ConformanceTally } from './conformance-tally.js';
 import { deepCopy } from './deep-copy.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -54,6 +56,29 @@ export class ConformanceRunner {
     const { input, output } = await this.run(testCase);
     if (output === undefined) return true;
     return assertNoViolations(input.messages, output.messages, this.newCounter(), input.budget.limit);
+  }
+
+  /**
+   * Every message of the opening (everything before the first model message, `openingIndexes`) comes back
+   * the same object, in order, besides every other rule.
+   */
+  async keepsTheOpening(testCase: ConformanceCase): Promise<boolean> {
+    const { input, output } = await this.run(testCase);
+    if (output === undefined) return true;
+    let from = 0;
+    for (const index of openingIndexes(input.messages)) {
+      const found = output.messages.indexOf(input.messages[index]!, from);
+      if (found === -1) {
+        throw new Error(`message ${index} of the opening was removed, changed or moved out of order`);
+      }
+      from = found + 1;
+    }
+    return assertNoViolations(input.messages, output.messages, this.newCounter(), input.budget.limit);
+  }
+
+  /** Compacts in rounds, turns added between (see {@link compactInRounds}). */
+  async mergesWithEarlier(testCase: RoundsCase): Promise<boolean> {
+    return compactInRounds(this.strategy, this.newCounter, testCase);
   }
 
   async givesUpOnlyWhenUnreachable(testCase: ConformanceCase): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { type CompactionStrategy, createTokenCounter, type TokenEstimator } from '@compaction/core';
 import fc from 'fast-check';
+import { roundsCaseArbitrary } from './conformance-rounds.js';
 import { type ConformanceCase, ConformanceRunner } from './conformance-runner.js';
 import { type ConformanceTally, tallyShortfall } from './conformance-tally.js';
 import { conversationArbitrary, malformedConversationArbitrary } from './conversation-arbitrary.js';
@@ -9,7 +10,16 @@ import { type FloorOf, reachableFloor } from './protected-tokens.js';
 export const conformanceProperties = {
   'keeps-the-rules':
     'On any valid history and any budget, a returned history keeps every rule (tool pairing, system and pinned ' +
-    'messages, newest user request, user turn first, unchanged messages are the same objects, within the limit).',
+    'messages, the opening, newest user request, user turn first, unchanged messages are the same objects, within the limit).',
+  'keeps-the-opening':
+    'On histories that open with several messages before the first model turn (system and developer-like ' +
+    'system messages, user messages holding context tags, more than one user message), every opening ' +
+    'message comes back the same object, in order, and every rule holds.',
+  'merges-with-earlier-compactions':
+    'Compacting a compacted history again, 2 to 5 times with turns added between and its metadata dropped ' +
+    'at random (as a provider format drops it), keeps the first opening the same objects and leaves at most ' +
+    'one removal marker per run of removed messages, none side by side, their counts at least 1 and in all ' +
+    'no more than the messages missing.',
   'gives-up-only-when-unreachable':
     'On a valid history the only error allowed is BudgetUnreachableError, and only when the target is below ' +
     'the floor (what the protected turns and a marker per gap cost).',
@@ -87,8 +97,15 @@ const caseArbitrary: fc.Arbitrary<ConformanceCase> = fc.record({
   targetShare: fc.double({ min: 0.4, max: 1, noNaN: true }),
 });
 
+const openingCaseArbitrary: fc.Arbitrary<ConformanceCase> = fc.record({
+  messages: conversationArbitrary({ multiMessageOpening: true }),
+  limitShare: fc.double({ min: 0.05, max: 1.2, noNaN: true }),
+  targetShare: fc.double({ min: 0.4, max: 1, noNaN: true }),
+});
+
 const propertyMethods = {
   'keeps-the-rules': 'keepsTheRules',
+  'keeps-the-opening': 'keepsTheOpening',
   'gives-up-only-when-unreachable': 'givesUpOnlyWhenUnreachable',
   'reaches-reachable-targets': 'reachesReachableTargets',
   'does-not-mutate-input': 'doesNotMutate',
@@ -96,7 +113,7 @@ const propertyMethods = {
   'handles-generous-budget': 'generousBudget',
   'archives-what-it-removes': 'archives',
 } as const satisfies Record<
-  Exclude<ConformancePropertyName, 'rejects-malformed-input'>,
+  Exclude<ConformancePropertyName, 'rejects-malformed-input' | 'merges-with-earlier-compactions'>,
   keyof ConformanceRunner
 >;
 
@@ -119,11 +136,17 @@ export async function checkConformanceProperty(
           (messages) => runner.malformed(messages),
           parameters,
         )
-      : await runProperty(
-          caseArbitrary,
-          (testCase) => runner[propertyMethods[property]](testCase),
-          parameters,
-        );
+      : property === 'merges-with-earlier-compactions'
+        ? // Each case is several compactions: a quarter of the runs costs about as much as another property.
+          await runProperty(roundsCaseArbitrary, (testCase) => runner.mergesWithEarlier(testCase), {
+            ...parameters,
+            numRuns: Math.max(1, Math.ceil(numRuns / 4)),
+          })
+        : await runProperty(
+            property === 'keeps-the-opening' ? openingCaseArbitrary : caseArbitrary,
+            (testCase) => runner[propertyMethods[property]](testCase),
+            parameters,
+          );
   const progress = property === 'reaches-reachable-targets' || property === 'archives-what-it-removes';
   const failure = counterexample ?? (progress ? tallyShortfall(runner.tally) : undefined);
   return {

@@ -141,41 +141,79 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
+/** A message of a multi-message opening, besides the system prompt and the task. */
+type OpeningStep = { role: 'system' | 'user'; text: string; beforeTask: boolean };
+
+/** Tags agents wrap context in, in user messages of the opening (Codex, Claude Code, and others). */
+const contextTags = ['environment_context', 'user_instructions', 'system-reminder', 'context'];
+
+/**
+ * What agents send before the first model turn besides a system prompt and the task: developer messages
+ * (system messages in core), user messages holding context in a tag, and further user messages, before or
+ * after the task.
+ */
+const openingStepArbitrary: fc.Arbitrary<OpeningStep> = fc.oneof(
+  fc.record({ role: fc.constant('system' as const), text: textArbitrary(20), beforeTask: fc.boolean() }),
+  fc.record({
+    role: fc.constant('user' as const),
+    text: fc
+      .tuple(fc.constantFrom(...contextTags), textArbitrary(20))
+      .map(([tag, text]) => `<${tag}>\n${text}\n</${tag}>`),
+    beforeTask: fc.boolean(),
+  }),
+  fc.record({ role: fc.constant('user' as const), text: textArbitrary(20), beforeTask: fc.boolean() }),
+);
+
 /** Settings of {@link conversationArbitrary}. */
 export interface ConversationArbitrarySettings {
   /** Most steps (a step is a user message, an assistant message, or a tool-calling turn). Default 24. */
   maxSteps?: number;
+  /** Fewest steps. Default 0. */
+  minSteps?: number;
+  /**
+   * Whether every conversation opens with several messages before the first model turn (developer-like system
+   * messages, context messages, more than one user message). Default `false`: the system prompt and the task.
+   */
+  multiMessageOpening?: boolean;
 }
 
 /**
  * Generates valid conversations of every shape the rules must hold for: with and without a system prompt,
- * a first user task, tool-call batches (parallel calls, results in one tool message or several), reasoning
- * parts with signatures, pinned messages, huge single messages, calls still awaiting results at the end,
- * and the empty conversation.
+ * a first user task, openings of several messages before the first model turn (developer-like system
+ * messages, user messages holding context tags, more than one user message), tool-call batches (parallel
+ * calls, results in one tool message or several), reasoning parts with signatures, pinned messages, huge
+ * single messages, calls still awaiting results at the end, and the empty conversation.
  */
 export function conversationArbitrary(settings: ConversationArbitrarySettings = {}): fc.Arbitrary<Message[]> {
   const maxSteps = settings.maxSteps ?? 24;
+  const multi = settings.multiMessageOpening === true;
+  const conversations = fc
+    .record({
+      system: fc.option(textArbitrary(30), { nil: null }),
+      task: multi ? textArbitrary(30) : fc.option(textArbitrary(30), { freq: 10, nil: null }),
+      opening: multi
+        ? fc.array(openingStepArbitrary, { minLength: 1, maxLength: 4 })
+        : fc.constant([] as OpeningStep[]),
+      steps: fc.array(stepArbitrary, {
+        minLength: Math.min(settings.minSteps ?? 0, maxSteps),
+        maxLength: maxSteps,
+      }),
+      endWithUser: fc.boolean(),
+      finalUserText: textArbitrary(12),
+      pendingAtEnd: rarely(),
+    })
+    .map(buildConversation);
+  if (multi) return conversations;
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant([] as Message[]) },
-    {
-      weight: 30,
-      arbitrary: fc
-        .record({
-          system: fc.option(textArbitrary(30), { nil: null }),
-          task: fc.option(textArbitrary(30), { freq: 10, nil: null }),
-          steps: fc.array(stepArbitrary, { maxLength: maxSteps }),
-          endWithUser: fc.boolean(),
-          finalUserText: textArbitrary(12),
-          pendingAtEnd: rarely(),
-        })
-        .map(buildConversation),
-    },
+    { weight: 30, arbitrary: conversations },
   );
 }
 
 function buildConversation(plan: {
   system: string | null;
   task: string | null;
+  opening: OpeningStep[];
   steps: Step[];
   endWithUser: boolean;
   finalUserText: string;
@@ -186,7 +224,13 @@ function buildConversation(plan: {
   if (plan.system !== null) {
     messages.push({ role: 'system', content: [{ type: 'text', text: plan.system }] } satisfies SystemMessage);
   }
+  const openingMessage = ({ role, text }: OpeningStep): Message => ({
+    role,
+    content: [{ type: 'text', text }],
+  });
+  for (const step of plan.opening) if (step.beforeTask) messages.push(openingMessage(step));
   if (plan.task !== null) messages.push(userText(plan.task));
+  for (const step of plan.opening) if (!step.beforeTask) messages.push(openingMessage(step));
   plan.steps.forEach((step, index) => {
     const pending = plan.pendingAtEnd && !plan.endWithUser && index === plan.steps.length - 1;
     switch (step.kind) {

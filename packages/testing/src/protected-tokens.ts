@@ -60,7 +60,7 @@ function measureProtectedTurns(
   recentTurns: number,
   room: number,
 ): { tokens: number; gaps: number } {
-  const plan = planTurns(messages, counter, { keepOriginalTask: true });
+  const plan = planTurns(messages, counter);
   const recentStart = plan.turns.length - recentTurns;
   for (let turnIndex = Math.max(0, recentStart); turnIndex < plan.turns.length; turnIndex++) {
     if (plan.protectedTurns[turnIndex] === 1) continue;

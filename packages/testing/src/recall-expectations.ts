@@ -4,7 +4,8 @@ import { recallHandlesIn, renderArchivedMessages, toolResultText } from '@compac
 /**
  * What each recall handle that `after` newly names must give back, from `before` (the history the strategy
  * compacted) alone: a shortened or cleared tool result, its original text; a tool call's cleared input, the
- * input as JSON; a removal marker, the transcript of the messages between the kept messages around it; a
+ * input as JSON; a removal marker, the transcript of the messages missing before the kept message after it
+ * (since the previous marker; a marker may stand after the kept turn its run came before); a
  * summary, the transcript of every message it replaced (those of `before` missing from `after`, less the
  * ones kept in a changed form). Handles `before` already named are left out. Throws when a new or changed
  * message names a handle whose text this cannot tell, so a test that checks every entry checks every handle.
@@ -25,20 +26,23 @@ export function expectedRecalls(before: readonly Message[], after: readonly Mess
   const expect = (text: string, handles: readonly string[]) => {
     for (const handle of handles) if (!known.has(handle)) expected.set(handle, text);
   };
+  const changedIds = new Set(after.flatMap((other) => (kept.has(other) ? [] : callIdsOf(other))));
+  const missing = (candidate: Message) =>
+    !after.includes(candidate) && !callIdsOf(candidate).some((id) => changedIds.has(id));
+  // Where the span of the next marker starts: after the span of the previous one.
+  let spanStart = 0;
   after.forEach((message, index) => {
     if (kept.has(message)) return;
     const kind = compactionMetadataOf(message)?.kind;
     if (kind === 'marker') {
-      const previous = after.slice(0, index).findLast((candidate) => kept.has(candidate));
       const next = after.slice(index + 1).find((candidate) => kept.has(candidate));
-      const start = previous === undefined ? 0 : positions.get(previous)! + 1;
       const end = next === undefined ? before.length : positions.get(next)!;
       expect(
-        renderArchivedMessages(before.slice(start, end)),
+        renderArchivedMessages(before.slice(spanStart, end).filter(missing)),
         recallHandlesIn(renderArchivedMessages([message])),
       );
+      spanStart = end;
     } else if (kind === 'summary') {
-      const changedIds = new Set(after.flatMap((other) => (kept.has(other) ? [] : callIdsOf(other))));
       const replaced = before.filter(
         (candidate) => !after.includes(candidate) && !callIdsOf(candidate).some((id) => changedIds.has(id)),
       );

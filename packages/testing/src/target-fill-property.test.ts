@@ -13,7 +13,7 @@ function dropOldest({ fill }: { fill: boolean }): CompactionStrategy {
     specificationVersion: 'v1',
     name: fill ? 'drop-oldest-and-fill' : 'drop-oldest',
     async compact({ messages, counter, budget, round }) {
-      const plan = planTurns(messages, counter, { keepOriginalTask: true });
+      const plan = planTurns(messages, counter);
       const kept = new Uint8Array(plan.turns.length).fill(1);
       const replacements = new Map<number, Message[]>();
       const settings = {

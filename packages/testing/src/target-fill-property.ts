@@ -192,7 +192,7 @@ export function allowedShortfall(
   counter: TokenCounter,
   target: number,
 ): number {
-  const plan = planTurns(before, counter, { keepOriginalTask: true });
+  const plan = planTurns(before, counter);
   const unchanged = new Set(after);
   let boundary = 0;
   plan.turns.forEach((turn, turnIndex) => {

@@ -2,26 +2,34 @@ import {
   CompactionError,
   type CompactionStrategy,
   createTokenCounter,
-  firstUserMessageIndex,
   isPinned,
   latestUserMessageIndex,
   type Message,
+  openingIndexes,
   type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
+import { firstUserMessageIndex } from '@compaction/strategy-kit';
 import { describe, expect, it } from 'vitest';
 import { loadTranscripts, missingTranscriptsMessage } from './transcripts/index.js';
 
 /** Shares of each transcript's size the real-transcript tests compact to. */
 export const targetShares = [0.5, 0.25, 0.1] as const;
 
-/** Tokens of what no strategy may remove: system and pinned messages, the original task, the newest request. */
+/** Tokens of what no strategy may remove: system and pinned messages, the opening, the task, the newest request. */
 export function requiredTokens(messages: readonly Message[], counter: TokenCounter): number {
+  const opening = new Set(openingIndexes(messages));
   const task = firstUserMessageIndex(messages);
   const latest = latestUserMessageIndex(messages);
   let tokens = 0;
   messages.forEach((message, index) => {
-    if (message.role === 'system' || isPinned(message) || index === task || index === latest) {
+    if (
+      message.role === 'system' ||
+      isPinned(message) ||
+      opening.has(index) ||
+      index === task ||
+      index === latest
+    ) {
       tokens += counter.countMessage(message);
     }
   });

@@ -1,11 +1,11 @@
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { isPinned, withCompactionMetadata } from '../messages/compaction-metadata.js';
 import type { AssistantMessage, Message } from '../messages/message.js';
-import { firstUserMessageIndex, latestUserMessageIndex } from '../messages/message-content.js';
+import { latestUserMessageIndex, openingIndexes } from '../messages/message-content.js';
 import type { CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 
 /**
- * Test strategy: keeps system and pinned messages, the first user message and everything from the newest
+ * Test strategy: keeps system and pinned messages, the opening and everything from the newest
  * user message on; replaces the rest with one marked assistant note.
  */
 export function collapseMiddle(name = 'collapse-middle'): CompactionStrategy {
@@ -13,12 +13,12 @@ export function collapseMiddle(name = 'collapse-middle'): CompactionStrategy {
     specificationVersion: 'v1',
     name,
     async compact({ messages, counter, budget, round }) {
-      const first = firstUserMessageIndex(messages);
+      const opening = new Set(openingIndexes(messages));
       const latest = latestUserMessageIndex(messages);
       const kept: Message[] = [];
       let removed = 0;
       messages.forEach((message, index) => {
-        if (message.role === 'system' || isPinned(message) || index === first || index >= latest)
+        if (message.role === 'system' || isPinned(message) || opening.has(index) || index >= latest)
           kept.push(message);
         else removed++;
       });
@@ -28,7 +28,7 @@ export function collapseMiddle(name = 'collapse-middle'): CompactionStrategy {
           content: [{ type: 'text', text: `[${removed} messages removed]` }],
         };
         kept.splice(
-          kept.indexOf(messages[first]!) + 1,
+          kept.indexOf(messages[Math.max(-1, ...opening)]!) + 1,
           0,
           withCompactionMetadata(note, { kind: 'marker', round, strategy: name }),
         );

@@ -40,3 +40,45 @@ describe('withCompactionMetadata', () => {
     expect(message).not.toHaveProperty('metadata');
   });
 });
+
+describe('compactionMetadataOf on messages read back from a provider format', () => {
+  const text = (role: 'user' | 'assistant', value: string) => ({
+    role,
+    content: [{ type: 'text', text: value }],
+  });
+
+  it('knows a removal marker by its text, with its count, and a summary by its first line', () => {
+    expect(
+      compactionMetadataOf(
+        text('user', '[12 earlier messages skipped to fit the context window.]') as Message,
+      ),
+    ).toEqual({ kind: 'marker', removedMessages: 12 });
+    expect(
+      compactionMetadataOf(text('user', '[1 earlier message removed to save space.]') as Message),
+    ).toEqual({
+      kind: 'marker',
+      removedMessages: 1,
+    });
+    const summary = '[Summary of 8 earlier messages, compaction round 3; the task is above.]\n\nBody.';
+    expect(compactionMetadataOf(text('assistant', summary) as Message)).toEqual({
+      kind: 'summary',
+      round: 3,
+      summarizedMessages: 8,
+    });
+  });
+
+  it('reads nothing into a user message that only mentions such a text, or holds more than it', () => {
+    expect(
+      compactionMetadataOf(text('user', 'Why were [3 earlier messages skipped]?') as Message),
+    ).toBeUndefined();
+    const twoParts = {
+      role: 'user',
+      content: [
+        { type: 'text', text: '[3 earlier messages skipped to fit the context window.]' },
+        { type: 'text', text: 'Go on.' },
+      ],
+    } as Message;
+    expect(compactionMetadataOf(twoParts)).toBeUndefined();
+    expect(compactionMetadataOf({ role: 'user' } as unknown as Message)).toBeUndefined();
+  });
+});

@@ -24,12 +24,35 @@ export interface CompactionMetadata extends JSONObject {
    * turn split over several messages, such as an Anthropic server tool result): turn grouping keeps it there.
    */
   joinsPrevious?: boolean;
+  /** On a removal marker: how many messages of the conversation it stands for. */
+  removedMessages?: number;
+  /** On what a provider's own compaction returned (the `native` strategy): the provider's name. */
+  provider?: string;
 }
 
-/** Reads Compaction's marks from a message, if any. */
+/** The text of a removal marker (`[3 earlier messages skipped ...]`), known without metadata. */
+const removalMarkerText = /^\[(\d+) earlier messages? (?:skipped|removed)\b[^\n]*\]$/;
+/** The first line of a summary (`[Summary of 12 earlier messages, compaction round 2; ...]`). */
+const summaryText = /^\[Summary of (\d+) earlier messages?, compaction round (\d+)\b/;
+
+/**
+ * Reads Compaction's marks from a message, if any. A provider's format has no room for them, so a compacted
+ * request read back holds its markers and summaries as plain messages: one whose only part is a marker's text,
+ * or starts with a summary's first line, reads as what it is, so the next compaction merges with it.
+ */
 export function compactionMetadataOf(message: Message): CompactionMetadata | undefined {
   const value = message.metadata?.compaction;
-  return isRecord(value) ? (value as CompactionMetadata) : undefined;
+  if (isRecord(value)) return value as CompactionMetadata;
+  // Unvalidated input may hold anything: only a well-formed single text part is read.
+  const part =
+    Array.isArray(message.content) && message.content.length === 1 ? message.content[0] : undefined;
+  if (part?.type !== 'text' || typeof part.text !== 'string' || !['user', 'assistant'].includes(message.role))
+    return undefined;
+  const marker = message.role === 'user' ? removalMarkerText.exec(part.text) : null;
+  if (marker !== null) return { kind: 'marker', removedMessages: Number(marker[1]) };
+  const summary = summaryText.exec(part.text);
+  if (summary === null) return undefined;
+  return { kind: 'summary', round: Number(summary[2]), summarizedMessages: Number(summary[1]) };
 }
 
 /** Whether a message is pinned (kept verbatim by every strategy). */

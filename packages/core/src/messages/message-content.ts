@@ -1,4 +1,4 @@
-import { compactionMetadataOf } from './compaction-metadata.js';
+import { compactionMetadataOf, isCompactionProduct } from './compaction-metadata.js';
 import type { Message, ToolCallPart } from './message.js';
 
 /** The tool calls of a message (empty unless it is an assistant message that calls tools). */
@@ -21,7 +21,7 @@ function isUserRequest(message: Message): boolean {
   return kind !== 'summary' && kind !== 'marker';
 }
 
-/** Index of the newest user request (see {@link firstUserMessageIndex}) or -1; strategies keep it. */
+/** Index of the newest `user` message compaction did not write (no summary or marker) or -1; strategies keep it. */
 export function latestUserMessageIndex(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     if (isUserRequest(messages[index]!)) return index;
@@ -29,7 +29,15 @@ export function latestUserMessageIndex(messages: readonly Message[]): number {
   return -1;
 }
 
-/** Index of the original task: the first `user` message compaction did not write or -1. */
-export function firstUserMessageIndex(messages: readonly Message[]): number {
-  return messages.findIndex(isUserRequest);
+/**
+ * Indexes of the opening, the task every strategy keeps verbatim: everything the client sent before the first
+ * model (assistant) message (system and developer messages, environment or context messages, the request),
+ * less the summaries and removal notes earlier compactions put there.
+ */
+export function openingIndexes(messages: readonly Message[]): number[] {
+  const indexes: number[] = [];
+  for (let index = 0; index < messages.length && messages[index]!.role !== 'assistant'; index++) {
+    if (!isCompactionProduct(messages[index]!)) indexes.push(index);
+  }
+  return indexes;
 }

@@ -1,8 +1,8 @@
 /**
  * The rules every compaction result must keep: well-formed messages; tool results right after their calls,
- * and answered calls still answered; system, pinned and newest user messages kept verbatim and in order; a
- * user turn first when the input had one; reasoning first in each assistant turn; no removal marker last;
- * every message an unchanged input object or marked with `metadata.compaction.kind`; within the limit; with
+ * and answered calls still answered; system, pinned, opening (`openingIndexes`) and newest user messages kept
+ * verbatim and in order; a user turn first when the input had one; reasoning first in each assistant turn; no
+ * removal marker last; every message an unchanged input object or marked with `metadata.compaction.kind`; within the limit; with
  * archiving, archived items well formed and one text per handle.
  */
 export type CompactionRule =
@@ -10,6 +10,7 @@ export type CompactionRule =
   | 'tool-pairing'
   | 'system-kept'
   | 'pinned-kept'
+  | 'opening-kept'
   | 'latest-user-kept'
   | 'starts-with-user'
   | 'reasoning-first'

@@ -40,13 +40,25 @@ describe('verifyCompaction', () => {
   });
 
   it('requires a user turn first when the input had one', () => {
-    expect(rules(before, [head, pinned, last])).toEqual(['starts-with-user']);
+    expect(rules(before, [head, pinned, task, last])).toEqual(['starts-with-user']);
+  });
+
+  it('requires the whole opening, every message before the first model message, kept and in order', () => {
+    // Codex's opening: developer messages (system in core), the environment, then the task.
+    const environment = user('<environment_context>cwd: /work</environment_context>');
+    const codex = [head, system('developer'), environment, task, call, result, assistant('x'), last];
+    expect(rules(codex, [head, codex[1]!, environment, task, last])).toEqual([]);
+    expect(rules(codex, [head, codex[1]!, environment, last])).toEqual(['opening-kept']);
+    expect(rules(codex, [head, codex[1]!, task, environment, last])).toEqual(['opening-kept']);
+    expect(rules(codex, [head, environment, task, last])).toEqual(['system-kept']);
   });
 
   it('requires new or changed messages to be marked', () => {
-    const edited = { ...task, content: [{ type: 'text' as const, text: 'task (edited)' }] };
-    expect(rules(before, [head, edited, pinned, last])).toEqual(['unmarked-change']);
-    expect(rules(before, [head, withCompactionMetadata(edited, { kind: 'modified' }), pinned, last])).toEqual(
+    const answer = assistant('x');
+    const input = [head, task, answer, last];
+    const edited = { ...answer, content: [{ type: 'text' as const, text: 'x (edited)' }] };
+    expect(rules(input, [head, task, edited, last])).toEqual(['unmarked-change']);
+    expect(rules(input, [head, task, withCompactionMetadata(edited, { kind: 'modified' }), last])).toEqual(
       [],
     );
   });

@@ -1,6 +1,6 @@
 import { compactionMetadataOf, isCompactionProduct, isPinned } from '../messages/compaction-metadata.js';
 import type { Message } from '../messages/message.js';
-import { latestUserMessageIndex } from '../messages/message-content.js';
+import { latestUserMessageIndex, openingIndexes } from '../messages/message-content.js';
 import { pairingIssues, pairingIssueTexts } from '../messages/tool-pairing.js';
 import { findMessageIssues } from '../messages/validate-messages.js';
 import type { TokenCounter } from '../specs/token-counter-v1.js';
@@ -59,9 +59,16 @@ export function verifyCompaction(input: VerifyCompactionInput): RuleViolation[] 
   }
 
   const latestUser = before[latestUserMessageIndex(before)];
+  // System messages of the opening are held to `system-kept`, so reported once; a provider's own compaction
+  // (marked with the provider that wrote it) stands for the opening, as the provider reads it.
+  const byProvider = after.some((message) => compactionMetadataOf(message)?.provider !== undefined);
+  const opening = byProvider
+    ? []
+    : openingIndexes(before).filter((index) => before[index]!.role !== 'system');
   const kept = [
     ['system-kept', 'system message', before.filter((message) => message.role === 'system')],
     ['pinned-kept', 'pinned message', before.filter(isPinned)],
+    ['opening-kept', 'message of the opening', opening.map((index) => before[index]!)],
     ['latest-user-kept', 'newest user request', latestUser === undefined ? [] : [latestUser]],
   ] as const;
   for (const [rule, label, required] of kept) {

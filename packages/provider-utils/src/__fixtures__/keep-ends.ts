@@ -1,12 +1,12 @@
 import {
   BudgetUnreachableError,
   type CompactionStrategy,
-  firstUserMessageIndex,
   latestUserMessageIndex,
+  openingIndexes,
 } from '@compaction/core';
 
 /**
- * Test strategy: keeps the system prompt, the first user message and everything from the newest user message
+ * Test strategy: keeps the system prompt, the opening and everything from the newest user message
  * on, which keeps tool calls paired with their results in the conversations the tests build.
  */
 export function keepEnds(): CompactionStrategy {
@@ -14,10 +14,10 @@ export function keepEnds(): CompactionStrategy {
     specificationVersion: 'v1',
     name: 'keep-ends',
     async compact({ messages, counter, budget }) {
-      const first = firstUserMessageIndex(messages);
+      const opening = new Set(openingIndexes(messages));
       const latest = latestUserMessageIndex(messages);
       const kept = messages.filter(
-        (message, index) => message.role === 'system' || index === first || index >= latest,
+        (message, index) => message.role === 'system' || opening.has(index) || index >= latest,
       );
       const best = counter.count(kept);
       if (best > budget.limit) {

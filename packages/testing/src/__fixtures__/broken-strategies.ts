@@ -2,8 +2,10 @@ import {
   type ArchivedItem,
   BudgetUnreachableError,
   type CompactionStrategy,
+  compactionMetadataOf,
   latestUserMessageIndex,
   type Message,
+  openingIndexes,
   withCompactionMetadata,
 } from '@compaction/core';
 import { dropOldestTurns } from './drop-oldest-turns.js';
@@ -118,6 +120,29 @@ export const brokenStrategies = {
   'drops-the-newest-request': wrap('drops-the-newest-request', (input, output) => {
     const newest = input[latestUserMessageIndex(input)];
     return output.filter((message) => message !== newest);
+  }),
+  /** Drops the second user message of the opening (the task, when context comes first), as Codex's was. */
+  'drops-an-opening-message': wrap('drops-an-opening-message', (input, output) => {
+    const openingUsers = openingIndexes(input).filter((index) => input[index]!.role === 'user');
+    const second = openingUsers.length > 1 ? input[openingUsers[1]!] : undefined;
+    return output.filter((message) => message !== second);
+  }),
+  /**
+   * Leaves a new removal marker at every compaction, right after the opening, and keeps every marker an
+   * earlier one left: the pile-up of notes the proxy once sent.
+   */
+  'piles-up-markers': wrap('piles-up-markers', (input, output) => {
+    const removed = input.length - output.filter((message) => input.includes(message)).length;
+    if (removed === 0) return output;
+    const earlier = input.filter(
+      (message) => compactionMetadataOf(message)?.kind === 'marker' && !output.includes(message),
+    );
+    const marker = withCompactionMetadata<Message>(
+      { role: 'user', content: [{ type: 'text', text: `[${removed} earlier messages skipped.]` }] },
+      { kind: 'marker', removedMessages: removed },
+    );
+    const at = Math.max(-1, ...openingIndexes(output)) + 1;
+    return [...output.slice(0, at), marker, ...earlier, ...output.slice(at)];
   }),
   /** Names a recall handle in a placeholder, and archives nothing. */
   'names-an-unarchived-handle': clearsOneResult('names-an-unarchived-handle', () => []),

@@ -12,7 +12,7 @@ export function dropOldestTurns(): CompactionStrategy {
     name: 'drop-oldest-turns',
     async compact({ messages: input, counter, budget, round }) {
       const { messages } = repairHistory(input, { orphanedResults: 'error', missingResults: 'error' });
-      const plan = planTurns(messages, counter, { keepOriginalTask: true });
+      const plan = planTurns(messages, counter);
       const unprotected = plan.turns.flatMap((_, turnIndex) =>
         plan.protectedTurns[turnIndex] === 1 ? [] : [turnIndex],
       );

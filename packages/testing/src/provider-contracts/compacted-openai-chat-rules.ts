@@ -2,6 +2,7 @@ import {
   type CompactedRequestReading,
   keptRuleViolations,
   type LocatedKey,
+  openingBeforeAssistant,
 } from './compacted-rule-helpers.js';
 import type { ContractViolation } from './contract-violation.js';
 import { isJSONRecord, type JSONRecord } from './json-record.js';
@@ -12,6 +13,7 @@ const chatReading: CompactedRequestReading = {
   isSystemMessage: (message) => message.role === 'system' || message.role === 'developer',
   systemMessageName: 'system or developer message',
   settings: ['model', 'tools', 'tool_choice', 'functions', 'reasoning_effort'],
+  openingLength: openingBeforeAssistant,
   // Each user message as one part: its whole message, so its name and content both count.
   userRequests: (messages) =>
     messages.filter((message) => message.role === 'user').map((message) => [message]),

@@ -14,6 +14,8 @@ import {
 
 const isInstruction = (item: JSONRecord) =>
   openAIResponsesItemType(item) === 'message' && (item.role === 'system' || item.role === 'developer');
+const isUserMessage = (item: JSONRecord) =>
+  openAIResponsesItemType(item) === 'message' && item.role === 'user';
 
 const responsesReading: CompactedRequestReading = {
   entries: openAIResponsesInputItems,
@@ -22,6 +24,15 @@ const responsesReading: CompactedRequestReading = {
   isSystemMessage: isInstruction,
   systemMessageName: 'system or developer message',
   settings: ['model', 'tools', 'tool_choice', 'reasoning', 'include', 'previous_response_id', 'conversation'],
+  // Developer messages and messages holding the environment open the input as much as the task does.
+  openingLength: (items) => {
+    const first = items.findIndex((item) => !isInstruction(item) && !isUserMessage(item));
+    return first === -1 ? items.length : first;
+  },
+  comparable: (item) =>
+    isUserMessage(item) && typeof item.content === 'string'
+      ? { ...item, content: [{ type: 'input_text', text: item.content }] }
+      : item,
   userRequests,
   idKeys,
 };
@@ -35,9 +46,12 @@ export function compactedOpenAIResponsesViolations(
     openAIResponsesInputItems(original),
     openAIResponsesInputItems(compacted),
   );
-  // The window `responses.compact` returned (its user messages and the compaction item) is the API's own.
+  // The window `responses.compact` returned (its user messages and the compaction item) is the API's own,
+  // and it stands for the opening too.
   const violations = keptRuleViolations(responsesReading, original, compacted).filter(
-    (violation) => violation.rule !== 'compacted.nothing-invented' || itemIndex(violation.path) > windowEnd,
+    (violation) =>
+      (violation.rule !== 'compacted.nothing-invented' || itemIndex(violation.path) > windowEnd) &&
+      (violation.rule !== 'compacted.opening-kept' || windowEnd === -1),
   );
   checkReasoning(openAIResponsesInputItems(original), openAIResponsesInputItems(compacted), violations);
   return violations;
@@ -64,12 +78,10 @@ function itemIndex(path: string): number {
 
 /** The content of each user message read as parts, so a string input equals its one-part message. */
 function userRequests(items: readonly JSONRecord[]): unknown[][] {
-  return items
-    .filter((item) => openAIResponsesItemType(item) === 'message' && item.role === 'user')
-    .map((message) => {
-      const content = message.content;
-      return typeof content === 'string' ? [{ type: 'input_text', text: content }] : (content as unknown[]);
-    });
+  return items.filter(isUserMessage).map((message) => {
+    const content = message.content;
+    return typeof content === 'string' ? [{ type: 'input_text', text: content }] : (content as unknown[]);
+  });
 }
 
 /** `type:call_id` for calls and outputs and `id:id` for item ids, with their paths. */

@@ -25,6 +25,13 @@ export interface CompactedRequestReading {
   systemMessageName: string;
   /** The request settings (model, tools, ...) that compaction never changes. */
   settings: readonly string[];
+  /**
+   * How many entries open the conversation before the first model entry (an assistant message, or in
+   * Responses any item the model produced): the opening, the task whole, which compaction keeps verbatim.
+   */
+  openingLength(entries: readonly JSONRecord[]): number;
+  /** An entry as compared for the opening, when a format writes one thing two ways (a string content). */
+  comparable?(entry: JSONRecord): unknown;
   /** The user-written content (as a list of parts) of every user message, in order. */
   userRequests(entries: readonly JSONRecord[]): unknown[][];
   /** The `kind:id` keys of every call, result and item the conversation holds. */
@@ -33,7 +40,8 @@ export interface CompactedRequestReading {
 
 /**
  * The rules every provider keeps between a request and its compaction: the system prompt and system-level
- * messages, the settings and the newest user request kept verbatim, and no id invented.
+ * messages, the opening (every entry before the first model entry), the settings and the newest user request
+ * kept verbatim, and no id invented.
  */
 export function keptRuleViolations(
   reading: CompactedRequestReading,
@@ -51,6 +59,18 @@ export function keptRuleViolations(
     originalEntries.filter(reading.isSystemMessage),
     compactedEntries.filter(reading.isSystemMessage),
     reading.systemMessageName,
+    violations,
+  );
+  // System-level messages of the opening are held to `compacted.system-kept`, so reported once.
+  const comparable = reading.comparable ?? ((entry: JSONRecord) => entry);
+  openingKept(
+    originalEntries
+      .slice(0, reading.openingLength(originalEntries))
+      .map((entry, index) => ({ entry, index }))
+      .filter(({ entry }) => !reading.isSystemMessage(entry))
+      .map(({ entry, index }) => ({ entry: comparable(entry), index })),
+    compactedEntries.map(comparable),
+    reading.listField,
     violations,
   );
   settingsKept(original, compacted, reading.settings, violations);
@@ -88,6 +108,46 @@ function systemMessagesKept(
       from = found + 1;
     }
   }
+}
+
+/**
+ * Reports each entry of the original's opening that `compacted` does not hold verbatim and in order: the task
+ * is the whole opening (Codex sends its developer messages, its environment and the task, in that order),
+ * and nothing may be dropped from it or merged into it.
+ */
+function openingKept(
+  opening: ReadonlyArray<{ entry: unknown; index: number }>,
+  compacted: readonly unknown[],
+  path: string,
+  violations: ContractViolation[],
+): void {
+  let from = 0;
+  opening.forEach(({ entry, index }) => {
+    const found = compacted.findIndex(
+      (candidate, at) => at >= from && deepEqual(withoutCacheMarks(candidate), withoutCacheMarks(entry)),
+    );
+    if (found === -1) {
+      violations.push({
+        rule: 'compacted.opening-kept',
+        path: `${path}[${index}]`,
+        message: `entry ${index} of the opening (before the first model turn) is not kept verbatim and in order`,
+      });
+    } else from = found + 1;
+  });
+}
+
+/**
+ * A value without its `cache_control` marks: a mark says where the provider caches, not what the model reads,
+ * and a request may hold only four, so a compaction may move or drop the client's marks.
+ */
+export function withoutCacheMarks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheMarks);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'cache_control')
+      .map(([key, inner]) => [key, withoutCacheMarks(inner)]),
+  );
 }
 
 /** Reports each request setting (model, tools, ...) that differs after compaction. */
@@ -158,4 +218,10 @@ function nothingInvented(
       });
     }
   }
+}
+
+/** How many messages stand before the first assistant message: the opening of a Messages or Chat request. */
+export function openingBeforeAssistant(messages: readonly JSONRecord[]): number {
+  const first = messages.findIndex((message) => message.role === 'assistant');
+  return first === -1 ? messages.length : first;
 }
