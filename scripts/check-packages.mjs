@@ -58,7 +58,12 @@ await inPool(folders, 2, async (folder) => {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
-  const tarball = JSON.parse(packed.stdout).filename;
+  const { filename: tarball, files: packedFiles } = JSON.parse(packed.stdout);
+  for (const path of testOnlyPaths(packedFiles.map((file) => file.path))) {
+    report(
+      `packs ${path}, which is for tests only: exclude it in "files" ("!**/__fixtures__", "!**/*.test.ts")`,
+    );
+  }
   try {
     await execFileAsync(
       join(root, 'node_modules', '.bin', 'attw'),
@@ -109,6 +114,18 @@ function checkManifest(folder, manifest, report) {
     if (name.startsWith('@compaction/') && range !== 'workspace:^')
       report(`peer dependency ${name} should be "workspace:^"`);
   }
+}
+
+/**
+ * The packed paths that only tests use: test helpers under a `__fixtures__` folder (recorded answers, fake
+ * servers), snapshots, and the test files themselves. Users of a package never load them, and fixtures can hold
+ * recorded requests nobody meant to publish.
+ */
+function testOnlyPaths(paths) {
+  return paths.filter(
+    (path) =>
+      /(^|\/)(__fixtures__|__snapshots__)\//.test(path) || /\.test(-d)?\.(ts|tsx|js|mjs|cjs)$/.test(path),
+  );
 }
 
 function listFiles(directory) {

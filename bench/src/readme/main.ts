@@ -11,7 +11,11 @@ import {
   evaluationSectionName,
   evaluationSummaryFile,
 } from '../evaluation/readme-figures.js';
+import { proxyResultsFile } from '../proxy/proxy-results.js';
+import { proxyReadmeFigures, proxySectionName } from '../proxy/readme-figures.js';
 import { resultsDirectory } from '../results-file.js';
+import { serveReadmeFigures, serveSectionName } from '../serve/readme-figures.js';
+import { serveResultsFile } from '../serve/serve-results.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { strategyReport } from '../strategies/report.js';
 import { strategyResultsFile } from '../strategies/results.js';
@@ -24,10 +28,12 @@ writeFileSync(resolve(resultsDirectory, 'strategies.md'), strategyReport(strateg
 let readme = readFileSync(readmePath, 'utf8');
 readme = withGeneratedSection(readme, strategySectionName, strategyReadmeFigures(strategyResults));
 readme = withGeneratedSection(readme, cliSectionName, cliReadmeFigures(cliResultsFile.load()));
+readme = withGeneratedSection(readme, serveSectionName, serveReadmeFigures(serveResultsFile.load()));
 readme = withGeneratedSection(readme, tokenSectionName, tokenReadmeFigures(tokenResultsFile.load()));
 readme = withGeneratedSection(
   readme,
   evaluationSectionName,
   evaluationReadmeFigures(evaluationSummaryFile.load()),
 );
+readme = withGeneratedSection(readme, proxySectionName, proxyReadmeFigures(proxyResultsFile.load()));
 writeFileSync(readmePath, readme);

@@ -7,6 +7,10 @@ import {
   evaluationSectionName,
   evaluationSummaryFile,
 } from '../evaluation/readme-figures.js';
+import { proxyResultsFile } from '../proxy/proxy-results.js';
+import { proxyReadmeFigures, proxySectionName } from '../proxy/readme-figures.js';
+import { serveReadmeFigures, serveSectionName } from '../serve/readme-figures.js';
+import { serveResultsFile } from '../serve/serve-results.js';
 import { strategyReadmeFigures, strategySectionName } from '../strategies/readme-figures.js';
 import { strategyResultsFile } from '../strategies/results.js';
 import { tokenReadmeFigures, tokenSectionName } from '../tokens/readme-figures.js';
@@ -28,6 +32,14 @@ describe('bench/README.md', () => {
 
   it('shows the CLI startup figures of the saved results (run `pnpm bench:cli` to write them)', () => {
     expect(generatedSection(readme, cliSectionName)).toBe(cliReadmeFigures(cliResultsFile.load()));
+  });
+
+  it('shows the serve figures of the saved results (run `pnpm bench:serve` to write them)', () => {
+    expect(generatedSection(readme, serveSectionName)).toBe(serveReadmeFigures(serveResultsFile.load()));
+  });
+
+  it('shows the proxy latency figures of the saved results (run `pnpm bench:proxy` to write them)', () => {
+    expect(generatedSection(readme, proxySectionName)).toBe(proxyReadmeFigures(proxyResultsFile.load()));
   });
 
   it('shows the evaluation verdict and levers of the saved results (run `pnpm evaluate` to write them)', () => {

@@ -66,8 +66,11 @@ reached, nothing is written, and the exit code is 3.
 
   -o, --output <path>         write the compacted conversation here (default: standard output); the file
                               is replaced atomically: it is the old file or the complete new one, never
-                              a partial one. Naming the input file is refused without --in-place
-      --in-place              replace the input file (atomically; left untouched when nothing changes)
+                              a partial one, with its owner and mode. A device or FIFO is written in
+                              place, as > writes it; a file you may not write is refused. Naming the
+                              input file is refused without --in-place
+      --in-place              replace the input file (atomically; left untouched when nothing changes;
+                              nothing is written if the file changed while it was being compacted)
       --json                  print one JSON object on standard output instead of the report:
                               {format, outputFormat, strategy, compacted, skipped?, before, after, target,
                               targetReached, limit, stages, usedFallback, fallback?, failures?,
@@ -199,6 +202,9 @@ them again:
       --store-lock-timeout <t>
                               longest wait for a session that another server is changing (default 30s),
                               then 503 with Retry-After
+      --retention <t>         delete sessions no request used for this long (30d, 12h), whole: messages,
+                              compaction records, archived text (default: kept until deleted or idle)
+      --retention-size <s>    beyond this much in the store (1gb), delete the least recently used sessions
 
 What a request's "config" may choose: by default, among the strategies configured here (flags or
 compaction.config.json), each with the options configured here, and the budget. The provider, its base
@@ -262,6 +268,10 @@ a request names. One line per compaction goes to standard error.
                               stream (default 10m); then 504, or the stream is cut
       --store <path|memory>   where compacted prefixes and compactions are kept: a SQLite file (default
                               .compaction/sessions.sqlite in the working folder) or memory
+      --retention <t>         delete conversations not compacted or used for this long (30d, 12h) from the
+                              store and memory, removed messages included (default: kept)
+      --retention-size <s>    beyond this much in the store (1gb), delete the least recently used
+                              conversations
       --host <address>        default 127.0.0.1 (loopback only)
       --port <n>              default 4320; 0 picks a free port
       --max-body <size>       largest request body (default 32mb); larger ones get 413

@@ -35,6 +35,7 @@ export {
   type RequestAllowances,
   type RequestPolicy,
 } from './serve/request-policy.js';
+export type { RetentionSettings } from './serve/retention-sweep.js';
 export { defaultMaxBodyBytes, serverDefaults } from './serve/server-defaults.js';
 export {
   createMeteredProvider,

@@ -17,6 +17,7 @@ import type { CompactionSettings } from './config/resolve-settings.js';
 import { usageError } from './errors/cli-error.js';
 import { TargetUnreachableError } from './errors/target-unreachable-error.js';
 import { fastEstimator } from './estimators.js';
+import { requestOverheadTokens } from './formats/request-overhead.js';
 import { formatCount } from './output/format-numbers.js';
 import { createProvider } from './providers/create-provider.js';
 
@@ -33,7 +34,10 @@ export interface CompactionReport {
   strategy: string[];
   before: { messages: number; tokens: number };
   after: { messages: number; tokens: number };
-  /** The target it aimed for and the hard limit, in tokens. */
+  /**
+   * The target the messages aimed for (what the request carries besides them set aside) and the hard limit of
+   * the whole request, in tokens.
+   */
   target: number;
   limit: number;
   contextWindow: number;
@@ -75,6 +79,11 @@ export interface CompactMessagesOptions {
   /** The session the compaction is recorded under. Default the Compactor's, `default`. */
   sessionId?: string;
   /**
+   * The rest of the request the messages came from: its tool definitions and instructions take room in the
+   * window too, so the messages are compacted to what fits beside them.
+   */
+  envelope?: Record<string, unknown>;
+  /**
    * The request field through which the messages continue context the provider stores (Responses
    * `previous_response_id` or `conversation`): they are then not compacted (`skipped: 'stored-context'`).
    */
@@ -111,6 +120,7 @@ export async function compactMessages(
   const provider = options.provider ?? (await providerOf(settings, options.environment));
   const counter = createTokenCounter(options.estimator ?? fastEstimator());
   const inputTokens = counter.count(messages);
+  const overheadTokens = requestOverheadTokens(options.envelope, counter.estimator);
   const contextWindow = contextWindowOf(settings, provider);
   // The budget without the given target first: its limit decides what a given target may be.
   const { target: givenTarget, ...budgetWithoutTarget } = settings.budget;
@@ -118,10 +128,14 @@ export async function compactMessages(
   const { target: budgetTarget, limit } = resolveBudget(base);
   let target = givenTarget;
   if (target === undefined) {
-    target = Math.max(2, Math.min(budgetTarget, Math.floor(inputTokens * defaultInputShare)));
+    // Half of the messages, beside what the rest of the request takes.
+    target = Math.max(
+      2,
+      Math.min(budgetTarget, Math.floor(inputTokens * defaultInputShare) + overheadTokens),
+    );
   } else if (options.targetOfInput && target <= 1) {
     // A share of an input larger than the window is more than fits: the result must fit the limit anyway.
-    target = Math.max(2, Math.min(limit, Math.floor(inputTokens * target)));
+    target = Math.max(2, Math.min(limit, Math.floor(inputTokens * target) + overheadTokens));
   } else if (target > limit) {
     throw usageError(
       `the target of ${formatCount(target)} tokens is above the limit of ${formatCount(limit)} ` +
@@ -145,6 +159,7 @@ export async function compactMessages(
   try {
     result = await compactor.compact(messages, {
       trigger: 'manual',
+      overheadTokens,
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
@@ -173,10 +188,11 @@ export async function compactMessages(
     strategy: settings.strategyNames,
     before: { messages: messages.length, tokens: inputTokens },
     after: { messages: result.messages.length, tokens: afterTokens },
-    target: compactor.budget.target,
+    // The messages' share of the target: the report's counts are the messages'.
+    target: compactor.budget.target - overheadTokens,
     limit: compactor.budget.limit,
     contextWindow,
-    targetReached: afterTokens <= compactor.budget.target,
+    targetReached: afterTokens + overheadTokens <= compactor.budget.target,
     stages,
     usedFallback: fellBack || digests.length > 0,
     ...(fallback === undefined ? {} : { fallback }),

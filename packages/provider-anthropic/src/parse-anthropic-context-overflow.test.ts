@@ -25,6 +25,7 @@ describe('parseAnthropicContextOverflow', () => {
       message,
       requestTokens: 209573,
       maximumTokens: 200000,
+      outputTokens: 21333,
     });
   });
 

@@ -10,7 +10,8 @@ const inputAndOutputTooLong =
  *
  * - 400 `invalid_request_error` "prompt is too long: 208310 tokens > 200000 maximum";
  * - 400 `invalid_request_error` "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000"
- *   (the input fits, but not with the requested output; `requestTokens` is then input plus output);
+ *   (the input fits, but not with the requested output; `requestTokens` is then input plus output, and
+ *   `outputTokens` the output);
  * - a `ContextOverflowError` thrown by this adapter.
  *
  * Accepts SDK errors (`APIError` with `status` and the JSON body in `error`), the JSON body itself, or its
@@ -39,6 +40,7 @@ export function parseAnthropicContextOverflow(error: unknown): ContextOverflow |
       message: details.message,
       requestTokens: Number(combined[1]) + Number(combined[2]),
       maximumTokens: Number(combined[3]),
+      outputTokens: Number(combined[2]),
     };
   }
   if (

@@ -41,7 +41,7 @@ import type {
   OpenAIResponsesInputLike,
   OpenAIResponsesItem,
 } from './openai-responses-request.js';
-import { toolCallOfItem, toolResultOfItem } from './openai-responses-tool-items.js';
+import { isClientToolSearch, toolCallOfItem, toolResultOfItem } from './openai-responses-tool-items.js';
 
 const messageRoles = ['user', 'system', 'developer', 'assistant'];
 
@@ -54,10 +54,12 @@ const messageRoles = ['user', 'system', 'developer', 'assistant'];
  *   assistant message, part by part in order; consecutive answers to calls become one tool message;
  * - every call the client answers becomes a tool call: `function_call`, and the custom tool, computer,
  *   local shell, shell, apply_patch and client tool search calls (by `call_id`) and MCP approval requests
- *   (by `id`); the item answering it (`*_output`, `mcp_approval_response`) becomes its tool result, showing
+ *   (by `id`); the item answering it (`*_output`, `mcp_approval_response`; a `local_shell_call_output` may
+ *   name its call by `id`, as the SDK's type does) becomes its tool result, showing
  *   the output as text (or images) to strategies and keeping the item itself in `metadata.openai.sourceItem`;
  * - reasoning keeps its summary as text, `encrypted_content` as `redactedData`, and its `id` in metadata;
- * - other items (server tools such as web search, programs, item references...) are kept verbatim in the
+ * - other items (server tools such as web search and tool searches the server ran, with or without their
+ *   output, programs, item references...) are kept verbatim in the
  *   assistant message, shown as their JSON; an answer whose call is not in the input (it was in an earlier
  *   response, as with `previous_response_id`) is kept verbatim as a user message, what the application sends;
  * - an item that refers to one in an earlier message (a tool called from a program, the `program_output`
@@ -99,6 +101,12 @@ export function convertResponsesItems(
   const openedIn = new Map<string, number>();
   /** Spans of messages that must stay one turn: from the one that opened an id to the one using it. */
   const spans: Array<{ from: number; to: number }> = [];
+  /** The tool searches the input holds an output of: each is paired with it, whoever ran it. */
+  const searchesWithOutput = new Set(
+    input.flatMap((item) =>
+      item.type === 'tool_search_output' && isName(item.call_id) ? [item.call_id] : [],
+    ),
+  );
 
   for (const item of input) {
     addItem(item);
@@ -141,6 +149,15 @@ export function convertResponsesItems(
       assistant().content.push(reasoningPart(item));
       return;
     }
+    // A tool search the server ran needs no output: without one in the input it is kept as it came.
+    if (
+      type === 'tool_search_call' &&
+      !isClientToolSearch(item) &&
+      !(isName(item.call_id) && searchesWithOutput.has(item.call_id))
+    ) {
+      assistant().content.push(verbatimTextPart(item));
+      return;
+    }
     const call = toolCallOfItem(item);
     if (call !== undefined) {
       toolNames.set(call.toolCallId, call.toolName);
@@ -150,7 +167,10 @@ export function convertResponsesItems(
     const result = toolResultOfItem(item, toolNames);
     if (result !== undefined) {
       if (toolNames.has(result.toolCallId)) tool().content.push(result);
-      else answerWithoutCall(item);
+      // The output of a tool search the server ran is the server's, part of the response like its call.
+      else if (type === 'tool_search_output' && !isClientToolSearch(item)) {
+        assistant().content.push(verbatimTextPart(item));
+      } else answerWithoutCall(item);
       return;
     }
     assistant().content.push(verbatimTextPart(item));

@@ -194,6 +194,15 @@ export function toolCallOfItem(item: OpenAIResponsesItem): ToolCallPart | undefi
   };
 }
 
+/**
+ * Whether a tool search item is the client's (`execution: "client"`): the API runs a tool search itself unless
+ * the tool is declared for the client, whose outputs carry `execution: "client"` back. A search the server ran
+ * may come with its output in the input or without it.
+ */
+export function isClientToolSearch(item: OpenAIResponsesItem): boolean {
+  return item.execution === 'client';
+}
+
 /** The tool result an answer item stands for, or `undefined` for any other item (or one without call id). */
 export function toolResultOfItem(
   item: OpenAIResponsesItem,

@@ -2,6 +2,8 @@ import type { ContextOverflow } from '@compaction/core';
 import { contextOverflowOfError } from '@compaction/provider-utils';
 
 const maximumPattern = /maximum context length is\s*(\d+)\s*tokens/i;
+/** The output a "you requested" message counted in the request ("8192 in the completion", "256 for the completion"). */
+const outputPattern = /(\d+)\s*(?:in|for) the completion/i;
 const requestPatterns = [
   /resulted in\s*(\d+)\s*tokens/i,
   /you requested\s*(\d+)\s*tokens/i,
@@ -10,7 +12,9 @@ const requestPatterns = [
 
 /**
  * Recognises OpenAI's "too long" refusals: error code `context_length_exceeded` on Chat Completions (400,
- * "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens")
+ * "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens",
+ * with "(130000 in the messages, 532 in the functions)" when tools took part, or "you requested 4322 tokens
+ * (4066 in your prompt; 256 for the completion)", whose completion is the `outputTokens` counted in it)
  * and on the Responses API (a 400, or a failed response whose `error.code` says so; its message, "Your input
  * exceeds the context window of this model", has no numbers). Numbers are extracted when the message has
  * them. Accepts SDK errors (`APIError` with `code` and `error`), response bodies, failed responses and a
@@ -23,10 +27,12 @@ export function parseOpenAIContextOverflow(error: unknown): ContextOverflow | un
   if (found === undefined) return undefined;
   const maximum = maximumPattern.exec(found);
   const request = requestPatterns.map((pattern) => pattern.exec(found)).find((match) => match !== null);
+  const output = request == null ? null : outputPattern.exec(found);
   return {
     message: found,
     ...(request == null ? {} : { requestTokens: Number(request[1]) }),
     ...(maximum === null ? {} : { maximumTokens: Number(maximum[1]) }),
+    ...(output === null ? {} : { outputTokens: Number(output[1]) }),
   };
 }
 

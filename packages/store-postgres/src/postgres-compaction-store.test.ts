@@ -40,6 +40,33 @@ describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
     },
   });
 
+  it('deletes a session after a change holding its lock commits, never in the middle of it', async () => {
+    const store = newStore();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const change = store.withSessionLock('a', async () => {
+      await store.append(sampleCompactionRecord('a', 1));
+      locked();
+      await held;
+      await store.updateSessionMetadata('a', { title: 'written last' });
+    });
+    await lockTaken;
+    // Another process's delete waits for the lock; the records it then deletes include the whole change.
+    const other = createPostgresCompactionStore({ connectionString: urls.get(store)! });
+    const deletion = other.deleteSession('a');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await Promise.all([change, deletion]);
+    expect(await store.sessions()).toEqual([]);
+    await Promise.all([store.close(), other.close()]);
+  });
+
   it('writes a record once however often its append is retried', async () => {
     const store = newStore();
     const record = sampleCompactionRecord('a', 1);

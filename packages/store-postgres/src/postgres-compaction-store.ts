@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CompactionRecord, CompactionStore, JSONObject } from '@compaction/core';
+import type { CompactionRecord, CompactionStore, JSONObject, SessionUsage } from '@compaction/core';
 import pg from 'pg';
 import { PostgresStoreError } from './errors/postgres-store-error.js';
 import { applyMigrations } from './migrations.js';
@@ -91,6 +91,22 @@ export class PostgresCompactionStore implements CompactionStore {
       if (inTransaction) return storeQueries.updateSessionMetadata(client, sessionId, metadata);
       return this.transaction((own) => storeQueries.updateSessionMetadata(own, sessionId, metadata));
     });
+  }
+
+  /**
+   * Deletes the session's records, what they removed and archived, and its metadata, in one transaction
+   * holding the session's lock, so a change another process is making to it finishes first.
+   */
+  deleteSession(sessionId: string): Promise<void> {
+    return this.withSessionLock(sessionId, () =>
+      storeQueries.deleteSession(this.current(sessionId)!.client, sessionId),
+    ).catch((error: unknown) => {
+      throw this.describe(error, sessionId);
+    });
+  }
+
+  sessionUsage(): Promise<SessionUsage[]> {
+    return this.run(undefined, (client) => storeQueries.sessionUsage(client));
   }
 
   /**

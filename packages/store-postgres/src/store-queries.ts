@@ -1,4 +1,4 @@
-import type { CompactionRecord, JSONObject } from '@compaction/core';
+import type { CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
 
 /** A pool or one connection: what a query runs on. */
 export interface Queryable {
@@ -82,5 +82,28 @@ export const storeQueries = {
     );
     // A copy: later edits of the caller's values change nothing here.
     return JSON.parse(text) as JSONObject;
+  },
+
+  /** Must run in a transaction, so the records and the metadata go together or not at all. */
+  async deleteSession(client: Queryable, sessionId: string): Promise<void> {
+    await client.query('DELETE FROM compaction_records WHERE session_id = $1', [sessionId]);
+    await client.query('DELETE FROM compaction_sessions WHERE session_id = $1', [sessionId]);
+  },
+
+  async sessionUsage(client: Queryable): Promise<SessionUsage[]> {
+    const { rows } = await client.query<{ session_id: string; last_activity_at: Date; bytes: string }>(
+      `SELECT session_id, max(at) AS last_activity_at, sum(bytes)::text AS bytes FROM (
+         SELECT session_id, recorded_at AS at,
+           octet_length(event) + octet_length(removed_messages) + coalesce(octet_length(archived), 0) AS bytes
+         FROM compaction_records
+         UNION ALL
+         SELECT session_id, updated_at, octet_length(metadata) FROM compaction_sessions
+       ) AS usage GROUP BY session_id ORDER BY session_id COLLATE "C"`,
+    );
+    return rows.map((row) => ({
+      sessionId: row.session_id,
+      lastActivityAt: new Date(row.last_activity_at).toISOString(),
+      bytes: Number(row.bytes),
+    }));
   },
 };

@@ -35,6 +35,12 @@ export const schemaMigrations: readonly SchemaMigration[] = [
     // Nullable, so a process of the version before that still has the file open keeps writing.
     statements: ['ALTER TABLE compactions ADD COLUMN archived TEXT'],
   },
+  {
+    version: 3,
+    // When a record was appended, for retention by last activity; NULL for records before (their event's
+    // start time stands in) and for those a process of the version before still appends.
+    statements: ['ALTER TABLE compactions ADD COLUMN recorded_at TEXT'],
+  },
 ];
 
 /** The newest schema version this package reads and writes. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -95,6 +95,43 @@ describe('SqliteCompactionStore', () => {
     reopened.close();
     expect(version).toEqual({ done: true, value: { user_version: schemaVersion } });
     expect(schemaVersion).toBeGreaterThan(1);
+  });
+
+  it('dates a record written before append times were kept by its event, for retention', async () => {
+    const path = newPath();
+    const store = await openSqliteCompactionStore({ path });
+    await store.close();
+    const connection = new SqliteConnection(path, 60_000);
+    const old = sampleCompactionRecord('a', 1);
+    connection.attempt((database) =>
+      database.run(
+        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [old.event.id, 'a', 1, old.event.startedAt, JSON.stringify(old.event), '[]'],
+      ),
+    );
+    connection.close();
+    const reopened = await openSqliteCompactionStore({ path });
+    expect(await reopened.sessionUsage()).toEqual([
+      { sessionId: 'a', lastActivityAt: old.event.startedAt, bytes: expect.any(Number) },
+    ]);
+    await reopened.close();
+  });
+
+  it('leaves no text of a deleted session in the file', async () => {
+    const path = newPath();
+    const store = await openSqliteCompactionStore({ path });
+    const secret = 'a secret the deleted session held '.repeat(40);
+    const record = sampleArchivingRecord('gone', 1);
+    record.archived![0]!.text = secret;
+    await store.append(record);
+    await store.updateSessionMetadata('gone', { note: secret });
+    await store.append(sampleCompactionRecord('kept', 1));
+    await store.deleteSession('gone');
+    await store.close();
+    const bytes = readFileSync(path);
+    expect(bytes.includes('a secret the deleted session held')).toBe(false);
+    expect(bytes.includes('summary of round 1')).toBe(true);
   });
 
   it('fails calls after close with a closed error, and closes once', async () => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { CompactionRecord, CompactionStore, JSONObject } from '@compaction/core';
+import type { CompactionRecord, CompactionStore, JSONObject, SessionUsage } from '@compaction/core';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { startDatabaseWorker } from './start-database-worker.js';
 import type { StoreArguments, StoreOperation, StoreResult } from './store-operations.js';
@@ -89,6 +89,18 @@ export class SqliteCompactionStore implements CompactionStore {
 
   updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
     return this.call('updateSessionMetadata', [sessionId, metadata]);
+  }
+
+  /**
+   * Deletes the session's records, what they removed and archived, and its metadata, in one transaction. The
+   * file overwrites what it frees (`secure_delete`), so the deleted text is not left in its free pages.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.call('deleteSession', [sessionId]);
+  }
+
+  sessionUsage(): Promise<SessionUsage[]> {
+    return this.call('sessionUsage', []);
   }
 
   /** Lets the calls already made finish, then closes the file and ends the worker. Later calls fail. */

@@ -21,6 +21,8 @@ export class SqliteConnection {
   ) {
     this.lock = new DatabaseLock(path, staleLockMs);
     this.database = new sqlite.Database(path);
+    // Pages freed by a delete or an update are overwritten, so deleted sessions' text does not stay in the file.
+    this.database.exec('PRAGMA secure_delete = ON');
   }
 
   get isOpen(): boolean {

@@ -1,4 +1,4 @@
-import type { CompactionRecord, JSONObject } from '@compaction/core';
+import type { CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { schemaMigrations, schemaVersion } from './schema.js';
 import { type Database, inTransaction } from './sqlite-connection.js';
@@ -42,8 +42,9 @@ export const storeOperations = {
     const { event } = record;
     inTransaction(database, () =>
       database.run(
-        `INSERT INTO compactions (event_id, session_id, round, started_at, event, removed_messages, archived)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO compactions
+           (event_id, session_id, round, started_at, event, removed_messages, archived, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           event.id,
           event.sessionId,
@@ -52,6 +53,7 @@ export const storeOperations = {
           JSON.stringify(event),
           JSON.stringify(record.removedMessages),
           record.archived === undefined ? null : JSON.stringify(record.archived),
+          new Date().toISOString(),
         ],
       ),
     );
@@ -97,6 +99,33 @@ export const storeOperations = {
       );
       return merged;
     });
+  },
+
+  /** Both tables in one transaction: a session's records and its metadata go together or not at all. */
+  deleteSession(database: Database, sessionId: string): void {
+    inTransaction(database, () => {
+      database.run('DELETE FROM compactions WHERE session_id = ?', [sessionId]);
+      database.run('DELETE FROM sessions WHERE session_id = ?', [sessionId]);
+    });
+  },
+
+  sessionUsage(database: Database): SessionUsage[] {
+    // Sizes in bytes of the UTF-8 text (a BLOB's length), not characters.
+    const rows = database.all(
+      `SELECT session_id, max(at) AS last_activity_at, sum(bytes) AS bytes FROM (
+         SELECT session_id, coalesce(recorded_at, started_at) AS at,
+           length(CAST(event AS BLOB)) + length(CAST(removed_messages AS BLOB))
+             + coalesce(length(CAST(archived AS BLOB)), 0) AS bytes
+         FROM compactions
+         UNION ALL
+         SELECT session_id, updated_at, length(CAST(metadata AS BLOB)) FROM sessions
+       ) GROUP BY session_id ORDER BY session_id`,
+    ) as Row[];
+    return rows.map((row) => ({
+      sessionId: String(row.session_id),
+      lastActivityAt: String(row.last_activity_at),
+      bytes: Number(row.bytes),
+    }));
   },
 };
 

@@ -1,4 +1,5 @@
 import type { CompactionRecord, CompactionStore, Message } from '@compaction/core';
+import { createRecallTool } from '@compaction/recall';
 import { describe, expect, it } from 'vitest';
 
 /** Settings of {@link describeStoreConformance}. */
@@ -10,7 +11,20 @@ export interface StoreConformanceSettings {
    * The suite then checks that everything written is still there.
    */
   reopen?: (store: CompactionStore) => CompactionStore | Promise<CompactionStore>;
+  /**
+   * Whether the store has the optional `deleteSession` and `sessionUsage` (default true): the suite then
+   * checks that a deleted session leaves nothing behind and that a retention sweep can rely on the usage.
+   */
+  deletes?: boolean;
+  /**
+   * For stores with a full-text index: what a search for `text` finds, as session ids. The suite checks that
+   * a deleted session's text is found no more.
+   */
+  search?: (store: CompactionStore, text: string) => Promise<string[]>;
 }
+
+/** Waits long enough for a store's clock (milliseconds at least) to move on. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 15));
 
 const removed: Message[] = [
   { role: 'user', content: [{ type: 'text', text: 'the original task <|endoftext|> 日本語' }] },
@@ -86,7 +100,7 @@ export function sampleArchivingRecord(sessionId: string, round: number): Compact
 /**
  * Registers the tests every {@link CompactionStore} must pass: ordered appends, isolation between sessions,
  * copies in and out, concurrent writers to one session, session metadata, closing, and, for persistent
- * stores, reopening with everything still there.
+ * stores, reopening with everything still there; and that a deleted session leaves nothing behind.
  */
 export function describeStoreConformance(name: string, settings: StoreConformanceSettings): void {
   describe(`${name} store conformance`, () => {
@@ -165,6 +179,8 @@ export function describeStoreConformance(name: string, settings: StoreConformanc
       await expect(store.append(sampleCompactionRecord('a', 1))).rejects.toThrow();
     });
 
+    if (settings.deletes !== false) describeDeletion(settings);
+
     // Registered only for stores that can be reopened: an in-memory store has nothing to reopen, and a test
     // that could never run would count as skipped.
     const reopen = settings.reopen;
@@ -182,5 +198,83 @@ export function describeStoreConformance(name: string, settings: StoreConformanc
       expect(await reopened.getSessionMetadata('a')).toEqual({ title: 'kept' });
       await reopened.close();
     });
+  });
+}
+
+/** The checks of `deleteSession` and `sessionUsage`: deleted content is gone, and usage is what a sweep needs. */
+function describeDeletion(settings: StoreConformanceSettings): void {
+  const deletable = async () => {
+    const store = await settings.create();
+    if (store.deleteSession === undefined || store.sessionUsage === undefined) {
+      throw new Error('the store has no deleteSession or sessionUsage (set deletes: false if it should not)');
+    }
+    return store as Required<Pick<CompactionStore, 'deleteSession' | 'sessionUsage'>> & CompactionStore;
+  };
+
+  it('deletes a session whole: records, archived text, metadata, and search results', async () => {
+    const store = await deletable();
+    for (const id of ['gone', 'kept']) {
+      await store.append(sampleCompactionRecord(id, 1));
+      await store.append(sampleArchivingRecord(id, 2));
+      await store.updateSessionMetadata(id, { title: `title of ${id}` });
+    }
+    const recall = createRecallTool({ store, sessionId: 'gone' });
+    expect((await recall.execute({ handle: 'bash-2' })).status).toBe('found');
+    await store.deleteSession('gone');
+    expect(await store.list('gone')).toEqual([]);
+    expect(await store.getSessionMetadata('gone')).toBeUndefined();
+    expect(await store.sessions()).toEqual(['kept']);
+    expect((await recall.execute({ handle: 'bash-2' })).status).toBe('not-found');
+    expect(await recall.lookup('Ab_9-z')).toBeUndefined();
+    expect((await store.sessionUsage()).map((usage) => usage.sessionId)).toEqual(['kept']);
+    if (settings.search !== undefined) {
+      expect(await settings.search(store, 'title of gone')).toEqual([]);
+      expect(await settings.search(store, 'title of kept')).toEqual(['kept']);
+    }
+    // The other session is untouched, and deleting what is not there is no error.
+    expect(await store.list('kept')).toEqual([
+      sampleCompactionRecord('kept', 1),
+      sampleArchivingRecord('kept', 2),
+    ]);
+    expect(await store.getSessionMetadata('kept')).toEqual({ title: 'title of kept' });
+    await store.deleteSession('gone');
+    await store.deleteSession('never');
+    // A deleted session starts afresh when written again.
+    await store.append(sampleCompactionRecord('gone', 3));
+    expect(await store.list('gone')).toEqual([sampleCompactionRecord('gone', 3)]);
+    await store.close();
+  });
+
+  it('reports each session by last activity and size, so a sweep deletes the old and keeps the new', async () => {
+    const store = await deletable();
+    await store.append(sampleArchivingRecord('old', 1));
+    await store.updateSessionMetadata('touched', { title: 'written early' });
+    await tick();
+    const cutoff = Date.now();
+    await tick();
+    await store.append(sampleCompactionRecord('new', 1));
+    await store.updateSessionMetadata('touched', { title: 'written again' });
+    const usage = await store.sessionUsage();
+    expect(usage.map((entry) => entry.sessionId)).toEqual(['new', 'old', 'touched']);
+    const byId = new Map(usage.map((entry) => [entry.sessionId, entry]));
+    const time = (id: string) => Date.parse(byId.get(id)!.lastActivityAt);
+    expect(time('old')).toBeLessThan(cutoff);
+    // Last activity is the newest write: of a record or of metadata.
+    expect(time('new')).toBeGreaterThanOrEqual(cutoff);
+    expect(time('touched')).toBeGreaterThanOrEqual(cutoff);
+    // Sizes count what is stored, removed messages and archived text included.
+    const oldBytes = byId.get('old')!.bytes;
+    expect(oldBytes).toBeGreaterThan(JSON.stringify(sampleArchivingRecord('old', 1).archived).length);
+    expect(oldBytes).toBeGreaterThan(byId.get('new')!.bytes);
+    await store.append(sampleArchivingRecord('new', 2));
+    const grown = (await store.sessionUsage()).find((entry) => entry.sessionId === 'new')!;
+    expect(grown.bytes).toBeGreaterThan(byId.get('new')!.bytes);
+    // The sweep of a retention age: what was last active before the cutoff goes, the rest stays.
+    for (const entry of usage)
+      if (Date.parse(entry.lastActivityAt) < cutoff) await store.deleteSession(entry.sessionId);
+    expect(await store.sessions()).toEqual(['new', 'touched']);
+    expect(await store.list('old')).toEqual([]);
+    expect(await store.list('new')).toHaveLength(2);
+    await store.close();
   });
 }

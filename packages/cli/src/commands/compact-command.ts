@@ -14,6 +14,7 @@ import { decodeText, parseConversation, readInputBytes } from '../formats/read-c
 import { withStoredContext } from '../formats/stored-context.js';
 import { compactHelp } from '../help.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
+import { type FileIdentity, fileIdentity } from '../output/file-identity.js';
 import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
 import { resolveOutputPath } from '../output/output-path.js';
 import { writeOutput } from '../output/write-output.js';
@@ -54,6 +55,14 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   });
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
+  // Taken before the read, so a change made while reading counts too: --in-place writes only over the state it
+  // read, and a concurrent run or an editor's save in between makes it fail instead of overwrite.
+  const readState: FileIdentity | undefined =
+    values['in-place'] === true && inputPath !== undefined
+      ? // A missing or unreadable input: the read below says why.
+        await fileIdentity(inputPath).catch(() => undefined)
+      : undefined;
+  const writeOptions = readState === undefined ? {} : { unchanged: readState };
   const input = await readInputBytes(inputPath, io.stdin);
   const conversation = await parseConversation(decodeText(input.bytes, input.source), input.source, from);
   const sessionId = values.session ?? defaultSessionId;
@@ -72,6 +81,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
       ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
       ...(archive === undefined ? {} : { store: archive.store, sessionId }),
       ...withStoredContext(conversation),
+      ...(conversation.envelope === undefined ? {} : { envelope: conversation.envelope }),
     });
   } finally {
     await archive?.store.close();
@@ -91,7 +101,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   const writes = !(unchanged && values['in-place']);
   for (const warning of warnings(report)) io.stderr.write(`compaction: warning: ${warning}\n`);
   if (values.json) {
-    if (outputPath !== undefined && writes) await writeOutput(io, outputPath, output);
+    if (outputPath !== undefined && writes) await writeOutput(io, outputPath, output, writeOptions);
     const summary = {
       ...summarizeCompaction(report, conversation.format, format),
       output: outputPath ?? null,
@@ -101,7 +111,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     io.stdout.write(`${JSON.stringify(summary)}\n`);
     return 0;
   }
-  if (writes) await writeOutput(io, outputPath, output);
+  if (writes) await writeOutput(io, outputPath, output, writeOptions);
   io.stderr.write(humanReport(report, conversation.format, input.source, unchanged));
   if (archive !== undefined) io.stderr.write(archiveReport(report, archive, sessionId));
   return 0;

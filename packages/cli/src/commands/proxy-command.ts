@@ -6,6 +6,7 @@ import { parseFlags, printedHelp } from '../parse-flags.js';
 import { createProxyServer, defaultProxyMaxBodyBytes } from '../proxy/proxy-server.js';
 import { parseUpstreams } from '../proxy/upstreams.js';
 import { parseDuration } from '../serve/parse-duration.js';
+import { readRetentionFlags } from '../serve/retention-sweep.js';
 import { describeStoreLocation, openSessionStore } from '../serve/session-store.js';
 import { isLoopback, readServerFlags, serverFlagOptions, startListening } from './server-start.js';
 
@@ -18,6 +19,8 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
     ...serverFlagOptions,
     upstream: { type: 'string', multiple: true },
     'upstream-timeout': { type: 'string' },
+    retention: { type: 'string' },
+    'retention-size': { type: 'string' },
   });
   if (printedHelp(values, proxyHelp, io)) return 0;
   const flags = readServerFlags(
@@ -26,6 +29,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
     io.cwd,
   );
   const upstreams = parseUpstreams(values.upstream);
+  const retention = readRetentionFlags(values, flags.storeLocation);
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
   const store = await openSessionStore(flags.storeLocation);
@@ -44,6 +48,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
         : { upstreamTimeoutMs: parseDuration(values['upstream-timeout'], '--upstream-timeout') }),
       log: (line) => io.stderr.write(`${line}\n`),
       ...(store === undefined ? {} : { store }),
+      ...(retention === undefined ? {} : { retention }),
     });
   } catch (error) {
     await store?.close();

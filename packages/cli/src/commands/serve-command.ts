@@ -9,6 +9,7 @@ import { parseByteSize } from '../serve/parse-byte-size.js';
 import { parseDuration } from '../serve/parse-duration.js';
 import { ProviderPool } from '../serve/provider-pool.js';
 import { createRequestPolicy, verifyRequestPolicy } from '../serve/request-policy.js';
+import { readRetentionFlags } from '../serve/retention-sweep.js';
 import { serverDefaults } from '../serve/server-defaults.js';
 import { describeStoreLocation, openSessionStore } from '../serve/session-store.js';
 import {
@@ -30,6 +31,28 @@ function listFlag(values: string[] | undefined): string[] | undefined {
     .filter((entry) => entry !== '');
 }
 
+/**
+ * The bearer token from `--token`, or else `COMPACTION_TOKEN`; none when neither is set. A token that is set
+ * but empty or blank (`--token "$COMPACTION_TOKEN"` with the variable unset) is a usage error: read as "no
+ * token", it would start a server open to anyone without a word.
+ */
+function tokenOf(flag: string | undefined, variable: string | undefined): string | undefined {
+  const fromFlag = flag !== undefined;
+  const token = fromFlag ? flag : variable;
+  const source = fromFlag ? '--token' : 'the COMPACTION_TOKEN variable';
+  if (token === undefined) return undefined;
+  if (token.trim() === '') {
+    const remedy = fromFlag ? 'give a secret, or leave --token out' : 'set it to a secret, or unset it';
+    throw usageError(
+      `${source} is ${token === '' ? 'empty' : 'blank'}: ${remedy} to serve without authentication`,
+    );
+  }
+  if (token.trim() !== token) {
+    throw usageError(`${source} begins or ends with whitespace, which no client can send in a header`);
+  }
+  return token;
+}
+
 /** `compaction serve`: the HTTP API, until SIGINT or SIGTERM, which stop it gracefully. */
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags('serve', args, {
@@ -47,6 +70,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'shutdown-timeout',
       'store-pool-size',
       'store-lock-timeout',
+      'retention',
+      'retention-size',
     ),
   });
   if (printedHelp(values, serveHelp, io)) return 0;
@@ -83,7 +108,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     maxQueue: flags.maxQueue,
     maxSessions: integerFlag(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
   };
-  const token = values.token ?? io.env.COMPACTION_TOKEN;
+  const retention = readRetentionFlags(values, flags.storeLocation);
+  const token = tokenOf(values.token, io.env.COMPACTION_TOKEN);
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
   const strategies = listFlag(values['allow-strategy']);
@@ -112,8 +138,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     requestPolicy,
     ...limits,
     environment: io.env,
-    ...(token === undefined || token === '' ? {} : { token }),
+    ...(token === undefined ? {} : { token }),
     ...(store === undefined ? {} : { store }),
+    ...(retention === undefined ? {} : { retention }),
   });
   let restored: number;
   try {
@@ -130,10 +157,10 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const details = [
     `strategy ${settings.strategyNames.join(', ')}`,
     `${describeStoreLocation(storeLocation, io.cwd)}${store === undefined ? '' : `, ${restored} restored`}`,
-    ...(token ? ['bearer token required'] : []),
+    ...(token === undefined ? [] : ['bearer token required']),
   ];
   io.stderr.write(`compaction serve listening on ${url} (${details.join('; ')})\n`);
-  if (!isLoopback(flags.host) && !token) {
+  if (!isLoopback(flags.host) && token === undefined) {
     io.stderr.write(
       'warning: listening beyond loopback without --token: anyone who can reach this port can use it\n',
     );

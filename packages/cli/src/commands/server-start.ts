@@ -2,6 +2,7 @@ import type { AddressInfo, Server } from 'node:net';
 import type { ParseArgsConfig } from 'node:util';
 import { usageError } from '../errors/cli-error.js';
 import { compactionFlagOptions, helpFlagOptions, valueFlags } from '../parse-flags.js';
+import { parseDecimalInteger } from '../serve/decimal-integer.js';
 import { parseByteSize } from '../serve/parse-byte-size.js';
 import { serverDefaults } from '../serve/server-defaults.js';
 import { type StoreLocation, storeLocationOf } from '../serve/session-store.js';
@@ -53,17 +54,16 @@ export function readServerFlags(
 
 /** The `--port` flag's value, or `fallback` when it is not given; throws a usage error outside 0 to 65535. */
 function portFlag(text: string | undefined, fallback: number): number {
-  const port = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw usageError(`--port must be 0 to 65535, got "${text}"`);
+  const port = text === undefined ? fallback : parseDecimalInteger(text);
+  if (port === undefined || port > 65_535) throw usageError(`--port must be 0 to 65535, got "${text}"`);
   return port;
 }
 
-/** A whole-number flag of at least `minimum`, or `fallback` when it is not given; throws a usage error. */
+/** A whole-number flag (plain decimal digits) of at least `minimum`, or `fallback` when it is not given; throws a usage error. */
 export function integerFlag(text: string | undefined, flag: string, fallback: number, minimum = 1): number {
   if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum)
+  const value = parseDecimalInteger(text);
+  if (value === undefined || value < minimum)
     throw usageError(`${flag} must be an integer of at least ${minimum}, got "${text}"`);
   return value;
 }

@@ -2,33 +2,62 @@ import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { type FileHandle, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { type FileIdentity, isUnchanged } from './file-identity.js';
+import { changedFileError } from './output-file-error.js';
+
+/** What {@link writeFileAtomically} checks before it replaces the file. */
+export interface AtomicWriteOptions {
+  /**
+   * The state the file had when it was read (`--in-place`): if it is not in that state right before the
+   * rename (another run or an editor wrote it meanwhile), nothing is written and an {@link OutputFileError}
+   * with the problem `changed` is thrown, so no one's change is overwritten with a result of older content.
+   */
+  unchanged?: FileIdentity;
+}
 
 /**
- * Writes a file so that it is always either the old file or the complete new one: the data goes to a
+ * Writes a regular file so that it is always either the old file or the complete new one: the data goes to a
  * temporary file in the same folder, is flushed to the disk, and replaces the target by a rename (atomic within
  * one file system). A symbolic link is followed, so the file it points to is replaced and the link kept; an
- * existing file keeps its permissions. A process killed mid-write leaves at most a `.<name>.<pid>.<random>.tmp`
- * file next to the target, never a partial target; on SIGINT and SIGTERM that file is removed.
+ * existing file keeps its permissions and, where the process may give it (root, or the owner within their own
+ * groups), its owner and group. A process killed mid-write leaves at most a `.<name>.<pid>.<random>.tmp` file
+ * next to the target, never a partial target; on SIGINT and SIGTERM that file is removed. Only for regular files:
+ * a rename over a device or a FIFO would replace it with a regular file (see `writeOutputFile`).
  */
-export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomically(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const target = await resolveLinks(path);
   const directory = dirname(target);
   const temporary = join(
     directory,
     `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
   );
-  const mode = await existingMode(target);
+  const existing = await existingFile(target);
   const stopCleanup = removeOnSignal(temporary);
   try {
     let handle: FileHandle | undefined;
     try {
-      handle = await open(temporary, 'wx', mode ?? 0o666);
-      // The creation mode is masked by the umask; an existing file's permissions are restored exactly.
-      if (mode !== undefined) await handle.chmod(mode);
+      handle = await open(temporary, 'wx', existing?.mode ?? 0o666);
+      if (existing !== undefined) {
+        const created = await handle.stat();
+        // Owner first: changing the owner clears the set-user-id and set-group-id bits the mode restores.
+        if (created.uid !== existing.uid || created.gid !== existing.gid) {
+          await handle.chown(existing.uid, existing.gid);
+        }
+        // The creation mode is masked by the umask; an existing file's permissions are restored exactly.
+        await handle.chmod(existing.mode);
+      }
       await handle.writeFile(data);
       await handle.sync();
     } finally {
       await handle?.close();
+    }
+    // As late as it can be: between this check and the rename there is no await on anything slow.
+    if (options.unchanged !== undefined && !(await isUnchanged(target, options.unchanged))) {
+      throw changedFileError(path);
     }
     await rename(temporary, target);
   } catch (error) {
@@ -49,9 +78,10 @@ async function resolveLinks(path: string): Promise<string> {
   }
 }
 
-async function existingMode(path: string): Promise<number | undefined> {
+async function existingFile(path: string): Promise<{ mode: number; uid: number; gid: number } | undefined> {
   try {
-    return (await stat(path)).mode & 0o7777;
+    const { mode, uid, gid } = await stat(path);
+    return { mode: mode & 0o7777, uid, gid };
   } catch {
     return undefined;
   }

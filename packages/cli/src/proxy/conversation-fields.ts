@@ -65,7 +65,7 @@ export function besideList(format: ProxiedFormat, body: Record<string, unknown>)
 }
 
 /** What names a conversation the client did not name: a header value must be short and plain. */
-const explicitKey = /^[A-Za-z0-9._:-]{1,128}$/;
+export const explicitKey = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The key of a request's conversation: the `x-compaction-conversation` header when the client sends one,

@@ -1,4 +1,5 @@
 import type { CompactionStore, JSONObject } from '@compaction/core';
+import { type RetentionSettings, RetentionSweep } from '../serve/retention-sweep.js';
 import type { ProxiedFormat } from './upstreams.js';
 
 /**
@@ -20,11 +21,14 @@ export interface CompactedPrefix extends JSONObject {
   compactions: number;
 }
 
+/** How the store's session ids of the proxy's conversations begin. */
+export const proxySessionPrefix = 'proxy:';
+
 /**
  * The store's session id of a conversation, for its entry and its compaction records: apart from the
  * sessions of `compaction serve`, which skips entries that are not its own.
  */
-export const storeSession = (key: string) => `proxy:${key}`;
+export const storeSession = (key: string) => `${proxySessionPrefix}${key}`;
 
 /**
  * The compacted prefixes by conversation key: in memory (the most recent `maxEntries`), and in the store
@@ -34,6 +38,8 @@ export const storeSession = (key: string) => `proxy:${key}`;
  */
 export class PrefixMemory {
   private readonly entries = new Map<string, CompactedPrefix>();
+  /** When each conversation in memory was last read or written (`Date.now()`). */
+  private readonly usedAt = new Map<string, number>();
 
   constructor(
     private readonly store: CompactionStore | undefined,
@@ -51,6 +57,7 @@ export class PrefixMemory {
       // Re-inserted, so the least recently used entry is first when one must go.
       this.entries.delete(key);
       this.entries.set(key, kept);
+      this.usedAt.set(key, Date.now());
       return kept;
     }
     const stored = (await this.store?.getSessionMetadata(storeSession(key)))?.proxy;
@@ -64,12 +71,47 @@ export class PrefixMemory {
     await this.store?.updateSessionMetadata(storeSession(key), { proxy: entry });
   }
 
+  /** Forgets a conversation: its entry here, and all the store holds of it (entry, records, archived text). */
+  async forget(key: string): Promise<void> {
+    this.entries.delete(key);
+    this.usedAt.delete(key);
+    await this.store?.deleteSession?.(storeSession(key));
+  }
+
+  /**
+   * Starts sweeping the store for conversations past `retention` (by their last compaction, or their last use
+   * when this proxy remembers it), which are forgotten whole, here too; `undefined` without a store. Failed
+   * sweeps go to `log`. Stop the sweep when the proxy closes.
+   */
+  keepWithin(retention: RetentionSettings, log: (line: string) => void): RetentionSweep | undefined {
+    const { store } = this;
+    if (store === undefined) return undefined;
+    return new RetentionSweep(store, retention, {
+      owns: (sessionId) => sessionId.startsWith(proxySessionPrefix),
+      remove: async ({ sessionId, reason }) => {
+        const key = sessionId.slice(proxySessionPrefix.length);
+        const entry = this.entries.get(key);
+        const usedAt = this.usedAt.get(key) ?? 0;
+        // Reusing a prefix writes nothing, so the store learns here that the conversation is still in use.
+        if (reason === 'age' && entry !== undefined && Date.now() - usedAt < (retention.maxAgeMs ?? 0)) {
+          await store.updateSessionMetadata(sessionId, { proxy: entry });
+          return false;
+        }
+        await this.forget(key);
+        return true;
+      },
+      report: (problem, error) => log(`compaction proxy: ${problem}: ${(error as Error)?.message ?? error}`),
+    });
+  }
+
   private remember(key: string, entry: CompactedPrefix): void {
     this.entries.delete(key);
     this.entries.set(key, entry);
+    this.usedAt.set(key, Date.now());
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);
+      this.usedAt.delete(oldest);
     }
   }
 }

@@ -135,7 +135,7 @@ describe('compaction proxy: compaction', () => {
     expect(proxy.server.status().conversations).toBe(before + 1);
   });
 
-  it('compacts harder and retries once when the upstream answers a context overflow, else passes its error', async () => {
+  it('compacts harder and retries when the upstream answers a context overflow, else passes its error', async () => {
     const overflow = {
       status: 400,
       body: {
@@ -173,9 +173,9 @@ describe('compaction proxy: compaction', () => {
     expect(retry!.messages.length).toBeLessThan(history.length);
     expect(proxy.lines.slice(lines).join('\n')).toContain('trigger overflow');
 
-    // A second overflow is the client's to see: one retry only, and the provider's own error.
+    // A third overflow is the client's to see: two retries at most, and the provider's own error.
     upstream.reset();
-    upstream.enqueue('/v1/messages', overflow, overflow);
+    upstream.enqueue('/v1/messages', overflow, overflow, overflow);
     const error = await client.messages
       .create(
         { model: 'claude-sonnet-5-5', max_tokens: 1024, tools, messages: history },
@@ -184,7 +184,7 @@ describe('compaction proxy: compaction', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toEqual(overflow.body);
-    expect(upstream.requests).toHaveLength(2);
+    expect(upstream.requests).toHaveLength(3);
   });
 });
 

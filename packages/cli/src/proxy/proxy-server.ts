@@ -3,7 +3,6 @@ import {
   CompactionError,
   type CompactionEvent,
   type CompactionStore,
-  type ContextOverflow,
   createTokenCounter,
   type StrategyRegistry,
 } from '@compaction/core';
@@ -12,29 +11,28 @@ import { createConfiguredCompactor } from '../config/configured-compactor.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
-import { loadProviderPackage } from '../formats/load-converters.js';
 import { contextWindowOf } from '../run-compaction.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
+import type { RetentionSettings } from '../serve/retention-sweep.js';
 import { serverDefaults } from '../serve/server-defaults.js';
 import { readClientBody } from './client-body.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
   conversationHeader,
   defaultUpstreamTimeoutMs,
-  errorJson,
-  isPlainEventStream,
   pipeResponse,
-  readWhole,
-  sendBuffered,
   sendUpstream,
 } from './forward-request.js';
+import { answerWithOverflowRetries } from './overflow-retries.js';
 import { PrefixMemory } from './prefix-memory.js';
-import { compactAfterOverflow, type PreparedRequest, prepareRequest } from './request-compaction.js';
+import { PrefixUse, type PrefixUseSummary } from './prefix-use.js';
+import { RecentBodies } from './recent-bodies.js';
+import { type PreparedRequest, prepareRequest, type RequestCompactionContext } from './request-compaction.js';
 import { routeRequest } from './route-request.js';
-import { readStreamOpening } from './stream-opening.js';
-import { type ProxiedFormat, type Upstreams, upstreamTarget } from './upstreams.js';
+import { type LearnedLimit, UpstreamLimits } from './upstream-limits.js';
+import { type Upstreams, upstreamTarget } from './upstreams.js';
 
 /** The path of the proxy's own status endpoint; every other path is forwarded. */
 export const statusPath = '/compaction/status';
@@ -60,6 +58,8 @@ export interface ProxyServerSettings {
   log?: (line: string) => void;
   /** How long the upstream may stay silent (before its answer, and within a stream), in ms. Default 10 minutes. */
   upstreamTimeoutMs?: number;
+  /** Conversations past this age or beyond this size are deleted from the store and memory (needs `store`). */
+  retention?: RetentionSettings;
 }
 
 /** What `GET /compaction/status` answers. */
@@ -69,12 +69,16 @@ export interface ProxyStatus {
   requests: number;
   /** Requests whose conversation was compacted on the way, overflow retries included. */
   compactions: number;
-  /** Requests retried after the upstream answered a context overflow. */
+  /** Requests retried after the upstream answered a context overflow (each retry of one request counts). */
   overflowRetries: number;
   /** Requests whose body was in a content encoding the proxy cannot read, forwarded uncompacted. */
   unreadBodies: number;
   /** Conversations whose compacted prefix the proxy remembers in memory. */
   conversations: number;
+  /** The limits upstream models stated in their overflow errors: every later request to them is held to it. */
+  learnedLimits: LearnedLimit[];
+  /** How many requests each compacted prefix served before the next compaction replaced it. */
+  prefixRequests: PrefixUseSummary;
   upstreams: Record<string, string>;
 }
 
@@ -86,26 +90,8 @@ export interface ProxyServer extends Server {
 /** Default largest request body: 32 MiB (a full window of text with a few images). */
 export const defaultProxyMaxBodyBytes = 32 * 1024 * 1024;
 
-type OverflowParser = (error: unknown) => ContextOverflow | undefined;
-
-/** Each provider's reading of its own "too long" refusal, from the provider packages. */
-async function overflowParser(format: ProxiedFormat): Promise<OverflowParser> {
-  if (format === 'anthropic') {
-    const loaded = await loadProviderPackage<{ parseAnthropicContextOverflow: OverflowParser }>(
-      '@compaction/provider-anthropic',
-      ['parseAnthropicContextOverflow'],
-    );
-    return loaded.parseAnthropicContextOverflow;
-  }
-  const loaded = await loadProviderPackage<{ parseOpenAIContextOverflow: OverflowParser }>(
-    '@compaction/provider-openai',
-    ['parseOpenAIContextOverflow'],
-  );
-  return loaded.parseOpenAIContextOverflow;
-}
-
 /** One line about a compaction, with no header, key or message text in it. */
-export function compactionLine(key: string, event: CompactionEvent): string {
+export function compactionLine(key: string, event: CompactionEvent, served?: number): string {
   const stages = stagesOf(event).map((stage) => stage.name);
   const strategy = event.strategy === 'pipeline' ? `pipeline: ${stages.join(', ')}` : event.strategy;
   // A named conversation shows its own name; a hashed one, the first characters of its hash.
@@ -114,7 +100,8 @@ export function compactionLine(key: string, event: CompactionEvent): string {
     : key.slice(key.indexOf(':') + 1, key.indexOf(':') + 9);
   return (
     `compaction proxy: conversation ${shown}: ${event.tokensBefore} → ${event.tokensAfter} tokens ` +
-    `(${strategy}; trigger ${event.trigger})`
+    `(${strategy}; trigger ${event.trigger}` +
+    (served === undefined ? ')' : `; the previous prefix served ${served} request${served === 1 ? '' : 's'})`)
   );
 }
 
@@ -137,18 +124,34 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     ...(store === undefined ? {} : { store }),
   });
   const memory = new PrefixMemory(store);
+  const retention = options.retention === undefined ? undefined : memory.keepWithin(options.retention, log);
   const limiter = new CompactionLimiter(
     options.maxConcurrent ?? serverDefaults.maxConcurrent,
     options.maxQueue ?? serverDefaults.maxQueue,
   );
   const startedAt = Date.now();
   const counts = { requests: 0, compactions: 0, overflowRetries: 0, unreadBodies: 0 };
-  const context = {
+  const limits = new UpstreamLimits();
+  const prefixUse = new PrefixUse();
+  const context: RequestCompactionContext = {
     compactor,
     memory,
-    compacted(key: string, event: CompactionEvent) {
+    limits,
+    prefixUse,
+    flights: new Map(),
+    // A trigger policy decides from more than the count: then every request is read whole.
+    ...(settings.config.triggerPolicy === undefined
+      ? { recentBodies: new RecentBodies(compactor.counter.estimator) }
+      : {}),
+    compacted(key, event, served) {
       counts.compactions++;
-      log(compactionLine(key, event));
+      log(compactionLine(key, event, served));
+    },
+    learned(limit) {
+      log(
+        `compaction proxy: the ${limit.upstream} upstream refused a request to ${limit.model || 'its model'} as too long: ` +
+          `requests to it are held to ${limit.inputTokens} input tokens (its count; ours × ${limit.ratio.toFixed(2)})`,
+      );
     },
     async inSlot<T>(operation: () => Promise<T>): Promise<T> {
       const ticket = limiter.admit();
@@ -164,6 +167,8 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     ...counts,
     conversations: memory.size,
+    learnedLimits: limits.list(),
+    prefixRequests: prefixUse.summary(),
     upstreams: Object.fromEntries(Object.entries(upstreams).map(([name, url]) => [name, url.href])),
   });
 
@@ -191,7 +196,13 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     let prepared: PreparedRequest = { body: raw };
     if (route.format !== undefined && method === 'POST' && unreadEncoding === undefined) {
       try {
-        prepared = await prepareRequest(route.format, raw, request.headers[conversationHeader], context);
+        prepared = await prepareRequest(
+          route.format,
+          raw,
+          request.headers[conversationHeader],
+          context,
+          route.provider,
+        );
       } catch (error) {
         if (HttpError.isInstance(error)) throw error;
         // A compaction that fails leaves the request as the client sent it: the provider has the last word.
@@ -200,49 +211,22 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     }
     counts.requests++;
     const answer = await send(prepared.body);
-    const status = answer.statusCode ?? 502;
-    const { conversation } = prepared;
-    if (conversation === undefined) {
+    if (
+      route.format === undefined ||
+      (prepared.conversation === undefined && prepared.readLater === undefined)
+    ) {
       await pipeResponse(answer, response);
       return;
     }
-    /** Compacts after an overflow and sends the retry; `false` when there is nothing shorter to send. */
-    const retried = async (overflow: ContextOverflow): Promise<boolean> => {
-      let retry: PreparedRequest;
-      try {
-        retry = await compactAfterOverflow(conversation, overflow, context);
-      } catch (error) {
-        log(
-          `compaction proxy: the upstream refused a request as too long, and it could not be compacted: ${(error as Error).message}`,
-        );
-        return false;
-      }
-      counts.overflowRetries++;
-      answer.destroy();
-      await pipeResponse(await send(retry.body), response);
-      return true;
-    };
-    if (status === 200 && conversation.format === 'openai-responses' && isPlainEventStream(answer)) {
-      // The Responses API may refuse a request as too long in the first event of a stream it started.
-      const opening = await readStreamOpening(answer);
-      const parse = await overflowParser(conversation.format);
-      const overflow = opening.error === undefined ? undefined : parse(opening.error);
-      if (overflow === undefined || !(await retried(overflow))) await pipeResponse(answer, response, opening);
-      return;
-    }
-    if (status !== 400 && status !== 413) {
-      await pipeResponse(answer, response);
-      return;
-    }
-    // A refusal may be a context overflow: read it whole to find out, as only then is there a retry.
-    const refusal = await readWhole(answer);
-    const parse = await overflowParser(conversation.format);
-    const overflow = parse({
-      status,
-      error: errorJson(refusal, answer.headers['content-encoding'] as string),
+    await answerWithOverflowRetries(answer, {
+      format: route.format,
+      prepared,
+      context,
+      response,
+      send,
+      retrying: () => counts.overflowRetries++,
+      log,
     });
-    // Nothing shorter to send: the client gets the provider's own refusal.
-    if (overflow === undefined || !(await retried(overflow))) sendBuffered(answer, refusal, response);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -285,5 +269,6 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     });
   }) as ProxyServer;
   server.status = status;
+  server.on('close', () => retention?.stop());
   return server;
 }

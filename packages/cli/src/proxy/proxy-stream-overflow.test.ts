@@ -8,7 +8,7 @@ import { type RunningProxy, startProxy } from './__fixtures__/start-proxy.js';
 // The Responses API can refuse a request as too long after it answered 200 and opened the stream: the event
 // after `response.created` is a `response.failed` whose error has the code `context_length_exceeded` (what
 // Codex reads as "context window exceeded"). The proxy recovers from it as from a 400: it compacts what it sent
-// with the `overflow` trigger and retries once, and the client reads the retry's stream.
+// with the `overflow` trigger and retries (twice at most), and the client reads the retry's stream.
 
 let upstream: TestServer;
 let proxy: RunningProxy;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   CompactionEvent,
   CompactionResult,
@@ -5,19 +6,26 @@ import type {
   ContextOverflow,
   JSONObject,
   Message,
+  RequestSize,
+  TokenCounter,
 } from '@compaction/core';
 import { storedContextFields } from '@compaction/provider-openai';
 import { formats } from '../formats/formats.js';
+import { requestOverheadTokens } from '../formats/request-overhead.js';
 import {
   besideList,
   conversationFieldsOf,
   conversationKey,
   countCacheMarks,
+  explicitKey,
   hashTurn,
   withConversation,
   withoutCacheMarks,
 } from './conversation-fields.js';
 import { type PrefixMemory, storeSession } from './prefix-memory.js';
+import type { PrefixUse } from './prefix-use.js';
+import type { RecentBodies } from './recent-bodies.js';
+import type { LearnedLimit, UpstreamLimits } from './upstream-limits.js';
 import type { ProxiedFormat } from './upstreams.js';
 
 /** What the proxy sends upstream for one request, and what it needs to compact it harder on an overflow. */
@@ -28,11 +36,18 @@ export interface PreparedRequest {
   event?: CompactionEvent;
   /** Set when the body holds a conversation the proxy read, so it can be compacted after an overflow. */
   conversation?: ReadConversation;
+  /** Set when the body went on unread: reads its conversation, if it holds one, for an overflow's retry. */
+  readLater?: () => Promise<ReadConversation | undefined>;
 }
 
-interface ReadConversation {
+export interface ReadConversation {
   format: ProxiedFormat;
   key: string;
+  /** Where the request goes (`anthropic`, `openai`) and the model it names: whose limit it is held to. */
+  upstream: string;
+  model: string;
+  /** The proxy's count of what the request carries besides the conversation (tools, instructions). */
+  overheadTokens: number;
   /** The client's request. */
   request: Record<string, unknown>;
   /** The client's turns (the list field). */
@@ -45,10 +60,26 @@ interface ReadConversation {
 export interface RequestCompactionContext {
   compactor: Compactor;
   memory: PrefixMemory;
-  /** Called after each compaction, once its result is remembered. */
-  compacted(key: string, event: CompactionEvent): void;
+  /**
+   * Called after each compaction, once its result is remembered, with the requests the prefix it replaced
+   * served (none for a conversation's first compaction).
+   */
+  compacted(key: string, event: CompactionEvent, served: number | undefined): void;
+  /** Called when an upstream's overflow taught the proxy a lower limit. */
+  learned(limit: LearnedLimit): void;
   /** Runs a compaction in a slot of the limiter (throws 503 when every slot and queue place is taken). */
   inSlot<T>(operation: () => Promise<T>): Promise<T>;
+  /** The limits the upstreams stated in their overflow errors. */
+  limits: UpstreamLimits;
+  /** The requests each compacted prefix served. */
+  prefixUse: PrefixUse;
+  /** Compactions under way, by conversation and request: identical requests share one. */
+  flights: Map<string, Promise<PreparedRequest>>;
+  /**
+   * The recent bodies, to count a request from what it adds to the one before it and pass it on unread when
+   * it is well under the trigger. None reads every request whole (a trigger policy decides from more).
+   */
+  recentBodies?: RecentBodies;
 }
 
 const unchanged = (body: Buffer): PreparedRequest => ({ body });
@@ -65,24 +96,98 @@ export async function prepareRequest(
   raw: Buffer,
   conversationHeader: string | string[] | undefined,
   context: RequestCompactionContext,
+  upstream: string = format === 'anthropic' ? 'anthropic' : 'openai',
 ): Promise<PreparedRequest> {
+  const read = () => readConversation(format, raw, conversationHeader, context, upstream);
+  const recent = context.recentBodies;
+  const plainHeader =
+    conversationHeader === undefined ||
+    (typeof conversationHeader === 'string' && explicitKey.test(conversationHeader));
+  if (recent !== undefined && plainHeader) {
+    // Counted from what it adds to a recent body: well under the trigger, it goes on unread, at network speed.
+    const estimate = recent.estimate(format, raw);
+    if (estimate !== undefined && estimate.tokens <= passThroughCeiling(context, upstream)) {
+      recent.remember(format, raw, estimate.textTokens, { grewFrom: estimate.grewFrom });
+      return { body: raw, readLater: async () => (await read())?.conversation };
+    }
+  }
+  const found = await read();
+  if (found === undefined) return unchanged(raw);
+  const { conversation, body, sent, usesPrefix } = found;
+  const { key, messages } = conversation;
+  const sessionId = storeSession(key);
+  const size = requestSize(conversation, context);
+  const unchangedBody = (): PreparedRequest => {
+    if (usesPrefix) context.prefixUse.used(key);
+    return { body: sent === body ? raw : Buffer.from(JSON.stringify(sent)), conversation };
+  };
+  const check = context.compactor.check(messages, { sessionId, ...size });
+  const held =
+    check.reason === 'over-trigger' && check.tokens <= holdUntil(conversation, context, check.limit);
+  if (recent !== undefined && !usesPrefix) {
+    // The body as the client sent it was counted whole here: it calibrates the counts of the next ones.
+    const textTokens = recent.estimate(format, raw)?.textTokens ?? recent.countBody(raw);
+    recent.remember(format, raw, textTokens, { counted: check.tokens });
+  }
+  if (held) return unchangedBody();
+  if (!check.shouldCompact) {
+    const result = await context.compactor.prepare(messages, { sessionId, ...size });
+    return result.compacted ? remember(conversation, result, context) : unchangedBody();
+  }
+  // Identical requests of one conversation sent together (a client's retry, parallel agents) share one
+  // compaction: one summary paid for, one compaction counted. Looked up and set with no await between.
+  const flightKey = `${key}\n${createHash('sha256').update(raw).digest('hex')}`;
+  const underWay = context.flights.get(flightKey);
+  if (underWay !== undefined) return underWay;
+  // Only a request that will compact waits for a slot: reading and counting the others is quick.
+  const flight = context
+    .inSlot(() => context.compactor.prepare(messages, { sessionId, ...size }))
+    .then((result) => (result.compacted ? remember(conversation, result, context) : unchangedBody()));
+  context.flights.set(flightKey, flight);
+  const landed = () => context.flights.delete(flightKey);
+  flight.then(landed, landed);
+  return flight;
+}
+
+/** What {@link readConversation} found: the client's request, and what is sent for it unless compacted. */
+interface FoundConversation {
+  conversation: ReadConversation;
+  body: Record<string, unknown>;
+  sent: Record<string, unknown>;
+  /** Whether the conversation's remembered compacted prefix stands for its first turns in `sent`. */
+  usesPrefix: boolean;
+}
+
+/**
+ * Reads a request's conversation, its remembered compaction in place of the turns it stands for when the
+ * request starts with them; `undefined` for anything the proxy cannot read as a conversation (not JSON, a
+ * Responses request continuing a stored response or conversation, a string input, what the converters refuse).
+ */
+async function readConversation(
+  format: ProxiedFormat,
+  raw: Buffer,
+  conversationHeader: string | string[] | undefined,
+  context: RequestCompactionContext,
+  upstream: string,
+): Promise<FoundConversation | undefined> {
   let request: unknown;
   try {
     request = JSON.parse(raw.toString('utf8'));
   } catch {
-    return unchanged(raw);
+    return undefined;
   }
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) return unchanged(raw);
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return undefined;
   const body = request as Record<string, unknown>;
   const { listField } = conversationFieldsOf[format];
   const turns = body[listField];
   // A Responses request that continues stored context (a response, or a conversation its items are added to)
   // sends only the new items: the history is upstream, and an item left out here would never be stored.
-  if (!Array.isArray(turns) || continuesStoredContext(format, body)) return unchanged(raw);
+  if (!Array.isArray(turns) || continuesStoredContext(format, body)) return undefined;
   const key = conversationKey(format, body, turns, conversationHeader);
 
   const remembered = await context.memory.get(key);
   let sent = body;
+  let usesPrefix = false;
   if (
     remembered !== undefined &&
     remembered.format === format &&
@@ -100,41 +205,139 @@ export async function prepareRequest(
       ...remembered.replacement,
       [listField]: [...replaced, ...turns.slice(remembered.turnHashes.length)],
     });
+    usesPrefix = true;
   }
   let messages: Message[];
   try {
     messages = (await formats[format].read(sent)).messages;
   } catch {
     // The upstream judges a request the converters cannot read; it goes as the client sent it.
-    return unchanged(raw);
+    return undefined;
   }
-  const conversation: ReadConversation = { format, key, request: body, turns, messages };
-  const sessionId = storeSession(key);
-  // Only a request that will compact waits for a slot: reading and counting the others is quick.
-  const prepare = () => context.compactor.prepare(messages, { sessionId });
-  const result = context.compactor.check(messages, { sessionId }).shouldCompact
-    ? await context.inSlot(prepare)
-    : await prepare();
-  if (!result.compacted) {
-    return { body: sent === body ? raw : Buffer.from(JSON.stringify(sent)), conversation };
-  }
-  return remember(conversation, result, context);
+  const conversation: ReadConversation = {
+    format,
+    key,
+    upstream,
+    model: typeof body.model === 'string' ? body.model : '',
+    overheadTokens: requestOverheadTokens(body, context.compactor.counter.estimator),
+    request: body,
+    turns,
+    messages,
+  };
+  return { conversation, body, sent, usesPrefix };
 }
 
 /**
- * After the upstream refused a request as too long: compacts what was sent with the `overflow` trigger, which
- * must get under the limit, and prepares the retry. Throws when the conversation cannot get there.
+ * Share of the trigger under which a request counted from a recent body goes on unread: a conversation with a
+ * remembered compaction was over the trigger when it compacted, and only grew since, so it is read whole.
+ */
+const passThroughShare = 0.9;
+
+/** The count under which a request to `upstream`, counted from a recent body, goes on unread. */
+function passThroughCeiling(context: RequestCompactionContext, upstream: string): number {
+  const { trigger, limit } = context.compactor.budget;
+  if (trigger === null) return Number.POSITIVE_INFINITY;
+  const learned = context.limits.lowestLimitTokens(upstream);
+  const scale = learned === undefined ? 1 : Math.min(1, learned / limit);
+  return trigger * scale * passThroughShare;
+}
+
+/** How many turns of the size the conversation has been adding the target leaves room for. */
+const turnsOfRoom = 3;
+/** The least share of the trigger the target keeps, however large the turns. */
+const leastTargetShare = 0.25;
+/** How many of the latest model turns the pace of a conversation is read from. */
+const paceTurns = 4;
+/** How much harder each overflow retry after the first cuts than the provider's figures say. */
+const harderCut = 0.85;
+
+/**
+ * The request's size for the Compactor: what it carries besides its messages, the limit learned for its
+ * upstream and model, and a target that leaves room for several turns of the size the conversation has been
+ * adding, so the compacted prefix serves several requests before the next compaction.
+ */
+function requestSize(conversation: ReadConversation, context: RequestCompactionContext): RequestSize {
+  const { compactor } = context;
+  const limitTokens = context.limits.limitTokens(conversation.upstream, conversation.model);
+  const size: RequestSize = { overheadTokens: conversation.overheadTokens };
+  if (limitTokens !== undefined && limitTokens < compactor.budget.limit) size.limitTokens = limitTokens;
+  if (compactor.budget.trigger === null) return size;
+  const scale = Math.min(1, (size.limitTokens ?? compactor.budget.limit) / compactor.budget.limit);
+  const trigger = compactor.budget.trigger * scale;
+  const { messages, overheadTokens } = conversation;
+  const pace = recentPace(messages, compactor.counter);
+  const room = Math.max(trigger * leastTargetShare, trigger - turnsOfRoom * pace);
+  // Never below what every compaction keeps whole (the opening and the newest turn), which a target under it
+  // would make the strategies cut into.
+  const kept = overheadTokens + keptWhole(messages, compactor.counter);
+  size.targetTokens = Math.floor(Math.max(kept, Math.min(compactor.budget.target * scale, room)));
+  return size;
+}
+
+/**
+ * The count up to which a request over the trigger still goes uncompacted: when the conversation's turns are
+ * so large that what every compaction keeps whole leaves room for fewer than {@link turnsOfRoom} more turns
+ * under the trigger, the compacted prefix is held up to that room, never past the limit.
+ */
+function holdUntil(conversation: ReadConversation, context: RequestCompactionContext, limit: number): number {
+  const { counter } = context.compactor;
+  const { messages, overheadTokens } = conversation;
+  const room = overheadTokens + keptWhole(messages, counter) + turnsOfRoom * recentPace(messages, counter);
+  return Math.min(limit, room);
+}
+
+/** The tokens of the opening (the messages before the first model turn) and of the newest model turn on. */
+function keptWhole(messages: readonly Message[], counter: TokenCounter): number {
+  const first = messages.findIndex((message) => message.role === 'assistant');
+  const last = messages.findLastIndex((message) => message.role === 'assistant');
+  if (first === -1) return counter.count(messages);
+  return counter.count(messages.slice(0, first)) + counter.count(messages.slice(last));
+}
+
+/**
+ * The tokens a request of this conversation has been adding: the messages from its `paceTurns`-th latest model
+ * turn on, per model turn (each request after the first adds the model's answer and what answers it).
+ */
+function recentPace(messages: readonly Message[], counter: TokenCounter): number {
+  let turns = 0;
+  let tokens = 0;
+  for (let index = messages.length - 1; index >= 0 && turns < paceTurns; index--) {
+    const message = messages[index]!;
+    tokens += counter.countMessage(message);
+    if (message.role === 'assistant') turns++;
+  }
+  return turns === 0 ? 0 : tokens / turns;
+}
+
+/**
+ * After the upstream refused a request as too long: learns the limit its error stated (or the count it
+ * refused) for its upstream and model, compacts what was sent under it with the `overflow` trigger, and
+ * prepares the retry. A retry refused again (`attempt` 2 on) is cut harder than the figures say. Throws when
+ * the conversation cannot get there.
  */
 export async function compactAfterOverflow(
   conversation: ReadConversation,
   overflow: ContextOverflow,
   context: RequestCompactionContext,
+  attempt = 1,
 ): Promise<PreparedRequest> {
+  const { compactor } = context;
+  const sentTokens = compactor.counter.count(conversation.messages) + conversation.overheadTokens;
+  const learned = context.limits.learn(conversation.upstream, conversation.model, overflow, {
+    tokens: sentTokens,
+    reservedOutputTokens: compactor.budget.reservedOutputTokens,
+  });
+  context.learned(learned);
+  const size = requestSize(conversation, context);
+  const limitTokens = Math.floor((size.limitTokens ?? compactor.budget.limit) * harderCut ** (attempt - 1));
   const result = await context.inSlot(() =>
-    context.compactor.compact(conversation.messages, {
+    compactor.compact(conversation.messages, {
       sessionId: storeSession(conversation.key),
       trigger: 'overflow',
-      overflow,
+      // The figures are in the learned limit: the Compactor is not to scale by them a second time.
+      overflow: { message: overflow.message },
+      ...size,
+      limitTokens,
     }),
   );
   if (!result.compacted) throw new Error(`the conversation could not be compacted (${result.skipped})`);
@@ -185,7 +388,7 @@ async function remember(
     compactions: (previous?.compactions ?? 0) + 1,
   });
   const event = result.event;
-  if (event !== undefined) context.compacted(key, event);
+  if (event !== undefined) context.compacted(key, event, context.prefixUse.compacted(key));
   return {
     body: Buffer.from(JSON.stringify(withConversation(format, request, replacement))),
     ...(event === undefined ? {} : { event }),

@@ -23,4 +23,12 @@ describe('hasBearerToken', () => {
       expect(hasBearerToken(header, token), String(header)).toBe(false);
     }
   });
+
+  it('matches nothing with a blank token, not even an empty bearer', () => {
+    for (const blank of ['', ' ', '\t']) {
+      for (const header of [undefined, '', 'Bearer', 'Bearer ', `Bearer ${blank}`, 'Bearer x']) {
+        expect(hasBearerToken(header, blank), `${JSON.stringify(blank)} ${header}`).toBe(false);
+      }
+    }
+  });
 });

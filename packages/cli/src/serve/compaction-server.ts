@@ -1,9 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { CompactionStore, JSONValue, StrategyRegistry } from '@compaction/core';
-import { mergeConfig } from '../config/merge-config.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
+import { type CompactTask, compactionWorkerScript } from '../workers/compact-task.js';
+import type { RecordedAnswer } from '../workers/replayed-exchange.js';
+import { WorkerPool } from '../workers/worker-pool.js';
 import { hasBearerToken } from './bearer-token.js';
+import { defaultThreadedBodyBytes, threadedCompactRoute } from './compact-route.js';
 import { CompactionLimiter } from './compaction-limiter.js';
 import { CompactionSession, type SessionEndReason, type SessionOptions } from './compaction-session.js';
 import { InFlightRequests } from './in-flight-requests.js';
@@ -12,11 +16,15 @@ import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
 import { ProviderPool } from './provider-pool.js';
 import { reportProblem } from './report-problem.js';
 import { readObjectBody } from './request-body.js';
-import { checkRequestConfig, createRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { createRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { requestSettings } from './request-settings.js';
+import type { RetentionSettings } from './retention-sweep.js';
 import { routeHandlers } from './route-handlers.js';
 import { matchRoute } from './routes.js';
+import { startServeRetention } from './serve-retention.js';
 import { serverDefaults } from './server-defaults.js';
 import { type RestoredSession, SessionPersistence } from './session-persistence.js';
+import { ShutdownWriteGate } from './shutdown-write-gate.js';
 
 /** Settings of {@link createCompactionServer}; every limit has a default in {@link serverDefaults}. */
 export interface CompactionServerSettings {
@@ -43,6 +51,14 @@ export interface CompactionServerSettings {
   maxConcurrent?: number;
   /** Compactions waiting for a slot; more answer 503 with `Retry-After`. */
   maxQueue?: number;
+  /**
+   * Worker threads that compact large `POST /v1/compact` bodies off the event loop, so they do not hold up
+   * other requests; 0 compacts every request on the event loop. Default: one less than the cores
+   * (`os.availableParallelism()`), at least 1 and at most `maxConcurrent`.
+   */
+  compactionThreads?: number;
+  /** Smallest `POST /v1/compact` body, in bytes, compacted on a thread. Default 256 KiB. */
+  threadedBodyBytes?: number;
   /** Where the provider's API key is read. */
   environment?: NodeJS.ProcessEnv;
   /**
@@ -50,6 +66,8 @@ export interface CompactionServerSettings {
    * server serves the same sessions. None keeps sessions in memory only, lost when the server stops.
    */
   store?: CompactionStore;
+  /** Sessions past this age or beyond this size are deleted from the store whole (needs `store`). */
+  retention?: RetentionSettings;
 }
 
 /** What a graceful stop did. */
@@ -95,12 +113,12 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   // Aborted when a stop's timeout passes, so the summaries still waiting on the model do not hold the process.
   const cutOff = new AbortController();
   const providers = new ProviderPool(operatorSettings.provider, options.environment, cutOff.signal);
-  const limiter = new CompactionLimiter(
-    options.maxConcurrent ?? serverDefaults.maxConcurrent,
-    options.maxQueue ?? serverDefaults.maxQueue,
-  );
+  const maxConcurrent = options.maxConcurrent ?? serverDefaults.maxConcurrent;
+  const limiter = new CompactionLimiter(maxConcurrent, options.maxQueue ?? serverDefaults.maxQueue);
   const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
-  const { store } = options;
+  // A stop's timeout refuses the store writes of the requests it cuts off (see ShutdownWriteGate).
+  const writeGate = new ShutdownWriteGate();
+  const store = options.store === undefined ? undefined : writeGate.guard(options.store);
   const persistence =
     store === undefined ? undefined : new SessionPersistence(store, sweepIntervalMs(idleMs));
   // A store with session locks is shared with other servers: sessions are read from it when used, not kept.
@@ -124,17 +142,8 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   let draining = false;
 
   /** The operator's settings with a request's config laid over it, once the policy allows the config. */
-  const settingsFor = (config: unknown): CompactionSettings => {
-    const checked = checkRequestConfig(config, policy);
-    if (checked === undefined) return operatorSettings;
-    const { config: override, model } = checked;
-    // The provider entry is rebuilt from the operator's own; a request contributes at most a model id.
-    const provider =
-      model === undefined || operatorSettings.provider === undefined
-        ? {}
-        : { provider: { ...operatorSettings.provider, model } };
-    return mergeConfig(operatorSettings, { ...override, ...provider }, registry);
-  };
+  const settingsFor = (config: unknown): CompactionSettings =>
+    requestSettings(config, policy, operatorSettings, registry);
   const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
 
   /** A session built from a request's or the store's config, with the server's limits and store. */
@@ -209,6 +218,15 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const restored = restoreSessions();
   // Requests wait for it and answer its failure; `compaction serve` waits for it before listening.
   restored.catch(() => undefined);
+  const retention =
+    persistence === undefined || options.retention === undefined
+      ? undefined
+      : startServeRetention(
+          options.retention,
+          persistence,
+          sessions,
+          restored.catch(() => undefined),
+        );
 
   const handlers = routeHandlers({
     registry,
@@ -223,6 +241,33 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     readBody: (request, allowed) => readObjectBody(request, maxBodyBytes, allowed),
     ...(persistence === undefined ? {} : { persistence }),
   });
+
+  const threads = options.compactionThreads ?? defaultCompactionThreads(maxConcurrent);
+  // Started on the first large request, so a server that never gets one starts no thread.
+  const pool =
+    threads === 0
+      ? undefined
+      : new WorkerPool<CompactTask, RecordedAnswer>({
+          script: compactionWorkerScript,
+          size: threads,
+          workerData: {
+            settings: operatorSettings,
+            policy,
+            strategyNames: registry.names(),
+            ...(options.environment === undefined ? {} : { environment: { ...options.environment } }),
+            maxBodyBytes,
+            idleMs,
+          },
+        });
+  if (pool !== undefined) {
+    handlers['POST /v1/compact'] = threadedCompactRoute({
+      inline: handlers['POST /v1/compact'],
+      pool,
+      limiter,
+      maxBodyBytes,
+      minimumBodyBytes: options.threadedBodyBytes ?? defaultThreadedBodyBytes,
+    });
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (options.token !== undefined && !hasBearerToken(request.headers.authorization, options.token)) {
@@ -261,13 +306,17 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
         return;
       }
       inFlight.add(response);
-      handle(request, response).catch((error: unknown) => sendError(request, response, error, draining));
+      writeGate
+        .run(response, () => handle(request, response))
+        .catch((error: unknown) => sendError(request, response, error, draining));
     },
   ) as CompactionServer;
 
   const closed = new Promise<void>((resolve) => server.once('close', resolve));
   server.on('close', () => {
+    retention?.stop();
     sessions.close();
+    pool?.close().catch((error: unknown) => reportProblem('could not stop the compaction threads', error));
     persistence?.close().catch((error: unknown) => reportProblem('could not save session activity', error));
   });
   Object.defineProperty(server, 'requestsInFlight', { get: () => inFlight.size });
@@ -280,8 +329,12 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     server.close();
     inFlight.closeConnectionsAfterAnswers();
     const finished = await inFlight.settled(timeoutMs);
+    if (!finished) {
+      cutOff.abort(new Error('the server stopped before this compaction finished'));
+      pool?.abort('the server stopped before this compaction finished');
+      await writeGate.close();
+    }
     const unfinished = finished ? 0 : inFlight.size;
-    if (!finished) cutOff.abort(new Error('the server stopped before this compaction finished'));
     // Event streams end last, so their listeners still hear the compactions of the requests that finished.
     const streamsEnded = inFlight.streamsEnded();
     sessions.close();
@@ -300,4 +353,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     return stopping;
   };
   return server;
+}
+
+/** Compaction threads by default: one less than the cores, so the event loop keeps one; at least 1. */
+export function defaultCompactionThreads(maxConcurrent: number): number {
+  return Math.max(1, Math.min(maxConcurrent, availableParallelism() - 1));
 }

@@ -180,6 +180,11 @@ export class CompactionSession {
     return this.pending > 0;
   }
 
+  /** Resolves once no operation of the session is running or waiting (whatever their outcome). */
+  async settled(): Promise<void> {
+    while (this.pending > 0) await this.queue;
+  }
+
   /** Marks the session as used now. */
   touch(): void {
     this.lastActiveAt = Date.now();

@@ -3,6 +3,7 @@ import { CompactionError } from '@compaction/core';
 import { CliError } from '../errors/cli-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { busyRetryAfterSeconds } from './compaction-limiter.js';
+import { reportProblem } from './report-problem.js';
 
 /** Answers with a JSON body. */
 export function sendJson(response: ServerResponse, status: number, value: unknown): void {
@@ -14,11 +15,36 @@ export function sendJson(response: ServerResponse, status: number, value: unknow
   response.end(text);
 }
 
+/** What a client is told of a store failure; the details (database, file, its message) are logged only. */
+export const storeFailedMessage = 'the session store failed; the server log has the details';
+
+/**
+ * The answer to a failure of the session store, whose message names the database or file (an `HttpError`
+ * `store-failed`, or a store's own error, coded `store-<kind>/<reason>`): the details go to standard error,
+ * the client gets a stable code and a message without them. `undefined` for any other error.
+ */
+function storeFailureAnswer(error: unknown): { status: number; code: string; message: string } | undefined {
+  const storeFailed = HttpError.isInstance(error) && error.errorCode === 'store-failed';
+  const storeError =
+    !HttpError.isInstance(error) && CompactionError.isInstance(error) && error.code.startsWith('store-');
+  if (!storeFailed && !storeError) return undefined;
+  reportProblem('session store failure', error);
+  if (storeError && (error as CompactionError).code.endsWith('/lock-timeout')) {
+    return {
+      status: 503,
+      code: 'session-busy',
+      message: 'the session is being changed by another server; try again',
+    };
+  }
+  return { status: 500, code: 'store-failed', message: storeFailedMessage };
+}
+
 /**
  * Answers an error as `{"error": {"code", "message"}}` with its status: an `HttpError` as it says, a CLI or
- * Compaction error as a 4xx or 5xx by its code, anything else as a 500 whose details go to standard error
- * only. A 503 carries `Retry-After`. With `closing`, or when the request's body was left unread, the
- * connection closes after the answer.
+ * Compaction error as a 4xx or 5xx by its code, a store failure as 500 `store-failed` (503 `session-busy`
+ * for a session lock held too long) without its details, anything else as a 500 whose details go to
+ * standard error only. A 401 carries `WWW-Authenticate: Bearer`, a 503 `Retry-After`. With `closing`, or
+ * when the request's body was left unread, the connection closes after the answer.
  */
 export function sendError(
   request: IncomingMessage,
@@ -34,7 +60,10 @@ export function sendError(
   let status = 500;
   let code = 'internal-error';
   let message = 'internal error';
-  if (HttpError.isInstance(error)) {
+  const storeFailure = storeFailureAnswer(error);
+  if (storeFailure !== undefined) {
+    ({ status, code, message } = storeFailure);
+  } else if (HttpError.isInstance(error)) {
     status = error.status;
     code = error.errorCode;
     message = error.message;
@@ -56,6 +85,7 @@ export function sendError(
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
+    ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
     ...(status === 503 ? { 'retry-after': String(busyRetryAfterSeconds) } : {}),
     // A body left unread (refused early, or over the limit) is not read to its end: the connection closes
     // after the answer, and Node discards what the client still sends.

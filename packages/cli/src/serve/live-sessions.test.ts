@@ -56,6 +56,76 @@ describeOnFullRun('LiveSessions', () => {
     expect(() => sessions.checkCapacity()).not.toThrow();
   });
 
+  it('holds a place for a session being created, so creations at once never pass the cap', async () => {
+    const sessions = liveSessions(2);
+    await addSessions(sessions, 1);
+    const place = sessions.reserve();
+    expect(() => sessions.reserve()).toThrow(/at most 2 sessions/);
+    expect(() => sessions.checkCapacity()).toThrow(/at most 2 sessions/);
+    const [created] = await addSessions(new LiveSessions({ maxSessions: 1, idleMs: 60_000 }), 1, 'new');
+    place.add(created!);
+    expect(sessions.size).toBe(2);
+    // Given back once added: releasing it again frees nothing.
+    place.release();
+    expect(() => sessions.reserve()).toThrow(/at most 2 sessions/);
+    sessions.delete('new0');
+    const unused = sessions.reserve();
+    unused.release();
+    unused.release();
+    expect(sessions.reserve()).toBeDefined();
+  });
+
+  it('removes what a creation wrote when its place was given back early and taken since', async () => {
+    const removed: string[] = [];
+    const sessions = new LiveSessions({
+      maxSessions: 1,
+      idleMs: 60_000,
+      onRemoved: async (session) => {
+        removed.push(session.id);
+      },
+    });
+    open.push(sessions);
+    const place = sessions.reserve();
+    // The client left: its place goes back, and another creation takes it.
+    place.release();
+    await addSessions(sessions, 1, 'other');
+    const [late] = await addSessions(new LiveSessions({ maxSessions: 1, idleMs: 60_000 }), 1, 'late');
+    expect(() => place.add(late!)).toThrow(/at most 1 sessions/);
+    expect(removed).toEqual(['late0']);
+    expect(sessions.size).toBe(1);
+  });
+
+  it('removes a deleted session from the store only after its operations under way', async () => {
+    const order: string[] = [];
+    const sessions = new LiveSessions({
+      maxSessions: 10,
+      idleMs: 60_000,
+      onRemoved: async (session) => {
+        order.push(`removed ${session.id}`);
+      },
+    });
+    open.push(sessions);
+    const [session] = await addSessions(sessions, 1);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const append = session!.append(
+      [{ role: 'user', content: [{ type: 'text', text: 'x' }] }],
+      async (operation) => {
+        await held;
+        order.push('appended');
+        return operation();
+      },
+    );
+    const deleted = sessions.delete('s0');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    release();
+    await Promise.all([append, deleted]);
+    expect(order).toEqual(['appended', 'removed s0']);
+  });
+
   it('expires sessions idle past the idle time, unless busy, and ends their streams', async () => {
     const sessions = liveSessions(100, 1000);
     const [idle, used, busy] = await addSessions(sessions, 3);

@@ -12,6 +12,14 @@ export interface LiveSessionsSettings {
   onRemoved?: (session: CompactionSession, reason: SessionEndReason) => Promise<void>;
 }
 
+/** A place held for a session being created (see {@link LiveSessions.reserve}). */
+export interface SessionReservation {
+  /** Lists the session in the place held for it. */
+  add(session: CompactionSession): void;
+  /** Gives the place back (when the creation failed, or its client left); nothing once it was added. */
+  release(): void;
+}
+
 /** One page of sessions and the cursor of the next, if there is one. */
 export interface SessionPage {
   sessions: CompactionSession[];
@@ -37,6 +45,8 @@ export const maxSessionPage = 1000;
 export class LiveSessions {
   private readonly sessions = new Map<string, CompactionSession>();
   private created = 0;
+  /** Places held by creations under way, counted against the cap. */
+  private reserved = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly settings: LiveSessionsSettings) {
@@ -50,13 +60,47 @@ export class LiveSessions {
 
   /** Throws 429 when no session can be added. */
   checkCapacity(): void {
-    if (this.sessions.size >= this.settings.maxSessions) {
+    if (this.sessions.size + this.reserved >= this.settings.maxSessions) {
       throw new HttpError({
         status: 429,
         errorCode: 'too-many-sessions',
         message: `this server keeps at most ${this.settings.maxSessions} sessions; delete some or wait for idle ones to expire`,
       });
     }
+  }
+
+  /**
+   * Holds a place for a session before anything of it is made or written (its first compaction records in the
+   * store), so creations running at once are refused up front with 429, never after they wrote; throws 429
+   * when the cap is reached.
+   */
+  reserve(): SessionReservation {
+    this.checkCapacity();
+    this.reserved++;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.reserved--;
+    };
+    return {
+      add: (session) => {
+        release();
+        try {
+          this.add(session);
+        } catch (error) {
+          // Only when the place was given back early (its client left during the creation) and taken since:
+          // what the creation wrote to the store goes too.
+          this.settings
+            .onRemoved?.(session, 'deleted')
+            .catch((problem: unknown) =>
+              reportProblem(`refused session "${session.id}" not removed from the store`, problem),
+            );
+          throw error;
+        }
+      },
+      release,
+    };
   }
 
   /**
@@ -88,12 +132,16 @@ export class LiveSessions {
     return session;
   }
 
-  /** Removes a session, ends its event streams, and resolves once it is removed from the store too. */
+  /**
+   * Removes a session, ends its event streams, and resolves once it is removed from the store too: after the
+   * operations it had under way, whose compactions would otherwise record in the store after the removal.
+   */
   async delete(id: string, reason: SessionEndReason = 'deleted'): Promise<void> {
     const session = this.sessions.get(id);
     if (session === undefined) return;
     this.sessions.delete(id);
     session.end(reason);
+    await session.settled();
     await this.settings.onRemoved?.(session, reason);
   }
 

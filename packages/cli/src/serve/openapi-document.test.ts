@@ -3,10 +3,11 @@ import { createRecallTool } from '@compaction/recall';
 import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { expect, it } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
+import type { HttpError } from '../errors/http-error.js';
 import { operations, resolve, schemaProblems } from './__fixtures__/openapi-check.js';
 import { openApiDocument } from './openapi-document.js';
 import { archiveExamples } from './openapi-examples.js';
-import { routes } from './routes.js';
+import { matchRoute, routes } from './routes.js';
 
 // Not on the Node 22 compatibility run: the OpenAPI document is plain data, with no module of the runtime (the
 // Node 20 run has run it).
@@ -15,6 +16,35 @@ describeOnFullRun('the OpenAPI document', () => {
     expect(openApiDocument.openapi).toBe('3.1.0');
     const documented = operations().map(({ method, path }) => `${method} ${path}`);
     expect(documented.sort()).toEqual(routes.map(({ method, path }) => `${method} ${path}`).sort());
+  });
+
+  it('documents, on each operation, every status the router answers on its path', () => {
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    const statusOf = (method: string, path: string) => {
+      try {
+        matchRoute(method, path);
+        return undefined;
+      } catch (error) {
+        return (error as HttpError).status;
+      }
+    };
+    for (const route of routes) {
+      const where = `${route.method} ${route.path}`;
+      const fill = (value: string) => route.path.replace(/\{\w+\}/g, value);
+      // The token is checked before any route is matched: every operation may answer 401.
+      const statuses = new Set([401]);
+      for (const method of methods) statuses.add(statusOf(method, fill('x')) ?? 200);
+      // A path parameter that names nothing, and one that is not valid percent-encoding.
+      for (const value of ['%00', 'a%20b', 'x'.repeat(129), '%E0%A4%A']) {
+        statuses.add(statusOf(route.method, fill(value)) ?? 200);
+      }
+      statuses.delete(200);
+      const operation = operations().find(
+        (entry) => entry.method === route.method && entry.path === route.path,
+      );
+      const documented = Object.keys(operation!.responses);
+      for (const status of statuses) expect(documented, where).toContain(String(status));
+    }
   });
 
   it('resolves every reference', () => {

@@ -1,5 +1,7 @@
+import { storeFailedMessage } from './json-response.js';
 import { archiveExamples, compactExamples, errorExample, sessionExamples } from './openapi-examples.js';
 import { openApiSchemas, schemaRef } from './openapi-schemas.js';
+import { pathIdPattern } from './routes.js';
 
 /** Named examples of a request or answer body, as OpenAPI lists them. */
 export type OpenApiExamples = Record<string, { summary?: string; value: unknown }>;
@@ -26,7 +28,8 @@ const requestBody = (schema: string, examples: OpenApiExamples) => ({
 /** The error answers, by status: what they mean, and one of them as an example. */
 const errorAnswers: Record<number, { description: string; code: string; message: string }> = {
   400: {
-    description: 'Invalid JSON, a body nested too deeply, or invalid messages, config or fields.',
+    description:
+      'A body that is not UTF-8 (`invalid-utf8`) or not JSON (`invalid-json`), nested too deeply, a path that is not valid percent-encoding, or invalid messages, config, fields or query parameters.',
     code: errorExample.error.code,
     message: errorExample.error.message,
   },
@@ -44,9 +47,14 @@ const errorAnswers: Record<number, { description: string; code: string; message:
   },
   404: {
     description:
-      'No such session (`session-not-found`), or no such archived item in it (`archive-not-found`).',
+      'No such session (`session-not-found`), or no such archived item in it (`archive-not-found`); also an id or handle that does not match `^[A-Za-z0-9_-]{1,128}$`, which names nothing.',
     code: 'session-not-found',
     message: 'no session "b82749c1"',
+  },
+  405: {
+    description: 'The path does not take this method: its operations are the methods it takes.',
+    code: 'method-not-allowed',
+    message: 'PUT is not allowed on /v1/health',
   },
   413: {
     description: 'The body is over --max-body, or the session would pass --max-session-size.',
@@ -64,9 +72,10 @@ const errorAnswers: Record<number, { description: string; code: string; message:
     message: 'this server keeps at most 1000 sessions; delete some or wait for idle ones to expire',
   },
   500: {
-    description: 'An internal error, or the session store failed (`store-failed`).',
+    description:
+      'An internal error (`internal-error`), the thread compacting a large `/v1/compact` stopped before it answered (`compaction-worker-failed`; send the request again), or the session store failed (`store-failed`). The details stay in the server log.',
     code: 'store-failed',
-    message: 'the session store failed: database is locked',
+    message: storeFailedMessage,
   },
   502: {
     description: 'The provider (a summarizer) failed.',
@@ -86,16 +95,23 @@ const errors = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
   );
-/** Every request may get these: a wrong token, a slow or oversized body, a failure, a stopping server. */
-const always = [401, 408, 413, 500, 503];
+/**
+ * Every request may get these: a wrong token, another method than the path takes, a slow or oversized body,
+ * a failure, a stopping server.
+ */
+const always = [401, 405, 408, 413, 500, 503];
+/** A path with ids may also get a 400 for a segment that is not valid percent-encoding, and a 404. */
+const withIds = [400, 404, ...always];
 const compacting = [400, 403, 422, 502, ...always];
 
+/** What every id in a path looks like (`pathIdPattern`): anything else names nothing, and is a 404. */
+const pathIdSchema = { type: 'string', pattern: pathIdPattern.source };
 const sessionId = {
   name: 'id',
   in: 'path',
   required: true,
-  description: 'The session id.',
-  schema: { type: 'string' },
+  description: 'The session id, as the server made it (a UUID).',
+  schema: pathIdSchema,
 };
 /** The query parameters of a part of an archived item: the recall tool's arguments. */
 const archivePart = [
@@ -233,12 +249,12 @@ export const openApiDocument = {
         summary: 'A session with its conversation',
         responses: {
           200: exampleAnswer('The session.', 'SessionWithConversation', sessionExamples.read.answer),
-          ...errors(404, ...always),
+          ...errors(...withIds),
         },
       },
       delete: {
-        summary: 'Deletes a session: its event streams end and its messages leave the store',
-        responses: { 204: { description: 'Deleted.' }, ...errors(404, ...always) },
+        summary: 'Deletes a session: streams end; its messages, records and archive leave the store',
+        responses: { 204: { description: 'Deleted.' }, ...errors(...withIds) },
       },
     },
     '/v1/sessions/{id}/messages': {
@@ -292,7 +308,7 @@ export const openApiDocument = {
         summary: "The session's newest 100 compaction events, oldest first, and their total",
         responses: {
           200: exampleAnswer('The compaction events.', 'CompactionList', sessionExamples.compactions.answer),
-          ...errors(404, ...always),
+          ...errors(...withIds),
         },
       },
     },
@@ -309,7 +325,7 @@ export const openApiDocument = {
             description: 'The event stream.',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
-          ...errors(404, ...always),
+          ...errors(...withIds),
         },
       },
     },
@@ -321,7 +337,7 @@ export const openApiDocument = {
           in: 'path',
           required: true,
           description: 'The handle a placeholder of the session names, as `recall "<handle>"`.',
-          schema: { type: 'string' },
+          schema: pathIdSchema,
         },
       ],
       get: {
@@ -338,7 +354,7 @@ export const openApiDocument = {
             whole: example(archiveExamples.whole, 'The whole item'),
             lines: example(archiveExamples.lines, 'fromLine=2&toLine=3'),
           }),
-          ...errors(400, 404, ...always),
+          ...errors(...withIds),
         },
       },
     },

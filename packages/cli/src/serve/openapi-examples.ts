@@ -66,16 +66,17 @@ export const compactExamples = {
     {
       ...anthropicRequest,
       messages: [
-        // Removal markers are user messages: Anthropic joins this one to the task's turn.
+        anthropicTask,
+        anthropicAnswer,
+        // The marker is a user message after the first kept model turn (never in the opening, the task):
+        // Anthropic joins it to the newest request's turn.
         {
           role: 'user',
           content: [
-            { type: 'text', text: anthropicTask!.content as string },
             { type: 'text', text: skippedMarker(4) },
+            { type: 'text', text: anthropicNewest!.content as string },
           ],
         },
-        anthropicAnswer,
-        anthropicNewest,
       ],
     },
     offlineReport('anthropic', [8, 230], [5, 100], 115),
@@ -85,33 +86,26 @@ export const compactExamples = {
     openAIChatRequest,
     {
       ...openAIChatRequest,
-      messages: [chatDeveloper, chatTask, { role: 'user', content: skippedMarker(4) }, chatNewest],
+      // What was removed followed the opening and no model turn was kept after it: a marker there would stand
+      // in the opening, so there is none (the report counts what went).
+      messages: [chatDeveloper, chatTask, chatNewest],
     },
-    offlineReport('openai-chat', [7, 143], [4, 57], 71),
+    offlineReport('openai-chat', [7, 143], [3, 39], 71),
   ),
   'openai-responses': compactExample(
     'An OpenAI Responses request with reasoning and a function call',
     openAIResponsesRequest,
     {
       ...openAIResponsesRequest,
-      input: [responsesTask, { role: 'user', content: skippedMarker(3) }, responsesNewest],
+      input: [responsesTask, responsesNewest],
     },
-    offlineReport('openai-responses', [5, 87], [3, 41], 43),
+    offlineReport('openai-responses', [5, 88], [2, 23], 44),
   ),
   core: compactExample(
     'Core messages, as a bare list',
     coreMessages,
-    [
-      coreSystem,
-      coreTask,
-      {
-        role: 'user',
-        content: [{ type: 'text', text: skippedMarker(3) }],
-        metadata: { compaction: { kind: 'marker', round: 1, strategy: 'sliding-window' } },
-      },
-      coreNewest,
-    ],
-    offlineReport('core', [6, 98], [4, 52], 49),
+    [coreSystem, coreTask, coreNewest],
+    offlineReport('core', [6, 98], [3, 34], 49),
   ),
 };
 
@@ -146,12 +140,13 @@ const chatAfterToolResult = [...chatAfterToolCall, ...openAIChatToolResult];
 const chatCompacted = [
   chatDeveloper,
   chatTask,
-  // A server with a store archives what the window dropped, under the handle the marker names.
+  ...openAIChatRequest.messages.slice(5),
+  // After the first kept model turn, ahead of the next model turn. A server with a store archives what the
+  // window dropped, under the handle the marker names.
   {
     role: 'user',
     content: '[3 earlier messages skipped to fit the context window; recall "04wgtwxkm3k" to read them.]',
   },
-  ...openAIChatRequest.messages.slice(5),
   ...openAIChatToolCall,
   ...openAIChatToolResult,
 ];
@@ -165,7 +160,7 @@ export const sessionCompactionEvent = {
   strategy: 'pipeline',
   usedFallback: false,
   tokensBefore: 195,
-  tokensAfter: 147,
+  tokensAfter: 149,
   messagesBefore: 9,
   messagesAfter: 7,
   durationMs: 0.4,
@@ -186,10 +181,10 @@ export const sessionCompactionEvent = {
       {
         name: 'sliding-window',
         tokensBefore: 195,
-        tokensAfter: 147,
+        tokensAfter: 149,
         messagesBefore: 9,
         messagesAfter: 7,
-        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 147 },
+        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 149 },
       },
     ],
   },
@@ -216,13 +211,13 @@ export const sessionExamples = {
   compact: {
     request: { instructions: 'Keep the hotel prices.' },
     answer: {
-      ...sessionWith(sessionAt(9, 7, 1039, 147, 1), chatCompacted),
+      ...sessionWith(sessionAt(9, 7, 1059, 149, 1), chatCompacted),
       compacted: true,
       event: sessionCompactionEvent,
     },
   },
-  read: { answer: sessionWith(sessionAt(10, 7, 1039, 147, 1), chatCompacted) },
-  list: { answer: { sessions: [sessionAt(10, 7, 1039, 147, 1)] } },
+  read: { answer: sessionWith(sessionAt(10, 7, 1059, 149, 1), chatCompacted) },
+  list: { answer: { sessions: [sessionAt(10, 7, 1059, 149, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
   health: { answer: { ok: true, sessions: 1, compactions: 0 } },
 };

@@ -5,11 +5,18 @@ import { parseJsonWithLocation } from '../formats/json-location.js';
 import { readRawBody } from './read-raw-body.js';
 
 /**
- * Reads a request body as JSON (see {@link readRawBody} for the size limit), refusing bodies nested more than
- * the allowed depth with 400. An empty body reads as `undefined`.
+ * Strict UTF-8: a byte sequence that is not UTF-8 is an error, not a U+FFFD that would change the text
+ * without a word. A byte order mark is kept, so the JSON parser refuses it as before.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads a request body as JSON (see {@link readRawBody} for the size limit), refusing with 400 a body that is
+ * not UTF-8 (`invalid-utf8`), not JSON (`invalid-json`) or nested more than the allowed depth
+ * (`too-deeply-nested`). An empty body reads as `undefined`.
  */
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const text = (await readRawBody(request, maxBytes)).toString('utf8');
+  const text = decodeUtf8(await readRawBody(request, maxBytes));
   if (text.trim() === '') return undefined;
   const parsed = parseJsonWithLocation(text);
   if (!parsed.ok) {
@@ -25,4 +32,12 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     );
   }
   return parsed.value;
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw badRequest('invalid-utf8', 'the request body is not valid UTF-8');
+  }
 }

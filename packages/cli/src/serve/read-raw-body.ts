@@ -21,8 +21,9 @@ export function payloadTooLarge(maxBytes: number): HttpError {
  */
 export function readRawBody(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    // Node's parser admits only digits here; a length too long to be exact is still over any limit.
+    const declared = request.headers['content-length'] ?? '';
+    if (/^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
       reject(payloadTooLarge(maxBytes));
       return;
     }

@@ -9,6 +9,7 @@ import { compactMessages } from '../run-compaction.js';
 import { answerArchive } from './archive-answer.js';
 import type { CompactionLimiter } from './compaction-limiter.js';
 import type { CompactionSession, SessionOptions } from './compaction-session.js';
+import { parseDecimalInteger } from './decimal-integer.js';
 import { openEventStream } from './event-stream.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { sendJson } from './json-response.js';
@@ -124,6 +125,7 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
             ...(provider === undefined ? {} : { provider }),
             ...(instructions === undefined ? {} : { instructions }),
             ...withStoredContext(conversation),
+            ...(conversation.envelope === undefined ? {} : { envelope: conversation.envelope }),
           }),
         );
       });
@@ -139,8 +141,8 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
     'GET /v1/sessions': async (request, response) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       const limitText = url.searchParams.get('limit');
-      const limit = limitText === null ? 100 : Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1 || limit > maxSessionPage) {
+      const limit = limitText === null ? 100 : parseDecimalInteger(limitText);
+      if (limit === undefined || limit < 1 || limit > maxSessionPage) {
         throw badRequest('invalid-request', `limit must be an integer from 1 to ${maxSessionPage}`);
       }
       const page = sessions.page(limit, url.searchParams.get('cursor') ?? undefined);
@@ -150,7 +152,9 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
       });
     },
     'POST /v1/sessions': async (request, response) => {
-      sessions.checkCapacity();
+      // Held until the answer: a creation refused by the cap is refused before it compacts or writes.
+      const place = sessions.reserve();
+      response.once('close', place.release);
       const input = await readBody(request, ['conversation', 'format', 'config']);
       // A config the policy refuses is refused before the conversation is read.
       settingsFor(input.config);
@@ -176,7 +180,7 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
         conversation !== undefined && conversation.messages.length > 0
           ? await limited((runInSlot) => session.append(conversation.messages, runInSlot))
           : { compacted: false };
-      sessions.add(session);
+      place.add(session);
       if (persistence !== undefined) {
         session.keepIn(persistence);
         try {

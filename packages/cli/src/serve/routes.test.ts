@@ -7,10 +7,24 @@ import { matchRoute } from './routes.js';
 describeOnFullRun('matchRoute', () => {
   it('finds a route and decodes its parameters', () => {
     expect(matchRoute('GET', '/v1/sessions')).toEqual({ key: 'GET /v1/sessions', parameters: {} });
-    expect(matchRoute('POST', '/v1/sessions/a%20b/messages')).toEqual({
+    expect(matchRoute('POST', '/v1/sessions/a%2Db_C9/messages')).toEqual({
       key: 'POST /v1/sessions/{id}/messages',
-      parameters: { id: 'a b' },
+      parameters: { id: 'a-b_C9' },
     });
+  });
+
+  it('answers 404 with a stable code for an id or handle that cannot name anything', () => {
+    for (const id of ['a%00b', 'a%20b', 'caf%C3%A9', '.x', 'x'.repeat(129), "x'--"]) {
+      expect(() => matchRoute('GET', `/v1/sessions/${id}`), id).toThrow(
+        expect.objectContaining({ status: 404, errorCode: 'session-not-found' }),
+      );
+      expect(() => matchRoute('GET', `/v1/sessions/ok/archive/${id}`), id).toThrow(
+        expect.objectContaining({ status: 404, errorCode: 'archive-not-found' }),
+      );
+    }
+    expect(matchRoute('GET', `/v1/sessions/${'x'.repeat(128)}`).parameters.id).toHaveLength(128);
+    // The method is checked first: a path that takes no such method is a 405 whatever its id.
+    expect(() => matchRoute('PUT', '/v1/sessions/a%00b')).toThrow(expect.objectContaining({ status: 405 }));
   });
 
   it('answers 405 for a path another method has, 404 for a path none has, 400 for bad encoding', () => {

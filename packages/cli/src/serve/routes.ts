@@ -34,7 +34,23 @@ export interface MatchedRoute {
   parameters: Record<string, string>;
 }
 
-/** Finds the route of a request: 404 for a path no route has, 405 for a method its path does not take. */
+/**
+ * What every id in a path (a session id, an archive handle) looks like: 1 to 128 ASCII letters, digits, `-`
+ * or `_`. The server makes session ids (UUIDs) and handles (base 36) of these only, so an id of anything
+ * else names nothing, and is answered 404 before it reaches the store.
+ */
+export const pathIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The 404 code of each path parameter that names something: what is not found when it does not match. */
+const notFoundCodes: Record<string, { code: string; what: string }> = {
+  id: { code: 'session-not-found', what: 'session' },
+  handle: { code: 'archive-not-found', what: 'archived text' },
+};
+
+/**
+ * Finds the route of a request: 404 for a path no route has or an id that does not match
+ * {@link pathIdPattern}, 405 for a method its path does not take.
+ */
 export function matchRoute(method: string, path: string): MatchedRoute {
   const segments = path.split('/');
   let pathFound = false;
@@ -42,7 +58,9 @@ export function matchRoute(method: string, path: string): MatchedRoute {
     const parameters = matchPath(route.path.split('/'), segments);
     if (parameters === undefined) continue;
     pathFound = true;
-    if (route.method === method) return { key: `${route.method} ${route.path}` as RouteKey, parameters };
+    if (route.method !== method) continue;
+    checkIds(parameters);
+    return { key: `${route.method} ${route.path}` as RouteKey, parameters };
   }
   if (pathFound) {
     throw new HttpError({
@@ -52,6 +70,19 @@ export function matchRoute(method: string, path: string): MatchedRoute {
     });
   }
   throw new HttpError({ status: 404, errorCode: 'not-found', message: `no route ${method} ${path}` });
+}
+
+/** Refuses, with 404, a path parameter that cannot name anything (not echoed: it may hold any byte). */
+function checkIds(parameters: Record<string, string>): void {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (pathIdPattern.test(value)) continue;
+    const { code, what } = notFoundCodes[name] ?? { code: 'not-found', what: name };
+    throw new HttpError({
+      status: 404,
+      errorCode: code,
+      message: `no such ${what}: ${name}s are 1 to 128 letters, digits, "-" or "_"`,
+    });
+  }
 }
 
 function matchPath(template: string[], segments: string[]): Record<string, string> | undefined {

@@ -47,6 +47,10 @@ async function start(url: string, extra: string[] = ['--strategy', 'sliding-wind
 const textOf = (message: Message) =>
   message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 const userMessage = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const assistantMessage = (text: string): Message => ({
+  role: 'assistant',
+  content: [{ type: 'text', text }],
+});
 /** About 60 tokens, so a few dozen fill the 3,000-token window and compactions happen along the way. */
 const padding = ' the agent reads src/index.ts, edits it, and runs the tests again.'.repeat(4);
 
@@ -109,6 +113,11 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
         expect(created.status).toBe(201);
         sessionIds.push(((await created.json()) as { id: string }).id);
       }
+      // Each append is a request and the agent's answer, as in an agent's session. The opening (everything
+      // before the first model turn) is kept verbatim, so a session of user messages only would be all opening
+      // and could not be compacted; the answers keep model turns among the recent messages a summary leaves.
+      const exchange = (request: string) => [userMessage(request), assistantMessage(`answer to ${request}`)];
+      const exchangeTexts = (request: string) => exchange(request).map(textOf);
 
       // 20 clients, each on one of the 4 sessions, alternating between the servers until the first is killed.
       const acknowledged = new Map<string, string[]>(sessionIds.map((id) => [id, []]));
@@ -128,7 +137,7 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
           const onFirst = !firstKilled && (clientIndex + step) % 2 === 0;
           const response = await calls[onFirst ? 0 : 1]!(`/v1/sessions/${sessionId}/messages`, {
             method: 'POST',
-            json: { messages: [userMessage(text)] },
+            json: { messages: exchange(text) },
           }).catch(() => undefined);
           if (response === undefined) {
             // The connection to the killed server broke: this message was never acknowledged.
@@ -137,7 +146,7 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
           }
           expect(response.status).toBe(200);
           await response.arrayBuffer();
-          acknowledged.get(sessionId)!.push(text);
+          acknowledged.get(sessionId)!.push(...exchangeTexts(text));
         }
       };
       await Promise.all(Array.from({ length: 20 }, (_, index) => client(index)));
@@ -154,10 +163,10 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
           const text = `after the crash ${step}:${padding}`;
           const response = await calls[1]!(`/v1/sessions/${sessionId}/messages`, {
             method: 'POST',
-            json: { messages: [userMessage(text)] },
+            json: { messages: exchange(text) },
           });
           expect(response.status).toBe(200);
-          acknowledged.get(sessionId)!.push(text);
+          acknowledged.get(sessionId)!.push(...exchangeTexts(text));
         }
         const listed: CompactionRecord[] = await store.list(sessionId);
         expect(listed.length).toBeGreaterThan(before);
@@ -185,7 +194,7 @@ describe.skipIf(postgres === undefined)('compaction serve --store postgres://', 
       await store.close();
       const total = [...acknowledged.values()].reduce((sum, texts) => sum + texts.length, 0);
       console.log(
-        `crash test: ${total} appends acknowledged and all found afterwards, ${cutOff} cut off by the kill (never acknowledged), ` +
+        `crash test: ${total / 2} appends (${total} messages) acknowledged and all found afterwards, ${cutOff} cut off by the kill (never acknowledged), ` +
           `${records} compaction records, none removing a message twice; the other server went on with every session`,
       );
     },

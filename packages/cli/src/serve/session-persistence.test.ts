@@ -1,4 +1,5 @@
 import { type CompactionEvent, InMemoryCompactionStore, type Message } from '@compaction/core';
+import { sampleCompactionRecord } from '@compaction/testing/vitest';
 import { afterEach, expect, it, vi } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { type PersistedSession, SessionPersistence, type StoredSession } from './session-persistence.js';
@@ -76,8 +77,34 @@ describeOnFullRun('SessionPersistence', () => {
     await saving.forget('kept');
     await pending;
     await saving.flushActivity();
-    expect(await store.getSessionMetadata('kept')).toEqual({});
+    expect(await store.getSessionMetadata('kept')).toBeUndefined();
     expect(await persistence(store).restore()).toEqual([]);
+  });
+
+  it('deletes what a forgotten session recorded: its compactions, removed messages and archived text', async () => {
+    const store = new InMemoryCompactionStore();
+    const saving = persistence(store);
+    for (const id of ['gone', 'kept']) {
+      await saving.save(session(id, id === 'gone' ? 1 : 2));
+      await store.append({
+        event: { ...sampleCompactionRecord(id, 1).event },
+        removedMessages: [text(`removed from ${id}`)],
+        archived: [{ handle: 'h1', label: 'bash output', text: `archived of ${id}` }],
+      });
+    }
+    await saving.forget('gone');
+    expect(await store.sessions()).toEqual(['kept']);
+    expect(await store.list('gone')).toEqual([]);
+    expect(await store.list('kept')).toHaveLength(1);
+  });
+
+  it('clears only its own entries from a store that cannot delete sessions', async () => {
+    const store = new InMemoryCompactionStore();
+    const limited = Object.assign(store, { deleteSession: undefined });
+    const saving = persistence(limited);
+    await saving.save(session('old', 1));
+    await saving.forget('old');
+    expect(await store.getSessionMetadata('old')).toEqual({});
   });
 
   it('writes the times of use in a batch, and skips entries it cannot read, saying why', async () => {

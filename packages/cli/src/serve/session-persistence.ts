@@ -149,14 +149,18 @@ export class SessionPersistence {
   }
 
   /**
-   * Removes a session's description and messages from the store, after the writes already asked for (the
-   * session no longer asks for any: see `CompactionSession.end`). Its compaction records stay: the store spec
-   * has no way to delete them.
+   * Deletes a session from the store, after the writes already asked for (the session no longer asks for any:
+   * see `CompactionSession.end`): its description, its messages, its compaction records with the messages
+   * they removed and what they archived, in one transaction. A store without `deleteSession` loses only the
+   * description and messages.
    */
   forget(id: string): Promise<void> {
     this.used.delete(id);
+    const { store } = this;
     return this.write(id, () =>
-      this.store.updateSessionMetadata(id, { [sessionKey]: undefined, [messagesKey]: undefined }),
+      store.deleteSession !== undefined
+        ? store.deleteSession(id)
+        : store.updateSessionMetadata(id, { [sessionKey]: undefined, [messagesKey]: undefined }),
     );
   }
 

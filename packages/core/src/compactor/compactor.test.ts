@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseMiddle } from '../__fixtures__/collapse-middle.js';
-import { calls, conversation, system, user } from '../__fixtures__/messages.js';
+import { assistant, calls, conversation, system, user } from '../__fixtures__/messages.js';
 import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
@@ -374,13 +374,17 @@ describe('single flight', () => {
       async compact({ messages }) {
         runs++;
         await new Promise((resolve) => setTimeout(resolve, 20));
-        return { messages: [messages[0]!, ...messages.slice(-2)] };
+        return { messages: [messages[0]!, messages[1]!, ...messages.slice(-2)] };
       },
     };
     const compactor = createCompactor({ strategy, budget: { contextWindow: 400, reservedOutputTokens: 0 } });
+    // The opening (system prompt and task) is kept whole; the rest alternates with the model's answers.
     const history = [
       system('s'),
-      ...Array.from({ length: 30 }, (_, index) => user(`message ${index} `.repeat(8))),
+      user('task'),
+      ...Array.from({ length: 30 }, (_, index) =>
+        index % 2 === 0 ? assistant(`answer ${index} `.repeat(8)) : user(`message ${index} `.repeat(8)),
+      ),
     ];
     const results = await Promise.all([1, 2, 3].map(() => compactor.prepare(history, { sessionId: 'one' })));
     expect(runs).toBe(1);

@@ -87,8 +87,21 @@ export interface CheckResult {
   reason: 'over-limit' | 'over-trigger' | 'policy' | SkipReason;
 }
 
+/**
+ * What one request carries besides its messages, and a limit lower than the budget's for it: per call, as
+ * tools and the provider's stated limit differ between requests of one Compactor.
+ */
+export interface RequestSize {
+  /** Tokens the request carries besides the messages (tool definitions, system fields): they count too. */
+  overheadTokens?: number;
+  /** A limit below the budget's (one the provider stated): the trigger and target shrink in proportion. */
+  limitTokens?: number;
+  /** The target of this request instead of the budget's (at most the limit), such as room for several turns. */
+  targetTokens?: number;
+}
+
 /** Options of one compaction. */
-export interface CompactOptions {
+export interface CompactOptions extends RequestSize {
   /** Default `manual`. */
   trigger?: CompactionTrigger;
   /** Extra instructions for the strategy, such as the text of a manual `/compact ...`. */
@@ -179,10 +192,11 @@ export class Compactor {
   }
 
   /** Counts the history and says whether automatic compaction should run now, and why. */
-  check(messages: readonly Message[], options: { sessionId?: string } = {}): CheckResult {
-    const tokens = this.counter.count(messages);
-    const { limit, trigger } = this.budget;
-    let target = this.budget.target;
+  check(messages: readonly Message[], options: { sessionId?: string } & RequestSize = {}): CheckResult {
+    const tokens = this.counter.count(messages) + (options.overheadTokens ?? 0);
+    const budget = capped(this.budget, options.limitTokens);
+    const { limit, trigger } = budget;
+    let target = Math.min(options.targetTokens ?? budget.target, limit);
     const decide = (shouldCompact: boolean, reason: CheckResult['reason']): CheckResult => {
       return { tokens, limit, trigger, target, utilization: tokens / limit, shouldCompact, reason };
     };
@@ -194,7 +208,8 @@ export class Compactor {
     const last = this.find(options.sessionId ?? 'default')?.last;
     if (last !== undefined && startsWith(messages, last.output, Object.is)) {
       const added = messages.length - last.output.length;
-      if (added === 0 || (last.tokensAfter > trigger && added < (this.settings.minimumNewMessages ?? 4))) {
+      const after = last.tokensAfter + (options.overheadTokens ?? 0);
+      if (added === 0 || (after > trigger && added < (this.settings.minimumNewMessages ?? 4))) {
         return decide(false, added === 0 ? 'no-new-messages' : 'back-to-back');
       }
     }
@@ -250,7 +265,7 @@ export class Compactor {
         return this.prepare([...shared.messages, ...appended], options);
       }
     }
-    const check = this.check(messages, { sessionId });
+    const check = this.check(messages, { ...options, sessionId });
     if (!check.shouldCompact) {
       const skipped = check.reason as SkipReason;
       if (skipped !== 'under-trigger') {
@@ -266,7 +281,7 @@ export class Compactor {
     try {
       return sent(await automatic.result);
     } catch (error) {
-      if (CompactionAbortedError.isInstance(error) || check.tokens > this.budget.limit) throw error;
+      if (CompactionAbortedError.isInstance(error) || check.tokens > check.limit) throw error;
       return sent({ messages: [...messages], compacted: false, failures }, check.tokens);
     } finally {
       if (session.automatic === automatic) delete session.automatic;
@@ -391,7 +406,7 @@ export class Compactor {
       );
       if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
       const instructions = decision?.instructions ?? options.instructions;
-      const budget = { ...this.budgetFor(trigger, tokensBefore, options.overflow), ...present({ target }) };
+      const budget = this.budgetFor(trigger, tokensBefore, options, target);
       if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
       this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
       const startedAt = new Date().toISOString();
@@ -486,21 +501,52 @@ export class Compactor {
   }
 
   /**
-   * The budget of one compaction. After an overflow, the provider's count decides: when it said how many
-   * tokens the request had, the limit and target shrink by how far our count was off; when it did not (or
-   * counted no more than we did), the true limit lies below what was sent: both are capped under our count.
+   * The budget of one compaction, for the messages once the request's overhead is set aside. After an
+   * overflow, the provider's count decides: when it said how many tokens the request had, the limit and
+   * target shrink by how far our count was off; when it did not (or counted no more than we did), the true
+   * limit lies below what was sent: both are capped under our count.
    */
-  private budgetFor(trigger: CompactionTrigger, tokens: number, overflow: ContextOverflow | undefined) {
-    const { limit, target } = this.budget;
-    const requested = overflow?.requestTokens;
-    if (trigger !== 'overflow') return { limit, target };
-    if (requested !== undefined && requested > tokens) {
-      const scale = tokens / requested;
-      return { limit: Math.floor(limit * scale), target: Math.floor(target * scale) };
+  private budgetFor(
+    trigger: CompactionTrigger,
+    messageTokens: number,
+    options: CompactOptions,
+    target?: number,
+  ) {
+    const overhead = options.overheadTokens ?? 0;
+    const tokens = messageTokens + overhead;
+    let budget = capped(this.budget, options.limitTokens);
+    const requested = options.overflow?.requestTokens;
+    let shrink = 1;
+    if (trigger === 'overflow') {
+      const exceeded = requested !== undefined && requested > tokens;
+      const shrunk = capped(
+        budget,
+        exceeded ? Math.floor(budget.limit * (tokens / requested)) : tokens * overflowShrink,
+      );
+      shrink = shrunk.limit / budget.limit;
+      budget = shrunk;
     }
-    const cap = Math.floor(tokens * overflowShrink);
-    return cap < limit ? { limit: cap, target: Math.floor(target * (cap / limit)) } : { limit, target };
+    // A target given for this request shrinks with the limit after an overflow, as the budget's does.
+    const given = options.targetTokens === undefined ? undefined : options.targetTokens * shrink;
+    const chosen = Math.floor(Math.min(given ?? target ?? budget.target, budget.limit));
+    return { limit: budget.limit - overhead, target: chosen - overhead };
   }
+}
+
+/** A budget under a lower limit: its trigger and target shrink in the same proportion. */
+function capped<Shape extends { limit: number; target: number; trigger: number | null }>(
+  budget: Shape,
+  limit: number | undefined,
+): Shape {
+  if (limit === undefined || limit >= budget.limit) return budget;
+  const scale = Math.max(0, Math.floor(limit)) / budget.limit;
+  const trigger = budget.trigger === null ? null : Math.floor(budget.trigger * scale);
+  return {
+    ...budget,
+    limit: Math.floor(budget.limit * scale),
+    trigger,
+    target: Math.floor(budget.target * scale),
+  };
 }
 
 /** Share of the refused request's size to stay under when the provider did not say how far over it was. */

@@ -50,6 +50,8 @@ export interface ContextOverflowV1 {
   requestTokens?: number;
   /** The model's maximum, when the error said. */
   maximumTokens?: number;
+  /** The output the request asked for, when the error counted it in `requestTokens`. */
+  outputTokens?: number;
   /** The provider's own message. */
   message: string;
 }

@@ -15,7 +15,20 @@ export interface CompactionRecord {
   archived?: ArchivedItem[];
 }
 
-/** Where the Compactor records compactions, and where applications keep per-session metadata. */
+/** What a session holds and when it was last written: what a retention sweep decides by. */
+export interface SessionUsage {
+  sessionId: string;
+  /** The time of its newest append or metadata update, as an ISO 8601 string. */
+  lastActivityAt: string;
+  /** Bytes of its records (removed messages and archived text included) and metadata as stored. */
+  bytes: number;
+}
+
+/**
+ * Where the Compactor records compactions, and where applications keep per-session metadata. Methods marked
+ * optional were added after the first version: a store without them still works, but a server on it cannot
+ * delete sessions' content or keep a retention limit.
+ */
 export interface CompactionStore {
   /** Appends a record to its session. Safe to call concurrently, also for the same session. */
   append(record: CompactionRecord): Promise<void>;
@@ -35,6 +48,14 @@ export interface CompactionStore {
    * storage itself. A server uses it so one session is never compacted twice for one trigger.
    */
   withSessionLock?<T>(sessionId: string, operation: () => Promise<T>): Promise<T>;
+  /**
+   * Optional: deletes everything a session holds (its records, the messages they removed, what they archived,
+   * its metadata, and any index of them) in one transaction, so no part outlives the rest. Nothing happens
+   * for an unknown session. Storage shared by several processes takes the session's lock first.
+   */
+  deleteSession?(sessionId: string): Promise<void>;
+  /** Optional: every session of {@link CompactionStore.sessions} with its last activity and size, sorted by id. */
+  sessionUsage?(): Promise<SessionUsage[]>;
   /** Releases what the store holds open (files, connections). Further calls fail. */
   close(): Promise<void>;
 }

@@ -1,10 +1,12 @@
 import type { JSONObject } from '../json.js';
-import type { CompactionRecord, CompactionStore } from './compaction-store.js';
+import type { CompactionRecord, CompactionStore, SessionUsage } from './compaction-store.js';
 
 /** Keeps records and session metadata in memory, copied on the way in and out so they cannot change. */
 export class InMemoryCompactionStore implements CompactionStore {
   private readonly records = new Map<string, CompactionRecord[]>();
   private readonly metadata = new Map<string, JSONObject>();
+  /** The time of each session's newest write, as an ISO 8601 string. */
+  private readonly activity = new Map<string, string>();
   private closed = false;
   async append(record: CompactionRecord): Promise<void> {
     this.assertOpen();
@@ -12,6 +14,7 @@ export class InMemoryCompactionStore implements CompactionStore {
     const records = this.records.get(sessionId) ?? [];
     records.push(structuredClone(record));
     this.records.set(sessionId, records);
+    this.activity.set(sessionId, new Date().toISOString());
   }
   async list(sessionId: string): Promise<CompactionRecord[]> {
     this.assertOpen();
@@ -32,7 +35,24 @@ export class InMemoryCompactionStore implements CompactionStore {
     const update = { ...this.metadata.get(sessionId), ...structuredClone(metadata) };
     const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
     this.metadata.set(sessionId, merged);
+    this.activity.set(sessionId, new Date().toISOString());
     return structuredClone(merged);
+  }
+  async deleteSession(sessionId: string): Promise<void> {
+    this.assertOpen();
+    this.records.delete(sessionId);
+    this.metadata.delete(sessionId);
+    this.activity.delete(sessionId);
+  }
+  async sessionUsage(): Promise<SessionUsage[]> {
+    const encoder = new TextEncoder();
+    return (await this.sessions()).map((sessionId) => ({
+      sessionId,
+      lastActivityAt: this.activity.get(sessionId)!,
+      // As JSON in UTF-8, the form the persistent stores keep.
+      bytes: encoder.encode(JSON.stringify([this.records.get(sessionId), this.metadata.get(sessionId)]))
+        .length,
+    }));
   }
   async close(): Promise<void> {
     this.closed = true;

@@ -36,6 +36,32 @@ const metaFirst = codingSession(
   24,
 );
 
+/**
+ * Checks where the one removal marker of a sliding-window compaction stands in the chain Claude Code resumes,
+ * `opening` lines in. Not right after the opening: Claude Code sends consecutive user lines as one user turn,
+ * so there it would add text to the task. It follows the first kept model turn and its tool results, and
+ * joins that user turn instead. So no line stands in for the removed lines, and exactly two kept lines change,
+ * their `parentUuid` only: the first kept line after the removed span now points to the opening's last line,
+ * and the line after the marker to the marker. Any other changed line is a tool result shortened to fill the
+ * target.
+ */
+function expectMarkerAfterFirstKeptTurn(check: ReturnType<typeof checkCompactedSession>, opening: number) {
+  const { chain } = check;
+  const markerAt = chain.findIndex((entry) => entry.compaction !== undefined);
+  expect(chain.filter((entry) => entry.compaction !== undefined)).toHaveLength(1);
+  expect(chain[markerAt]).toMatchObject({ type: 'user', compaction: { kind: 'marker' } });
+  expect(chain[opening]).toMatchObject({ type: 'assistant', parentUuid: chain[opening - 1]!.uuid });
+  expect(markerAt).toBeGreaterThan(opening);
+  expect(chain.slice(opening + 1, markerAt - 1).every((entry) => entry.type === 'assistant')).toBe(true);
+  expect(chain[markerAt - 1]).toMatchObject({
+    type: 'user',
+    message: { content: [{ type: 'tool_result' }] },
+  });
+  expect(chain[markerAt + 1]).toMatchObject({ type: 'assistant', parentUuid: chain[markerAt]!.uuid });
+  expect(check).toMatchObject({ added: 1, parentChanged: 2 });
+  expect(check.changed - check.shortened).toBe(2);
+}
+
 const coreOf = async (path: string) => {
   const run = await runCommand(['compact', path, '--to', 'core', '--target', '100k']);
   expect(run.code, run.stderr).toBe(0);
@@ -60,10 +86,17 @@ describe('Claude Code sessions', () => {
     expect(compacted.stdout.split('\n')).toContain(realTaskLine);
     const check = checkCompactedSession(metaFirst, compacted.stdout);
     expect(check.added).toBe(1);
-    expect(check.changed).toBe(0);
+    // The whole opening (the meta lines and the real task) is kept as it was, in front of the chain.
+    const openingLines = metaFirst
+      .split('\n')
+      .filter((line) => line.includes('"type":"user"'))
+      .slice(0, 4);
+    expect(openingLines.at(-1)).toBe(realTaskLine);
+    expect(check.chain.slice(0, 4).map((entry) => JSON.stringify(entry))).toEqual(openingLines);
+    expectMarkerAfterFirstKeptTurn(check, 4);
   });
 
-  it('keeps every kept line unchanged and the chain connected when a marker stands in for removed lines', async () => {
+  it('keeps every kept line unchanged but the two links around the marker, and the chain connected', async () => {
     const session = codingSession([{ type: 'user', content: realTask, parent: null }], 30);
     const path = temporaryFile('session.jsonl', session);
     const run = await runCommand([
@@ -81,13 +114,11 @@ describe('Claude Code sessions', () => {
     const report: LooseJson = JSON.parse(run.stdout);
     const output = (await import('node:fs')).readFileSync(`${path}.out`, 'utf8');
     const check = checkCompactedSession(session, output);
-    // Only a tool result shortened to fill the target may have changed (see checkCompactedSession).
-    expect(check.changed).toBe(check.shortened);
-    expect(check).toMatchObject({ parentChanged: 0, added: 1 });
+    // Besides a tool result shortened to fill the target, only the two links around the marker changed.
+    expectMarkerAfterFirstKeptTurn(check, 1);
     // The chain Claude Code resumes is exactly the compacted conversation: the marker, and every kept message.
     const counted = JSON.parse((await runCommand(['count', `${path}.out`, '--json'])).stdout);
     expect(counted.messages).toBe(report.after.messages);
-    expect(check.chain.filter((entry) => entry.compaction !== undefined)).toHaveLength(1);
   });
 
   it('keeps the CRLF line endings of a session written on Windows', async () => {
@@ -102,9 +133,19 @@ describe('Claude Code sessions', () => {
     const lines = run.stdout.split('\n').slice(0, -1);
     expect(lines.every((line) => line.endsWith('\r'))).toBe(true);
     const inputLines = new Set(session.split('\n'));
-    // The marker is the one new line; a tool result shortened to fill the target may differ too.
-    const differing = lines.filter((line) => !inputLines.has(line));
-    expect(differing.filter((line) => !line.includes('omitted'))).toHaveLength(1);
+    const inputByUuid = new Map(
+      [...inputLines].filter((line) => line !== '').map((line) => [JSON.parse(line).uuid, line]),
+    );
+    // The marker is the one new line; the two kept lines relinked around it (see expectMarkerAfterFirstKeptTurn)
+    // differ in their parentUuid only, CR included; a tool result shortened to fill the target may differ too.
+    const differing = lines.filter((line) => !inputLines.has(line) && !line.includes('omitted'));
+    const relinked = differing.filter((line) => !line.includes('"compaction":'));
+    expect(differing.length - relinked.length).toBe(1);
+    expect(relinked).toHaveLength(2);
+    const withoutParent = (line: string) => line.replace(/"parentUuid":(null|"[^"]*")/, '');
+    for (const line of relinked) {
+      expect(withoutParent(line)).toBe(withoutParent(inputByUuid.get(JSON.parse(line).uuid)!));
+    }
   });
 
   it('links a kept line to its nearest kept ancestor when nothing stands in for removed lines', async () => {

@@ -22,8 +22,10 @@ type Fate =
  *   it and its compaction marks in a `compaction` field, so a later compaction recognises it.
  * - The `parentUuid` chain stays connected: a new line takes the `uuid` of the removed line the next kept line
  *   pointed to, so that line is written unchanged. Where no new line stands in for removed lines, the next
- *   kept line's `parentUuid` is set to its nearest kept ancestor; before the first message, the first kept
- *   line points to the new lines. `parentUuid` is the only field of a kept line that ever changes.
+ *   kept line's `parentUuid` is set to its nearest kept ancestor; a new line between two kept lines (a marker
+ *   after the first kept model turn, as strategies place it so that it never joins the task's user turn)
+ *   becomes the parent of the kept line after it; before the first message, the first kept line points to
+ *   the new lines. `parentUuid` is the only field of a kept line that ever changes.
  */
 export function writeSession(messages: readonly Message[], source: SessionSource): string {
   const { fates, originals } = messageFates(messages, source);

@@ -28,10 +28,10 @@ export const answerWithToolCalls = (upstream: TestServer) => (request: RecordedR
   };
 };
 
-/** A file's content of about 450 tokens, different for every turn. */
-const fileContent = (turn: number) =>
+/** A file's content of about 450 tokens (36 lines), different for every turn. */
+const fileContent = (turn: number, lines = 36) =>
   Array.from(
-    { length: 36 },
+    { length: lines },
     (_, line) => `export const value${turn}_${line} = compute(${turn}, ${line}); // line ${line}`,
   ).join('\n');
 
@@ -71,6 +71,10 @@ export interface AgentOptions {
   history?: MessageParam[];
   /** Marks its system prompt and its last two messages for the prompt cache, as coding agents do. */
   cacheMarks?: boolean;
+  /** Its tool definitions. Default {@link tools}. */
+  tools?: Anthropic.Tool[];
+  /** Lines of each file it reads (about 12.5 tokens each). Default 36. */
+  fileLines?: number;
 }
 
 /** Runs the agent loop for `turns` requests, from `history`; returns what it sent each time and its history. */
@@ -94,14 +98,20 @@ export async function runAgent(
       max_tokens: 1024,
       system:
         options.cacheMarks === true ? [{ type: 'text', text: system, cache_control: ephemeral }] : system,
-      tools,
+      tools: options.tools ?? tools,
       messages: request,
     });
     messages.push({ role: 'assistant', content: answer.content as Anthropic.ContentBlockParam[] });
     const call = answer.content.find((block) => block.type === 'tool_use');
     messages.push({
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: call!.id, content: fileContent(messages.length) }],
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: call!.id,
+          content: fileContent(messages.length, options.fileLines),
+        },
+      ],
     });
   }
   return { sent, history: messages };

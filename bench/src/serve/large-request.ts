@@ -1,0 +1,28 @@
+/**
+ * The body of a `POST /v1/compact` of about `bytes` bytes: a Chat Completions request of a coding agent, a
+ * system prompt and the task, then tool rounds whose results are long test logs, and a new user request.
+ */
+export function largeCompactBody(bytes: number): string {
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a careful coding agent working in a JavaScript repository.' },
+    { role: 'user', content: 'Make the failing tests pass.' },
+  ];
+  let size = 0;
+  for (let round = 0; size < bytes; round++) {
+    const output = Array.from(
+      { length: 200 },
+      (_, line) => ` ✓ test/unit/module-${line}.test.js > case ${line} of run ${round} passes`,
+    ).join('\n');
+    const id = `call_${round}`;
+    const call = {
+      id,
+      type: 'function',
+      function: { name: 'bash', arguments: JSON.stringify({ command: `npm test -- --run ${round}` }) },
+    };
+    messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    messages.push({ role: 'tool', tool_call_id: id, content: output });
+    size += output.length + 200;
+  }
+  messages.push({ role: 'user', content: 'Now sum up what you changed.' });
+  return JSON.stringify({ conversation: { model: 'gpt-4o', messages } });
+}

@@ -1,0 +1,25 @@
+/**
+ * A `compaction serve` of the serve bench, in a process of its own: `compactionThreads` from the first
+ * argument (0 compacts on the event loop). Sends its address to the bench, and stops when told to.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCliRegistry, createCompactionServer, resolveSettings } from '@compaction/cli';
+
+const threads = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
+const directory = mkdtempSync(join(tmpdir(), 'compaction-bench-serve-'));
+const registry = await createCliRegistry();
+const server = createCompactionServer({
+  settings: resolveSettings(registry, {}, directory),
+  registry,
+  ...(threads === undefined ? {} : { compactionThreads: threads }),
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+process.on('message', async () => {
+  await server.shutdown(5000);
+  rmSync(directory, { recursive: true, force: true });
+  process.disconnect();
+});
