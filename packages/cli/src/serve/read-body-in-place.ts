@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../errors/http-error.js';
-import { payloadTooLarge, readRawBody } from './read-raw-body.js';
+import { payloadTooLarge, readBodyPieces, readRawBody, requestAborted } from './read-raw-body.js';
 
 /**
  * Reads a request body as {@link readRawBody} does (the same limit, the same errors), but when the client
@@ -16,41 +15,15 @@ export function readBodyInPlace(request: IncomingMessage, maxBytes: number): Pro
     return readRawBody(request, maxBytes);
   }
   if (declared > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
-  return new Promise((resolve, reject) => {
-    const body = new Uint8Array(declared);
-    let size = 0;
-    const stop = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onAborted);
-      request.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
+  const body = new Uint8Array(declared);
+  let size = 0;
+  return readBodyPieces<Uint8Array>(
+    request,
+    (chunk) => {
       body.set(chunk.subarray(0, Math.max(0, declared - size)), size);
       size += chunk.length;
-    };
-    const onEnd = () => {
-      stop();
-      if (size === declared) resolve(body);
-      else onAborted();
-    };
-    const onAborted = (error?: Error) => {
-      stop();
-      reject(
-        error ??
-          new HttpError({
-            status: 400,
-            errorCode: 'request-aborted',
-            message: 'the client closed the request',
-          }),
-      );
-    };
-    const onClose = () => {
-      if (!request.complete) onAborted();
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onAborted);
-    request.on('close', onClose);
-  });
+      return undefined;
+    },
+    () => (size === declared ? body : requestAborted()),
+  );
 }

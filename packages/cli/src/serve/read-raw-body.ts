@@ -29,6 +29,33 @@ export function readRawBody(request: IncomingMessage, maxBytes: number): Promise
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    readBodyPieces(
+      request,
+      (chunk) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          chunks.length = 0;
+          return payloadTooLarge(maxBytes);
+        }
+        chunks.push(chunk);
+        return undefined;
+      },
+      () => Buffer.concat(chunks),
+    ).then(resolve, reject);
+  });
+}
+
+/**
+ * Reads a request body piece by piece: `take` keeps each piece (or refuses the body, which stops the read) and
+ * `finish` makes the result once the body has ended (or refuses it). A client that goes away mid-body, or is
+ * cut off by the request timeout, ends the read with an error.
+ */
+export function readBodyPieces<T>(
+  request: IncomingMessage,
+  take: (chunk: Buffer) => Error | undefined,
+  finish: () => T | Error,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
     const stop = () => {
       request.off('data', onData);
       request.off('end', onEnd);
@@ -36,30 +63,20 @@ export function readRawBody(request: IncomingMessage, maxBytes: number): Promise
       request.off('close', onClose);
     };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
+      const refused = take(chunk);
+      if (refused === undefined) return;
       stop();
-      chunks.length = 0;
-      reject(payloadTooLarge(maxBytes));
+      reject(refused);
     };
     const onEnd = () => {
       stop();
-      resolve(Buffer.concat(chunks));
+      const result = finish();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
     };
-    // A client that goes away mid-body (or is cut off by the request timeout) ends the read with an error.
     const onAborted = (error?: Error) => {
       stop();
-      reject(
-        error ??
-          new HttpError({
-            status: 400,
-            errorCode: 'request-aborted',
-            message: 'the client closed the request',
-          }),
-      );
+      reject(error ?? requestAborted());
     };
     const onClose = () => {
       if (!request.complete) onAborted();
@@ -68,5 +85,14 @@ export function readRawBody(request: IncomingMessage, maxBytes: number): Promise
     request.on('end', onEnd);
     request.on('error', onAborted);
     request.on('close', onClose);
+  });
+}
+
+/** The 400 of a request whose client closed it before its body ended. */
+export function requestAborted(): HttpError {
+  return new HttpError({
+    status: 400,
+    errorCode: 'request-aborted',
+    message: 'the client closed the request',
   });
 }
