@@ -55,6 +55,7 @@ export {
   type TriggerPolicyFactory,
 } from './registry/compaction-config.js';
 export type { PackageLoader } from './registry/definition-registry.js';
+export type { ResolveFrom } from './registry/import-from-folders.js';
 export type { ProviderDefinition } from './registry/provider-definition.js';
 export {
   createProviderRegistry,

@@ -29,6 +29,7 @@ import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
 import type { CompactionHooks } from './compaction-hooks.js';
+import { randomUUID } from './random-uuid.js';
 
 /** Settings of {@link createCompactor}. */
 export interface CompactorSettings {
@@ -67,7 +68,7 @@ export interface CompactorSettings {
    * automatic compaction waits for this many new messages (unless the limit itself is crossed). Default 4.
    */
   minimumNewMessages?: number;
-  /** Makes event ids. Defaults to `crypto.randomUUID()`. */
+  /** Makes event ids. Defaults to a random UUID (`crypto.randomUUID`, else `crypto.getRandomValues`). */
   generateId?: () => string;
   /** Sessions kept; beyond them the least recently used idle one is forgotten. Default 1000. */
   maximumSessions?: number;
@@ -419,7 +420,7 @@ export class Compactor {
         this.attempt(request, tokensBefore, failures),
       );
       const event: CompactionEvent = {
-        id: this.settings.generateId?.() ?? globalThis.crypto.randomUUID(),
+        id: this.settings.generateId?.() ?? randomUUID(),
         sessionId,
         round,
         trigger,

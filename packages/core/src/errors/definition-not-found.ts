@@ -8,6 +8,8 @@ export interface DefinitionNotFoundSettings {
   registeredNames: string[];
   /** The package that would provide the name. */
   packageName: string;
+  /** Where the package was looked for, when it was: a loader's description, then the folders searched. */
+  searched?: readonly string[];
   cause?: unknown;
 }
 
@@ -20,9 +22,11 @@ export abstract class DefinitionNotFoundError extends CompactionError {
   /** The package that would provide the name. */
   declare readonly packageName: string;
   constructor(code: CompactionErrorCode, label: string, settings: DefinitionNotFoundSettings) {
-    const { requestedName, registeredNames, packageName, cause } = settings;
+    const { requestedName, registeredNames, packageName, searched, cause } = settings;
     const registered = registeredNames.length > 0 ? registeredNames.join(', ') : 'none';
-    const message = `No ${label} named "${requestedName}". Registered: ${registered}. Install ${packageName} to use it.`;
+    const looked =
+      searched === undefined || searched.length === 0 ? '' : ` Looked from: ${searched.join(', ')}.`;
+    const message = `No ${label} named "${requestedName}". Registered: ${registered}. Install ${packageName} to use it.${looked}`;
     super({ code, message, cause });
     Object.assign(this, { requestedName, registeredNames, packageName });
   }

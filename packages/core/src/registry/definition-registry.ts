@@ -2,6 +2,7 @@ import type { DefinitionNotFoundSettings } from '../errors/definition-not-found.
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
+import { importFromFolders, type ResolveFrom } from './import-from-folders.js';
 
 /** Loads a package by name; the default uses dynamic `import()`. */
 export type PackageLoader = (packageName: string) => Promise<unknown>;
@@ -32,11 +33,22 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
   readonly specificationVersion = 'v1';
   private readonly definitions = new Map<string, Definition>();
   private readonly loadPackage: PackageLoader | false;
+  private readonly loader: string;
+  private readonly resolveFrom: readonly ResolveFrom[] | undefined;
   constructor(
     private readonly kind: DefinitionKind<Definition>,
-    settings: { definitions?: readonly Definition[] | undefined; loadPackage?: PackageLoader | false },
+    settings: {
+      definitions?: readonly Definition[] | undefined;
+      loadPackage?: PackageLoader | false | undefined;
+      resolveFrom?: ResolveFrom | readonly ResolveFrom[] | undefined;
+    },
   ) {
     this.loadPackage = settings.loadPackage ?? ((packageName) => import(packageName));
+    this.loader =
+      settings.loadPackage === undefined ? "@compaction/core's own folder" : 'the given loadPackage';
+    const { resolveFrom } = settings;
+    this.resolveFrom =
+      resolveFrom === undefined || Array.isArray(resolveFrom) ? resolveFrom : [resolveFrom as ResolveFrom];
     for (const definition of settings.definitions ?? []) this.register(definition);
   }
   /** Registers a definition; a later registration under the same name replaces the earlier one. */
@@ -61,16 +73,9 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     const packageName = `@compaction/${label}-${name}`;
     const context = { requestedName: name, registeredNames: this.names(), packageName };
     if (this.loadPackage === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound(context);
-    let loaded: unknown;
-    try {
-      loaded = await this.loadPackage(packageName);
-    } catch (cause) {
-      // Only the package itself missing means "install it"; a package that is there but fails to load
-      // would send the user to install what they already have.
-      throw isMissingPackage(cause, packageName)
-        ? notFound({ ...context, cause })
-        : new PackageLoadError({ packageName, cause });
-    }
+    const loaded = await this.importPackage(packageName, (cause, searched) =>
+      notFound({ ...context, cause, searched }),
+    );
     const definition = (loaded as { default?: unknown } | undefined)?.default;
     this.assertDefinition(definition, packageName);
     if (definition.name !== name) {
@@ -79,6 +84,33 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     }
     this.register(definition);
     return definition;
+  }
+  /**
+   * The package's module: from the loader, else (when the loader cannot see it: core in a pnpm-strict
+   * `node_modules`, a CLI installed globally) from the caller's folders, as the application itself would.
+   */
+  private async importPackage(
+    packageName: string,
+    notFound: (cause: unknown, searched: string[]) => Error,
+  ): Promise<unknown> {
+    const loadPackage = this.loadPackage as PackageLoader;
+    let missing: unknown;
+    try {
+      return await loadPackage(packageName);
+    } catch (cause) {
+      // Only the package itself missing means "install it"; a package that is there but fails to load
+      // would send the user to install what they already have.
+      if (!isMissingPackage(cause, packageName)) throw new PackageLoadError({ packageName, cause });
+      missing = cause;
+    }
+    let fromFolders: Awaited<ReturnType<typeof importFromFolders>>;
+    try {
+      fromFolders = await importFromFolders(packageName, this.resolveFrom);
+    } catch (cause) {
+      throw new PackageLoadError({ packageName, cause });
+    }
+    if (fromFolders.found) return fromFolders.module;
+    throw notFound(missing, [this.loader, ...fromFolders.searched]);
   }
   /** The definition for `name`, and `input` validated against its schema (with defaults filled in). */
   protected async validated(name: string, input: unknown): Promise<[Definition, never]> {

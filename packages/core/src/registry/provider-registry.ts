@@ -2,6 +2,7 @@ import { ProviderNotFoundError } from '../errors/provider-not-found-error.js';
 import type { JSONObject } from '../json.js';
 import type { Provider } from '../specs/provider-v1.js';
 import { DefinitionRegistry, type PackageLoader } from './definition-registry.js';
+import type { ResolveFrom } from './import-from-folders.js';
 import type { ProviderDefinition } from './provider-definition.js';
 
 /** A provider in a config: the adapter's name and its settings. */
@@ -12,6 +13,8 @@ export interface ProviderRegistrySettings {
   definitions?: readonly ProviderDefinition<never>[];
   /** How to load `@compaction/provider-<name>`; `false` never loads packages. */
   loadPackage?: PackageLoader | false;
+  /** Where to look for a package that `loadPackage` cannot see, as for strategies (the working folder by default). */
+  resolveFrom?: ResolveFrom | readonly ResolveFrom[];
 }
 
 /**

@@ -60,7 +60,7 @@ describe('StrategyRegistry', () => {
     const error = await registry.resolve('nonexistent').catch((caught: unknown) => caught);
     expect(StrategyNotFoundError.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe(
-      'No strategy named "nonexistent". Registered: keep, pipeline. Install @compaction/strategy-nonexistent to use it.',
+      `No strategy named "nonexistent". Registered: keep, pipeline. Install @compaction/strategy-nonexistent to use it. Looked from: @compaction/core's own folder, ${process.cwd()}.`,
     );
   });
 

@@ -5,6 +5,7 @@ import type { StrategyConfig } from '../specs/strategy-config.js';
 import type { StrategyDefinition, StrategyRegistry } from '../specs/strategy-registry-v1.js';
 import { pipelineDefinition } from '../strategies/pipeline.js';
 import { DefinitionRegistry, type PackageLoader } from './definition-registry.js';
+import type { ResolveFrom } from './import-from-folders.js';
 
 /** Settings of {@link createStrategyRegistry}. */
 export interface StrategyRegistrySettings {
@@ -12,6 +13,12 @@ export interface StrategyRegistrySettings {
   definitions?: readonly StrategyDefinition<never>[];
   /** How to load `@compaction/strategy-<name>`; `false` never loads packages (for closed bundles). */
   loadPackage?: PackageLoader | false;
+  /**
+   * Where to look for a package that `loadPackage` cannot see (core in a pnpm-strict `node_modules`, a CLI
+   * installed globally): folders, or files such as the config file, resolved as the application would. On Node
+   * only; the working folder when not given.
+   */
+  resolveFrom?: ResolveFrom | readonly ResolveFrom[];
 }
 
 class DefaultStrategyRegistry
@@ -27,7 +34,8 @@ class DefaultStrategyRegistry
 
 /**
  * Creates a strategy registry with `pipeline` and the given definitions. Other names load the default export
- * of `@compaction/strategy-<name>`, or fail with {@link StrategyNotFoundError} or `PackageLoadError`.
+ * of `@compaction/strategy-<name>` (as core sees it, else from `resolveFrom`), or fail with
+ * {@link StrategyNotFoundError}, which says where it looked, or `PackageLoadError`.
  */
 export function createStrategyRegistry(settings: StrategyRegistrySettings = {}): StrategyRegistry {
   const definitions = [pipelineDefinition, ...(settings.definitions ?? [])];
