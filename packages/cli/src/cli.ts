@@ -9,6 +9,8 @@ import { recallCommand } from './commands/recall-command.js';
 import { schemaCommand } from './commands/schema-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { simulateCommand } from './commands/simulate-command.js';
+import { didYouMean } from './did-you-mean.js';
+import { usageError } from './errors/cli-error.js';
 import { mainHelp } from './help.js';
 import { reportError } from './report-error.js';
 
@@ -37,7 +39,8 @@ export function cliVersion(): string {
 /**
  * Runs the `compaction` command line and returns the exit code. Errors the user can fix (bad flags, bad
  * input, invalid configs, Compaction errors) print one line on standard error, without a stack trace;
- * anything else is a bug and prints its stack.
+ * anything else is a bug and prints its stack. With `--json`, an error is one JSON document on standard error
+ * instead: `{"version": 1, "error": {"code", "message", "exitCode"}}` (the package's `schemas/error.schema.json`).
  */
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...args] = argv;
@@ -45,6 +48,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       const topic = name === 'help' ? args[0] : undefined;
       if (topic !== undefined && commands[topic] !== undefined) return await commands[topic]!(['--help'], io);
+      if (topic !== undefined) throw unknownCommand(topic);
       io.stdout.write(mainHelp);
       return name === undefined ? 1 : 0;
     }
@@ -53,14 +57,23 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
       return 0;
     }
     const command = commands[name];
-    if (command === undefined) {
-      io.stderr.write(
-        `compaction: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')}; see compaction --help)\n`,
-      );
-      return 1;
-    }
+    if (command === undefined) throw unknownCommand(name);
     return await command(args, io);
   } catch (error) {
-    return reportError(error, io);
+    return reportError(error, io, { json: jsonRequested(args) });
   }
+}
+
+/** A command that is not one, with the closest real one and the list. */
+function unknownCommand(name: string): Error {
+  const names = Object.keys(commands);
+  return usageError(
+    `unknown command "${name}"${didYouMean(name, names)} (commands: ${names.join(', ')}; see compaction --help)`,
+  );
+}
+
+/** Whether `--json` is among the flags (before a `--`, after which everything is an input). */
+function jsonRequested(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
 }

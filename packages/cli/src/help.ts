@@ -40,9 +40,11 @@ Options:
   -h, --help         help for compaction or a command (compaction compact --help)
   -v, --version      print the version
 
-Exit codes: 0 success; 1 bad arguments, config or provider failure; 2 unreadable input (not JSON, not a
-conversation, nested more than 1,000 levels deep); 3 the target or limit cannot be reached (nothing is written).
-recall has its own: 0 printed, 1 not found, 2 a wrong call.
+Exit codes: 0 success (also when there is nothing to compact); 1 bad arguments, config or provider failure;
+2 unreadable input (not JSON, not a conversation, nested more than 1,000 levels deep) or several inputs; 3 a
+target given or the limit cannot be reached (nothing is written). recall has its own: 0 printed, 1 not found,
+2 a wrong call. With --json, an error is one JSON object on standard error: {version, error: {code, message,
+exitCode}}; the package's schemas/ folder has the JSON Schemas of every --json document.
 
 Examples:
   compaction compact conversation.json -o compacted.json
@@ -58,10 +60,13 @@ A short report goes to standard error: messages and tokens before and after, eac
 its tokens, and the duration. Without --target it compacts to half of the input (or the budget's target
 if that is lower); a fractional --target is a share of the input, at most the limit.
 
-With nothing to compact, the output is the input byte for byte. When a fallback made the result (the
-config's fallback strategy, or an extractive digest after summarization failed), a warning on standard
-error says what failed, and the report names the fallback. A result under the limit but over the target
-is kept, with a warning. When no strategy gets under the limit, the error names the target and the best
+With nothing to compact, the output is the input byte for byte and the exit code 0: already under the
+target (skipped: under-target), or, with no target given, nothing the strategies may remove from a
+conversation that fits the limit (skipped: nothing-to-compact). One input per run: several are refused
+(exit code 2). When a fallback made the result (the config's fallback strategy, or an extractive digest
+after summarization failed), a warning on standard error says what failed, and the report names the
+fallback. A result under the limit but over the target is kept, with a warning. When no strategy gets
+under the limit, or a --target given cannot be reached, the error names the target and the best
 reached, nothing is written, and the exit code is 3.
 
   -o, --output <path>         write the compacted conversation here (default: standard output); the file
@@ -72,10 +77,10 @@ reached, nothing is written, and the exit code is 3.
       --in-place              replace the input file (atomically; left untouched when nothing changes;
                               nothing is written if the file changed while it was being compacted)
       --json                  print one JSON object on standard output instead of the report:
-                              {format, outputFormat, strategy, compacted, skipped?, before, after, target,
-                              targetReached, limit, stages, usedFallback, fallback?, failures?,
-                              durationMs, output} (the conversation is then written only with -o or
-                              --in-place)
+                              {version, format, outputFormat, strategy, compacted, skipped?, before,
+                              after, target, targetReached, limit, stages, usedFallback, fallback?,
+                              failures?, durationMs, output} (the conversation is then written only
+                              with -o or --in-place)
       --instructions <text>   extra instructions for strategies that use them (summarization)
 
 Archiving, so nothing removed is out of reach ("compaction recall --help"):
@@ -131,7 +136,8 @@ Counts the tokens of a conversation, in total and by role, by part kind and by t
   -e, --estimator <name>      fast (default, built in), tiktoken (needs @compaction/tokenizer-tiktoken)
                               or provider (the provider's exact count; needs --provider and its API key)
       --compare               count with every available estimator side by side, with the differences
-      --json                  print one JSON object: {estimator, tokens, messages, byRole, byPartKind, byTool}
+      --json                  print one JSON object: {version, format, estimator, source, tokens, messages,
+                              byRole, byPartKind, byTool}
   -c, --config <path>         config file whose "provider" entry is used (default: the nearest
                               compaction.config.json upward)
       --provider <name>       the provider for --estimator provider: anthropic or openai
@@ -227,6 +233,10 @@ Limits (sizes accept 512kb, 10mb; durations 500ms, 10s, 5m, 1h):
                               the compaction itself is not timed
       --max-concurrent <n>    compactions running at once (default 8)
       --max-queue <n>         compactions waiting for a slot (default 64); beyond, 503 with Retry-After
+      --compaction-threads <n>
+                              worker threads that compact large conversations off the event loop
+                              (default: the cores less one, at least 1, at most --max-concurrent);
+                              0 compacts on the event loop
       --max-sessions <n>      sessions kept at once (default 1000); beyond, 429
       --max-session-size <s>  largest session, its messages as JSON (default 4mb); beyond, 413
       --session-idle <t>      a session unused this long expires (default 30m)
@@ -278,8 +288,15 @@ a request names. One line per compaction goes to standard error.
       --max-concurrent <n>    compactions running at once (default 8)
       --max-queue <n>         compactions waiting for a slot (default 64); beyond, 503 with Retry-After
                               (requests that do not compact never wait)
+      --compaction-threads <n>
+                              worker threads that run large conversations' strategies off the event
+                              loop (default: the cores less one, at least 1, at most --max-concurrent);
+                              0 compacts on the event loop
 
 ${compactionFlags}
+
+Default strategy in the proxy: tool-result-truncation,summarization with the summary the artifact trail
+alone (maxOutputTokens 0: no provider), after the task, and sliding-window as the fallback.
 `;
 
 /** `compaction chat --help`. */

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { CliIO } from './cli-io.js';
+import { didYouMean } from './did-you-mean.js';
 import { usageError } from './errors/cli-error.js';
 
 /** Flags every compacting command accepts. */
@@ -54,7 +55,19 @@ export function parseFlags<Options extends NonNullable<ParseArgsConfig['options'
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw usageError(
-      `${command}: ${message.charAt(0).toLowerCase()}${message.slice(1)} (see compaction ${command} --help)`,
+      `${command}: ${message.charAt(0).toLowerCase()}${message.slice(1)}${suggestedFlag(error, options)} ` +
+        `(see compaction ${command} --help)`,
     );
   }
+}
+
+/** The real flag closest to an unknown one, as ` (did you mean "--flag"?)`, or nothing. */
+function suggestedFlag(error: unknown, options: NonNullable<ParseArgsConfig['options']>): string {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const typed = /'(--[^'=]+)/.exec((error as Error).message)?.[1];
+  if (typed === undefined) return '';
+  return didYouMean(
+    typed,
+    Object.keys(options).map((name) => `--${name}`),
+  );
 }

@@ -53,7 +53,10 @@ export interface CompactionReport {
   fallback?: string;
   failures: string[];
   durationMs: number;
-  /** Why nothing was compacted, when nothing was. */
+  /**
+   * Why nothing was compacted, when nothing was: core's reasons (`under-target`, `cancelled`...),
+   * `stored-context`, or `nothing-to-compact` (see {@link CompactMessagesOptions.skipNothingToCompact}).
+   */
   skipped?: string;
   event?: CompactionEvent;
   /** With a store: what this compaction archived for recall (none when nothing was compacted). */
@@ -69,6 +72,13 @@ export interface CompactMessagesOptions {
   provider?: Provider;
   /** Read a fractional target as a share of the input (the `compact` command), not of the limit. */
   targetOfInput?: boolean;
+  /**
+   * With no target given, a history that fits the limit and from which the strategies remove nothing (a single
+   * message, or only the task and the newest turn) is reported as `skipped: 'nothing-to-compact'` instead of
+   * failing to reach the default target: the user asked for no number, so there is nothing unmet. A target
+   * the user gave, or a history over the limit, still fails with {@link TargetUnreachableError}.
+   */
+  skipNothingToCompact?: boolean;
   instructions?: string;
   environment?: NodeJS.ProcessEnv;
   /**
@@ -152,7 +162,12 @@ export async function compactMessages(
     ...archiving,
   });
   if (options.storedContext !== undefined) {
-    return storedContextReport(messages, inputTokens, compactor.budget, settings.strategyNames);
+    return unchangedReport(messages, inputTokens, compactor.budget, 0, {
+      strategy: settings.strategyNames,
+      contextWindow: compactor.budget.contextWindow,
+      skipped: 'stored-context',
+      durationMs: 0,
+    });
   }
   const started = performance.now();
   let result: Awaited<ReturnType<typeof compactor.compact>>;
@@ -166,10 +181,22 @@ export async function compactMessages(
   } catch (error) {
     if (!BudgetUnreachableError.isInstance(error)) throw error;
     const { target: aimed, limit } = compactor.budget;
-    throw new TargetUnreachableError({
+    const unreachable = new TargetUnreachableError({
       budget: { target: aimed, targetGiven: settings.targetGiven, limit, contextWindow },
       cause: error,
+      strategy: settings.strategyNames,
     });
+    // Within the limit a strategy fails only when it made no progress at all: nothing it may remove.
+    const nothingRemovable =
+      !settings.targetGiven && unreachable.best <= limit && inputTokens + overheadTokens <= limit;
+    if (!(options.skipNothingToCompact === true && nothingRemovable)) throw unreachable;
+    const report = unchangedReport(messages, inputTokens, compactor.budget, overheadTokens, {
+      strategy: settings.strategyNames,
+      contextWindow,
+      skipped: 'nothing-to-compact',
+      durationMs: performance.now() - started,
+    });
+    return store === undefined ? report : { ...report, archived: [] };
   }
   const durationMs = performance.now() - started;
   const afterTokens = counter.count(result.messages);
@@ -205,30 +232,33 @@ export async function compactMessages(
 }
 
 /**
- * The report on messages that continue context the provider stores: nothing compacted, since the history the
- * model sees is upstream and only the new items are here (leaving one out would lose it).
+ * The report of a compaction that left the messages as they came: messages that continue context the provider
+ * stores (the history the model sees is upstream and only the new items are here, so leaving one out would
+ * lose it), or a history with nothing the strategies may remove.
  */
-function storedContextReport(
+function unchangedReport(
   messages: readonly Message[],
   tokens: number,
-  budget: { target: number; limit: number; contextWindow: number },
-  strategy: string[],
+  budget: { target: number; limit: number },
+  overheadTokens: number,
+  details: { strategy: string[]; contextWindow: number; skipped: string; durationMs: number },
 ): CompactionReport {
   const size = { messages: messages.length, tokens };
+  const target = budget.target - overheadTokens;
   return {
     compacted: false,
     messages: [...messages],
-    strategy,
+    strategy: details.strategy,
     before: size,
     after: size,
-    target: budget.target,
+    target,
     limit: budget.limit,
-    contextWindow: budget.contextWindow,
-    targetReached: tokens <= budget.target,
+    contextWindow: details.contextWindow,
+    targetReached: tokens <= target,
     stages: [],
     usedFallback: false,
     failures: [],
-    durationMs: 0,
-    skipped: 'stored-context',
+    durationMs: details.durationMs,
+    skipped: details.skipped,
   };
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { CompactionStore } from '@compaction/core';
+import { redactConnectionString } from '@compaction/store-postgres/redact-connection-string';
 import { usageError } from '../errors/cli-error.js';
-import { nameOfDatabase, openSessionStore, storeLocationOf } from '../serve/session-store.js';
+import { openSessionStore, storeLocationOf } from '../serve/session-store.js';
 
 /** The session `compact --store` records under, and `recall` reads, when `--session` is not given. */
 export const defaultSessionId = 'default';
@@ -35,7 +36,7 @@ export async function openArchiveStore(
   if (location.kind === 'sqlite' && mustExist && !existsSync(location.path)) {
     throw usageError(`${command}: no store at ${flag} (compaction compact --store ${flag} creates it)`);
   }
-  const name = location.kind === 'postgres' ? nameOfDatabase(location.connectionString) : flag;
+  const name = location.kind === 'postgres' ? redactConnectionString(location.connectionString) : flag;
   // Neither memory nor missing: the opener always gives a store here.
   const store = (await openSessionStore(location)) as CompactionStore;
   return { store, name };

@@ -211,7 +211,7 @@ describe('compaction compact', () => {
   it('lists the registered strategies for an unknown name', async () => {
     const { code, stderr } = await runCommand(['compact', example, '--strategy', 'magic']);
     expect(code).toBe(1);
-    expect(stderr).toContain('No strategy named "magic"');
+    expect(stderr).toContain('no strategy named "magic"');
     expect(stderr).toContain('sliding-window');
     expect(stderr).toContain('@compaction/strategy-magic');
     expect(stderr).not.toMatch(/\n\s+at /);

@@ -16,6 +16,7 @@ import { compactHelp } from '../help.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { type FileIdentity, fileIdentity } from '../output/file-identity.js';
 import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
+import { jsonDocumentVersion } from '../output/json-document-version.js';
 import { resolveOutputPath } from '../output/output-path.js';
 import { writeOutput } from '../output/write-output.js';
 import {
@@ -26,6 +27,7 @@ import {
   printedHelp,
 } from '../parse-flags.js';
 import { type CompactionReport, compactMessages } from '../run-compaction.js';
+import { singleInput } from '../single-input.js';
 
 /** `compaction compact <input>`: compacts a conversation once and writes it back in its format. */
 export async function compactCommand(args: string[], io: CliIO): Promise<number> {
@@ -46,7 +48,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   }
   const from = parseFormatName(values.from, '--from');
   const to = parseFormatName(values.to, '--to');
-  const inputPath = positionals[0];
+  const inputPath = singleInput('compact', positionals);
   // Checked before any work, so a refused output costs nothing and touches nothing.
   const outputPath = await resolveOutputPath({
     input: inputPath,
@@ -77,6 +79,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
       settings,
       registry,
       targetOfInput: true,
+      skipNothingToCompact: true,
       environment: io.env,
       ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
       ...(archive === undefined ? {} : { store: archive.store, sessionId }),
@@ -103,6 +106,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
   if (values.json) {
     if (outputPath !== undefined && writes) await writeOutput(io, outputPath, output, writeOptions);
     const summary = {
+      version: jsonDocumentVersion,
       ...summarizeCompaction(report, conversation.format, format),
       output: outputPath ?? null,
       ...(settings.configPath === undefined ? {} : { config: settings.configPath }),
@@ -153,17 +157,20 @@ function humanReport(report: CompactionReport, format: string, source: string, u
   const { before, after } = report;
   const head = report.compacted
     ? `Compacted ${source} (${format}) with ${producedBy(report)}`
-    : `Nothing compacted in ${source} (${format}): ${skipText(report.skipped)}` +
+    : `Nothing compacted in ${source} (${format}): ${skipText(report)}` +
       (unchanged ? '; the output is the input unchanged' : '');
+  const messages = (count: number) => `${formatCount(count)} ${count === 1 ? 'message' : 'messages'}`;
+  // With nothing to compact, the default target was never the user's to reach: the headline says why.
+  const missed = !report.targetReached && report.skipped !== 'nothing-to-compact';
   const rows = [
-    ['before', `${formatCount(before.messages)} messages`, `${formatCount(before.tokens)} tokens`],
+    ['before', messages(before.messages), `${formatCount(before.tokens)} tokens`],
     [
       'after',
-      `${formatCount(after.messages)} messages`,
+      messages(after.messages),
       `${formatCount(after.tokens)} tokens`,
       formatChange(before.tokens, after.tokens),
     ],
-    ['target', '', `${formatCount(report.target)} tokens`, report.targetReached ? '' : 'not reached'],
+    ['target', '', `${formatCount(report.target)} tokens`, missed ? 'not reached' : ''],
   ];
   const stages = report.stages.map((stage, index) => [
     index === 0 ? 'stages' : '',
@@ -192,8 +199,14 @@ function producedBy(report: CompactionReport): string {
     .join(' → ');
 }
 
-function skipText(reason: string | undefined): string {
+function skipText(report: CompactionReport): string {
+  const reason = report.skipped;
   switch (reason) {
+    case 'nothing-to-compact':
+      return (
+        `there is nothing to compact: ${report.strategy.join(' → ')} found nothing to remove, and it fits ` +
+        `the limit of ${formatCount(report.limit)} tokens`
+      );
     case 'under-target':
       return 'it is already under the target';
     case 'cancelled':

@@ -148,7 +148,10 @@ describe('compact --in-place run several times at once on one file', () => {
         expect(report.before.messages).toBe(originalCount);
       } else {
         expect(result.code, result.stderr).toBe(1);
-        expect(result.stderr).toMatch(changedMessage);
+        // With --json the error is a JSON document: its message is the line a plain run prints.
+        const { error } = JSON.parse(result.stderr);
+        expect(error).toMatchObject({ code: 'cli/usage', exitCode: 1 });
+        expect(`compaction: ${error.message}`).toMatch(changedMessage);
       }
     }
     // The first to write replaced the file; every later one found it replaced since it read it.

@@ -8,8 +8,10 @@ import { parseFormatName } from '../formats/format-flags.js';
 import { readConversation } from '../formats/read-conversation.js';
 import { countHelp } from '../help.js';
 import { formatChange, formatCount, formatTable } from '../output/format-numbers.js';
+import { jsonDocumentVersion } from '../output/json-document-version.js';
 import { formatFlagOptions, helpFlagOptions, parseFlags, printedHelp } from '../parse-flags.js';
 import { createProvider } from '../providers/create-provider.js';
+import { singleInput } from '../single-input.js';
 
 /** `compaction count <input>`: tokens by role, part kind and tool, with one estimator or several. */
 export async function countCommand(args: string[], io: CliIO): Promise<number> {
@@ -27,7 +29,7 @@ export async function countCommand(args: string[], io: CliIO): Promise<number> {
   if (printedHelp(values, countHelp, io)) return 0;
   const estimator = parseEstimatorName(values.estimator ?? 'fast');
   const conversation = await readConversation(
-    positionals[0],
+    singleInput('count', positionals),
     io.stdin,
     parseFormatName(values.from, '--from'),
   );
@@ -61,6 +63,7 @@ export async function countCommand(args: string[], io: CliIO): Promise<number> {
     const base = results[0]!;
     io.stdout.write(
       `${JSON.stringify({
+        version: jsonDocumentVersion,
         format: conversation.format,
         ...primary,
         ...(values.compare

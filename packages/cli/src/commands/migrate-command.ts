@@ -1,8 +1,9 @@
+import { redactConnectionString } from '@compaction/store-postgres/redact-connection-string';
 import type { CliIO } from '../cli-io.js';
 import { CliError, usageError } from '../errors/cli-error.js';
 import { migrateHelp } from '../help.js';
 import { helpFlagOptions, parseFlags, printedHelp, valueFlags } from '../parse-flags.js';
-import { nameOfDatabase, storeLocationOf } from '../serve/session-store.js';
+import { storeLocationOf } from '../serve/session-store.js';
 
 /**
  * `compaction migrate --store postgres://...`: applies the schema migrations a PostgreSQL store lacks, so a
@@ -17,7 +18,7 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<number>
       '--store must be a postgres:// connection string (a SQLite file migrates itself when opened)',
     );
   }
-  const database = nameOfDatabase(location.connectionString);
+  const database = redactConnectionString(location.connectionString);
   const { migratePostgresStore, schemaVersion } = await import('@compaction/store-postgres');
   let applied: number[];
   try {

@@ -29,7 +29,10 @@ describe('compaction simulate', () => {
     expect(withPolicy.totals.inputTokens).toBeLessThan(without.totals.inputTokens);
     const unknown = await run(config('soon'));
     expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toContain('unknown trigger policy "soon" (known: cache-aware)');
+    // With --json the error is a JSON document too.
+    expect(JSON.parse(unknown.stderr).error.message).toContain(
+      'unknown trigger policy "soon" (known: cache-aware)',
+    );
   });
 
   it('reports each step, the billed tokens and the compactions as JSON, and plots them', async () => {

@@ -15,6 +15,7 @@ import {
   formatDuration,
   formatTable,
 } from '../output/format-numbers.js';
+import { jsonDocumentVersion } from '../output/json-document-version.js';
 import { createProgressBar } from '../output/progress-bar.js';
 import { writeOutput } from '../output/write-output.js';
 import {
@@ -30,6 +31,7 @@ import { createMeteredProvider } from '../simulate/metered-provider.js';
 import { plotSimulation } from '../simulate/plot-svg.js';
 import type { PriceModel } from '../simulate/price-model.js';
 import { type SimulationResult, simulate } from '../simulate/simulate.js';
+import { singleInput } from '../single-input.js';
 
 /** `compaction simulate <input>`: replays a conversation as an agent loop and reports sizes and costs. */
 export async function simulateCommand(args: string[], io: CliIO): Promise<number> {
@@ -60,7 +62,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   const registry = await createCliRegistry();
   const settings = resolveSettings(registry, values, io.cwd);
   const conversation = await readConversation(
-    positionals[0],
+    singleInput('simulate', positionals),
     io.stdin,
     parseFormatName(values.from, '--from'),
   );
@@ -104,6 +106,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   if (values.json) {
     io.stdout.write(
       `${JSON.stringify({
+        version: jsonDocumentVersion,
         format: conversation.format,
         strategy: settings.strategyNames,
         messages: conversation.messages.length,

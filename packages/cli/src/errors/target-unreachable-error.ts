@@ -20,9 +20,21 @@ export class TargetUnreachableError extends BudgetUnreachableError {
   override readonly name: string = 'TargetUnreachableError';
   readonly contextWindow: number;
 
-  constructor({ budget, cause }: { budget: UnreachableBudget; cause: unknown }) {
+  /**
+   * `strategy`: the names the user gave (or the default's), in order. Several names run as core's `pipeline`,
+   * which the reason then speaks of by these names rather than by a strategy the user never named.
+   */
+  constructor({
+    budget,
+    cause,
+    strategy,
+  }: { budget: UnreachableBudget; cause: unknown; strategy?: readonly string[] }) {
     const best = bestOf(cause);
-    const reason = reasonOf(cause);
+    const innerReason = reasonOf(cause);
+    const reason =
+      strategy === undefined || strategy.length < 2
+        ? innerReason
+        : innerReason?.replaceAll('"pipeline"', strategy.join(' → '));
     const { target, limit } = budget;
     super({ target, best: best ?? Number.NaN, limit, ...(reason === undefined ? {} : { reason }), cause });
     // Core's message speaks of tokens only; the command's names the flags' numbers and the context window.

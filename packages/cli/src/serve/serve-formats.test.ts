@@ -19,13 +19,16 @@ afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });
 
-/** What `compaction compact --json` reports for a conversation, the fields only a file has left out. */
+/**
+ * What `compaction compact --json` reports for a conversation, the fields only a file or a `--json` document
+ * has (its output, its format's version) left out.
+ */
 async function cliReport(conversation: unknown): Promise<LooseJson> {
   const path = join(temporaryDirectory(), 'request.json');
   writeFileSync(path, JSON.stringify(conversation, null, 2));
   const { code, stdout, stderr } = await runBinary(['compact', path, '--json', '-o', `${path}.out`]);
   expect(code, stderr).toBe(0);
-  const { output: _output, durationMs: _duration, ...report } = JSON.parse(stdout);
+  const { output: _output, durationMs: _duration, version: _version, ...report } = JSON.parse(stdout);
   return report;
 }
 

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CompactionStore } from '@compaction/core';
+// The store's own redaction (passwords in the user part and in the query), without loading the driver.
+import { redactConnectionString } from '@compaction/store-postgres/redact-connection-string';
 import { CliError } from '../errors/cli-error.js';
 import { writeFileAtomically } from '../output/write-file-atomically.js';
 
@@ -40,7 +42,7 @@ export function storeLocationOf(flag: string | undefined, directory: string): St
 export function describeStoreLocation(location: StoreLocation, directory: string): string {
   if (location.kind === 'memory') return 'sessions in memory only';
   if (location.kind === 'postgres')
-    return `sessions in PostgreSQL ${nameOfDatabase(location.connectionString)}`;
+    return `sessions in PostgreSQL ${redactConnectionString(location.connectionString)}`;
   const shown = relative(directory, location.path);
   return `sessions in ${shown.startsWith('..') || shown === '' ? location.path : shown}`;
 }
@@ -71,20 +73,6 @@ export async function openSessionStore(
       message: `cannot open the session store ${location.path}: ${(error as Error).message}`,
       cause: error,
     });
-  }
-}
-
-/**
- * A database by its connection string without the password, for messages and the start-up line: the
- * password must never reach a log.
- */
-export function nameOfDatabase(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return 'the database';
   }
 }
 
