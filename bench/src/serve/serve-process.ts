@@ -1,6 +1,7 @@
 /**
  * A `compaction serve` of the serve bench, in a process of its own: `compactionThreads` from the first
- * argument (0 compacts on the event loop). Sends its address to the bench, and stops when told to.
+ * argument (0 compacts on the event loop), and the context window of its sessions from the second, when given.
+ * Sends its address to the bench, and stops when told to.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -9,10 +10,15 @@ import { join } from 'node:path';
 import { createCliRegistry, createCompactionServer, resolveSettings } from '@compaction/cli';
 
 const threads = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
+const contextWindow = process.argv[3];
 const directory = mkdtempSync(join(tmpdir(), 'compaction-bench-serve-'));
 const registry = await createCliRegistry();
 const server = createCompactionServer({
-  settings: resolveSettings(registry, {}, directory),
+  settings: resolveSettings(
+    registry,
+    contextWindow === undefined ? {} : { 'context-window': contextWindow },
+    directory,
+  ),
   registry,
   ...(threads === undefined ? {} : { compactionThreads: threads }),
 });

@@ -106,6 +106,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     requestTimeoutMs,
     maxConcurrent: flags.maxConcurrent,
     maxQueue: flags.maxQueue,
+    ...(flags.compactionThreads === undefined ? {} : { compactionThreads: flags.compactionThreads }),
     maxSessions: integerFlag(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
   };
   const retention = readRetentionFlags(values, flags.storeLocation);

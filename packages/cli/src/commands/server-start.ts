@@ -12,12 +12,14 @@ export const serverFlagOptions = {
   ...helpFlagOptions,
   ...compactionFlagOptions,
   port: { type: 'string', short: 'p' },
-  ...valueFlags('host', 'max-body', 'max-concurrent', 'max-queue', 'store'),
+  ...valueFlags('host', 'max-body', 'max-concurrent', 'max-queue', 'store', 'compaction-threads'),
 } as const satisfies ParseArgsConfig['options'];
 
 /** The values of {@link serverFlagOptions} as parsed. */
 export type ServerFlagValues = {
-  [Name in 'port' | 'host' | 'max-body' | 'max-concurrent' | 'max-queue' | 'store']?: string | undefined;
+  [Name in 'port' | 'host' | 'max-body' | 'max-concurrent' | 'max-queue' | 'store' | 'compaction-threads']?:
+    | string
+    | undefined;
 };
 
 /** What the flags of every server command ask for. */
@@ -28,6 +30,8 @@ export interface ServerFlags {
   maxConcurrent: number;
   maxQueue: number;
   storeLocation: StoreLocation;
+  /** `--compaction-threads`: threads that compact off the event loop (0: none); none given, the server's default. */
+  compactionThreads?: number;
 }
 
 /**
@@ -49,6 +53,9 @@ export function readServerFlags(
     maxConcurrent: integerFlag(values['max-concurrent'], '--max-concurrent', serverDefaults.maxConcurrent),
     maxQueue: integerFlag(values['max-queue'], '--max-queue', serverDefaults.maxQueue, 0),
     storeLocation: storeLocationOf(values.store, directory),
+    ...(values['compaction-threads'] === undefined
+      ? {}
+      : { compactionThreads: integerFlag(values['compaction-threads'], '--compaction-threads', 0, 0) }),
   };
 }
 

@@ -7,16 +7,25 @@ import {
   type StrategyRegistry,
 } from '@compaction/core';
 import { stagesOf } from '../compaction-stages.js';
-import { createConfiguredCompactor } from '../config/configured-compactor.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
 import { contextWindowOf } from '../run-compaction.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
+import { defaultCompactionThreads } from '../serve/compaction-server.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
+import { createRequestPolicy } from '../serve/request-policy.js';
 import type { RetentionSettings } from '../serve/retention-sweep.js';
 import { serverDefaults } from '../serve/server-defaults.js';
+import {
+  type CompactionThreadAnswer,
+  type CompactionThreadTask,
+  compactionWorkerScript,
+} from '../workers/compact-task.js';
+import { createThreadedCompactor } from '../workers/threaded-compactor.js';
+import { defaultThreadedHistoryTokens, strategyThreads } from '../workers/threaded-strategy.js';
+import { WorkerPool } from '../workers/worker-pool.js';
 import { readClientBody } from './client-body.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
@@ -52,6 +61,14 @@ export interface ProxyServerSettings {
   maxConcurrent?: number;
   /** Compactions waiting for a slot; beyond, 503 with `Retry-After`. Default 64. */
   maxQueue?: number;
+  /**
+   * Worker threads that run the strategy of a large conversation's compaction off the event loop, so it does
+   * not hold up the other requests; 0 compacts on the event loop. Default: one less than the cores
+   * (`os.availableParallelism()`), at least 1 and at most `maxConcurrent`.
+   */
+  compactionThreads?: number;
+  /** Smallest conversation, in tokens, whose strategy runs on a thread. Default 64,000. */
+  threadedHistoryTokens?: number;
   /** Where the summarizer's API key is read (the operator's environment, never a request). */
   environment?: NodeJS.ProcessEnv;
   /** Where the line about each compaction goes. Default standard error. */
@@ -118,17 +135,45 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // The summarizer is the operator's provider, built from the operator's settings and environment only.
   const provider = await new ProviderPool(settings.provider, options.environment).get();
-  const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
-    budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
-    counter: createTokenCounter(fastEstimator()),
-    ...(store === undefined ? {} : { store }),
-  });
+  const maxConcurrent = options.maxConcurrent ?? serverDefaults.maxConcurrent;
+  const threads = options.compactionThreads ?? defaultCompactionThreads(maxConcurrent);
+  // Started on the first large compaction. Each compaction passes its conversation's state to the thread
+  // (the history, the round), so any thread can run any conversation's; the remembered prefixes, the store
+  // and the counts stay here.
+  const pool =
+    threads === 0
+      ? undefined
+      : new WorkerPool<CompactionThreadTask, CompactionThreadAnswer>({
+          script: compactionWorkerScript,
+          size: threads,
+          workerData: {
+            settings,
+            policy: createRequestPolicy(settings.config, settings.provider),
+            strategyNames: registry.names(),
+            ...(options.environment === undefined ? {} : { environment: { ...options.environment } }),
+            maxBodyBytes,
+            idleMs: serverDefaults.sessionIdleMs,
+          },
+        });
+  const compactor = await createThreadedCompactor(
+    settings.config,
+    registry,
+    provider,
+    {
+      budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
+      // The fast estimator, never anchored on a provider's usage: what the compaction threads count with.
+      counter: createTokenCounter(fastEstimator()),
+      ...(store === undefined ? {} : { store }),
+    },
+    pool === undefined
+      ? undefined
+      : strategyThreads(pool, options.threadedHistoryTokens ?? defaultThreadedHistoryTokens, (error) =>
+          log(`compaction proxy: compacting on the event loop, not on threads: ${error.message}`),
+        ),
+  );
   const memory = new PrefixMemory(store);
   const retention = options.retention === undefined ? undefined : memory.keepWithin(options.retention, log);
-  const limiter = new CompactionLimiter(
-    options.maxConcurrent ?? serverDefaults.maxConcurrent,
-    options.maxQueue ?? serverDefaults.maxQueue,
-  );
+  const limiter = new CompactionLimiter(maxConcurrent, options.maxQueue ?? serverDefaults.maxQueue);
   const startedAt = Date.now();
   const counts = { requests: 0, compactions: 0, overflowRetries: 0, unreadBodies: 0 };
   const limits = new UpstreamLimits();
@@ -269,6 +314,11 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
     });
   }) as ProxyServer;
   server.status = status;
-  server.on('close', () => retention?.stop());
+  server.on('close', () => {
+    retention?.stop();
+    pool
+      ?.close()
+      .catch((error: unknown) => log(`compaction proxy: could not stop the compaction threads: ${error}`));
+  });
   return server;
 }

@@ -17,7 +17,7 @@ export const defaultThreadedBodyBytes = 256 * 1024;
 export interface ThreadedCompactRouteSettings {
   /** The event loop's own handler of `POST /v1/compact`. */
   inline: RouteHandler;
-  pool: WorkerPool<CompactTask, RecordedAnswer>;
+  pool: Pick<WorkerPool<CompactTask, RecordedAnswer>, 'run'>;
   limiter: CompactionLimiter;
   maxBodyBytes: number;
   /** Bodies this large or larger are compacted on a thread; smaller ones on the event loop. */

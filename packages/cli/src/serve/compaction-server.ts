@@ -3,13 +3,20 @@ import { availableParallelism } from 'node:os';
 import type { CompactionStore, JSONValue, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
-import { type CompactTask, compactionWorkerScript } from '../workers/compact-task.js';
+import {
+  type CompactionThreadAnswer,
+  type CompactionThreadTask,
+  type CompactTask,
+  compactionWorkerScript,
+} from '../workers/compact-task.js';
 import type { RecordedAnswer } from '../workers/replayed-exchange.js';
+import { defaultThreadedHistoryTokens, strategyThreads } from '../workers/threaded-strategy.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import { hasBearerToken } from './bearer-token.js';
 import { defaultThreadedBodyBytes, threadedCompactRoute } from './compact-route.js';
 import { CompactionLimiter } from './compaction-limiter.js';
 import { CompactionSession, type SessionEndReason, type SessionOptions } from './compaction-session.js';
+import { defaultThreadedAnswerBytes, threadedConversationWriter } from './conversation-answer.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { sendError } from './json-response.js';
 import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
@@ -52,13 +59,21 @@ export interface CompactionServerSettings {
   /** Compactions waiting for a slot; more answer 503 with `Retry-After`. */
   maxQueue?: number;
   /**
-   * Worker threads that compact large `POST /v1/compact` bodies off the event loop, so they do not hold up
-   * other requests; 0 compacts every request on the event loop. Default: one less than the cores
-   * (`os.availableParallelism()`), at least 1 and at most `maxConcurrent`.
+   * Worker threads that compact large `POST /v1/compact` bodies and run the strategies of sessions' large
+   * compactions off the event loop, so they do not hold up other requests; 0 compacts everything on the event
+   * loop. Default: one less than the cores (`os.availableParallelism()`), at least 1 and at most
+   * `maxConcurrent`.
    */
   compactionThreads?: number;
   /** Smallest `POST /v1/compact` body, in bytes, compacted on a thread. Default 256 KiB. */
   threadedBodyBytes?: number;
+  /** Smallest session history, in tokens, whose strategy runs on a thread. Default 64,000. */
+  threadedHistoryTokens?: number;
+  /**
+   * Smallest session history, in bytes of its messages as JSON, whose conversation a session's answer carries
+   * is converted and serialized on a thread. Default 256 KiB.
+   */
+  threadedAnswerBytes?: number;
   /** Where the provider's API key is read. */
   environment?: NodeJS.ProcessEnv;
   /**
@@ -141,6 +156,35 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const inFlight = new InFlightRequests();
   let draining = false;
 
+  const threads = options.compactionThreads ?? defaultCompactionThreads(maxConcurrent);
+  // Started on the first large request, so a server that never gets one starts no thread.
+  const pool =
+    threads === 0
+      ? undefined
+      : new WorkerPool<CompactionThreadTask, CompactionThreadAnswer>({
+          script: compactionWorkerScript,
+          size: threads,
+          workerData: {
+            settings: operatorSettings,
+            policy,
+            strategyNames: registry.names(),
+            ...(options.environment === undefined ? {} : { environment: { ...options.environment } }),
+            maxBodyBytes,
+            idleMs,
+          },
+        });
+  const reportUnavailable = (error: Error) =>
+    reportProblem('compacting on the event loop, not on threads', error);
+  // Sessions' strategies run on the same threads as `POST /v1/compact`.
+  const threadsOfSessions =
+    pool === undefined
+      ? undefined
+      : strategyThreads(
+          pool,
+          options.threadedHistoryTokens ?? defaultThreadedHistoryTokens,
+          reportUnavailable,
+        );
+
   /** The operator's settings with a request's config laid over it, once the policy allows the config. */
   const settingsFor = (config: unknown): CompactionSettings =>
     requestSettings(config, policy, operatorSettings, registry);
@@ -154,6 +198,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
       ...(config === undefined ? {} : { config: config as JSONValue }),
       maxBytes: maxSessionBytes,
       ...(store === undefined ? {} : { store, shared }),
+      ...(threadsOfSessions === undefined ? {} : { threads: threadsOfSessions }),
     });
   };
 
@@ -240,29 +285,24 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     sessionOf,
     readBody: (request, allowed) => readObjectBody(request, maxBodyBytes, allowed),
     ...(persistence === undefined ? {} : { persistence }),
+    ...(pool === undefined
+      ? {}
+      : {
+          writeConversation: threadedConversationWriter({
+            pool,
+            minimumBytes: options.threadedAnswerBytes ?? defaultThreadedAnswerBytes,
+            unavailable: reportUnavailable,
+          }),
+        }),
   });
 
-  const threads = options.compactionThreads ?? defaultCompactionThreads(maxConcurrent);
-  // Started on the first large request, so a server that never gets one starts no thread.
-  const pool =
-    threads === 0
-      ? undefined
-      : new WorkerPool<CompactTask, RecordedAnswer>({
-          script: compactionWorkerScript,
-          size: threads,
-          workerData: {
-            settings: operatorSettings,
-            policy,
-            strategyNames: registry.names(),
-            ...(options.environment === undefined ? {} : { environment: { ...options.environment } }),
-            maxBodyBytes,
-            idleMs,
-          },
-        });
   if (pool !== undefined) {
     handlers['POST /v1/compact'] = threadedCompactRoute({
       inline: handlers['POST /v1/compact'],
-      pool,
+      pool: {
+        run: (task: CompactTask, transfer?: ArrayBuffer[]) =>
+          pool.run(task, transfer) as Promise<RecordedAnswer>,
+      },
       limiter,
       maxBodyBytes,
       minimumBodyBytes: options.threadedBodyBytes ?? defaultThreadedBodyBytes,

@@ -8,11 +8,12 @@ import {
   type Provider,
   type StrategyRegistry,
 } from '@compaction/core';
-import { createConfiguredCompactor } from '../config/configured-compactor.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
 import { contextWindowOf } from '../run-compaction.js';
+import { createThreadedCompactor } from '../workers/threaded-compactor.js';
+import type { StrategyThreads } from '../workers/threaded-strategy.js';
 import { messagesBytes } from './message-bytes.js';
 import type { ConversationShape, ServedFormat } from './request-conversation.js';
 import type { SessionPersistence, StoredSession } from './session-persistence.js';
@@ -54,6 +55,11 @@ export interface SessionOptions {
    * session's lock, on the session as the store has it, and commits with the store's writes.
    */
   shared?: boolean;
+  /**
+   * The server's compaction threads: the strategy of a compaction of a large history runs there, so that it
+   * does not hold up other requests. None runs every compaction on the event loop.
+   */
+  threads?: StrategyThreads;
   /** What it was when the server stopped, for a session restored from the store. */
   restored?: {
     sequence: number;
@@ -131,12 +137,19 @@ export class CompactionSession {
     provider: Provider | undefined,
     options: SessionOptions = {},
   ): Promise<CompactionSession> {
-    const compactor = await createConfiguredCompactor(settings.config, registry, provider, {
-      budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
-      counter: createTokenCounter(fastEstimator()),
-      // With a store, what strategies remove stays recallable (GET /v1/sessions/{id}/archive/{handle}).
-      ...(options.store === undefined ? {} : { store: options.store, archive: true }),
-    });
+    const compactor = await createThreadedCompactor(
+      settings.config,
+      registry,
+      provider,
+      {
+        budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
+        // The fast estimator, never anchored on a provider's usage: what the compaction threads count with.
+        counter: createTokenCounter(fastEstimator()),
+        // With a store, what strategies remove stays recallable (GET /v1/sessions/{id}/archive/{handle}).
+        ...(options.store === undefined ? {} : { store: options.store, archive: true }),
+      },
+      options.threads,
+    );
     return new CompactionSession(id, compactor, options);
   }
 

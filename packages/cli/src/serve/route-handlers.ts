@@ -9,6 +9,11 @@ import { compactMessages } from '../run-compaction.js';
 import { answerArchive } from './archive-answer.js';
 import type { CompactionLimiter } from './compaction-limiter.js';
 import type { CompactionSession, SessionOptions } from './compaction-session.js';
+import {
+  type ConversationWriter,
+  inlineConversationWriter,
+  sendJsonWithConversation,
+} from './conversation-answer.js';
 import { parseDecimalInteger } from './decimal-integer.js';
 import { openEventStream } from './event-stream.js';
 import type { InFlightRequests } from './in-flight-requests.js';
@@ -45,6 +50,8 @@ export interface ServerParts {
   sessionOf(id: string): Promise<CompactionSession>;
   /** Reads a JSON object body with only the `allowed` fields. */
   readBody(request: IncomingMessage, allowed: readonly string[]): Promise<Record<string, unknown>>;
+  /** Writes the conversation a session's answer carries; default on the event loop. */
+  writeConversation?: ConversationWriter;
 }
 
 /** Answers one route's requests. */
@@ -86,11 +93,21 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
     budget: session.budget(),
     compactions: session.compactionCount,
   });
-  /** A session with its conversation, in its format and shape. */
-  const withConversation = async (session: CompactionSession) => ({
-    ...describe(session),
-    conversation: await conversationJson(session.messages, session.format, session.shape),
-  });
+  const writeConversation = parts.writeConversation ?? inlineConversationWriter;
+  /**
+   * Answers a session with its conversation, in its format and shape, and `tail` after it. The description
+   * and the messages are taken together, before the conversation is written, so they agree.
+   */
+  const answerWithConversation = async (
+    response: ServerResponse,
+    status: number,
+    session: CompactionSession,
+    tail: Record<string, unknown> = {},
+  ) => {
+    const head = describe(session);
+    const conversation = await writeConversation(session.messages, session.format, session.shape);
+    sendJsonWithConversation(response, status, head, conversation, tail);
+  };
   const sessionOf = (parameters: Record<string, string>) => parts.sessionOf(parameters.id!);
   /** The session as it is now, for a read: another server sharing the store may have changed it. */
   const freshSessionOf = async (parameters: Record<string, string>) => {
@@ -190,10 +207,10 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
           throw error;
         }
       }
-      return sendJson(response, 201, { ...(await withConversation(session)), ...changeOf(appended) });
+      return answerWithConversation(response, 201, session, changeOf(appended));
     },
     'GET /v1/sessions/{id}': async (_request, response, parameters) =>
-      sendJson(response, 200, await withConversation(await freshSessionOf(parameters))),
+      answerWithConversation(response, 200, await freshSessionOf(parameters)),
     'DELETE /v1/sessions/{id}': async (_request, response, parameters) => {
       await sessions.delete((await sessionOf(parameters)).id);
       response.writeHead(204).end();
@@ -209,15 +226,14 @@ export function routeHandlers(parts: ServerParts): Record<RouteKey, RouteHandler
           requestKey,
         ),
       );
-      return sendJson(response, 200, { ...(await withConversation(session)), ...changeOf(result) });
+      return answerWithConversation(response, 200, session, changeOf(result));
     },
     'POST /v1/sessions/{id}/compact': async (request, response, parameters) => {
       const session = await sessionOf(parameters);
       const input = await readBody(request, ['instructions']);
       const instructions = instructionsOf(input.instructions);
       const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
-      return sendJson(response, 200, {
-        ...(await withConversation(session)),
+      return answerWithConversation(response, 200, session, {
         ...changeOf(result),
         ...(result.skipped === undefined ? {} : { skipped: result.skipped }),
       });

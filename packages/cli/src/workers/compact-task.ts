@@ -1,11 +1,24 @@
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import type { RequestPolicy } from '../serve/request-policy.js';
+import type { RecordedAnswer } from './replayed-exchange.js';
+import type { StrategyAnswer, StrategyTask } from './strategy-task.js';
+import type { WriteAnswer, WriteTask } from './write-task.js';
 
 /** One `POST /v1/compact` for a compaction thread: the body as the client sent it, and its headers. */
 export interface CompactTask {
+  kind?: 'compact';
   body: Uint8Array;
   headers: Record<string, string | string[] | undefined>;
 }
+
+/**
+ * What a compaction thread does: a whole `POST /v1/compact`, one strategy run of a session or the proxy, or
+ * the conversation of a session's answer.
+ */
+export type CompactionThreadTask = CompactTask | StrategyTask | WriteTask;
+
+/** What a compaction thread answers: {@link RecordedAnswer}, {@link StrategyAnswer} or {@link WriteAnswer}. */
+export type CompactionThreadAnswer = RecordedAnswer | StrategyAnswer | WriteAnswer;
 
 /**
  * What a compaction thread builds its compactions from, as plain data: the same as the server's own, so a

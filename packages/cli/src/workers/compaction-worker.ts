@@ -1,7 +1,9 @@
 /**
- * A compaction thread of `compaction serve`: answers `POST /v1/compact` requests from their raw bodies with
- * the same route handler as the event loop, so reading, converting, counting, compacting and writing the
- * answer of a large conversation happen here while the server keeps answering everyone else.
+ * A compaction thread of `compaction serve` and `compaction proxy`: answers `POST /v1/compact` requests from
+ * their raw bodies with the same route handler as the event loop, so reading, converting, counting, compacting
+ * and writing the answer of a large conversation happen here while the server keeps answering everyone else;
+ * runs the strategies of sessions' and proxied conversations' compactions on large histories; and writes the
+ * conversations that sessions' answers carry.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createCliRegistry } from '../config/installed-strategies.js';
@@ -11,8 +13,15 @@ import { ProviderPool } from '../serve/provider-pool.js';
 import { readObjectBody } from '../serve/request-body.js';
 import { requestSettings } from '../serve/request-settings.js';
 import { type RouteHandler, routeHandlers, type ServerParts } from '../serve/route-handlers.js';
-import type { CompactionWorkerData, CompactTask } from './compact-task.js';
+import type {
+  CompactionThreadAnswer,
+  CompactionThreadTask,
+  CompactionWorkerData,
+  CompactTask,
+} from './compact-task.js';
 import { type RecordedAnswer, RecordedResponse, replayedRequest } from './replayed-exchange.js';
+import { runStrategyTask } from './run-strategy-task.js';
+import { runWriteTask } from './run-write-task.js';
 import type { WorkerReply, WorkerRequest } from './worker-pool.js';
 
 const data = workerData as CompactionWorkerData;
@@ -37,8 +46,14 @@ function keptOnTheEventLoop<T>(part: string): T {
 // Aborted when the server's stop passes its timeout, as the event loop's providers are.
 const cutOff = new AbortController();
 
-/** The handler, set up once per thread: the registry by name, the operator's providers, the policy. */
-async function setUp(): Promise<RouteHandler> {
+/** What a thread works with, set up once: the registry by name, and the handler of `POST /v1/compact`. */
+interface ThreadParts {
+  registry: Awaited<ReturnType<typeof createCliRegistry>>;
+  compact: RouteHandler;
+}
+
+/** The parts, set up once per thread: the registry by name, the operator's providers, the policy. */
+async function setUp(): Promise<ThreadParts> {
   const registry = await createCliRegistry();
   // Every strategy the server has, by name (bundled, or a package loaded by name); one that cannot be
   // loaded here makes the thread unavailable, and the server compacts on its event loop instead.
@@ -57,17 +72,17 @@ async function setUp(): Promise<RouteHandler> {
     buildSession: () => Promise.reject(onTheEventLoop('a session')),
     sessionOf: () => Promise.reject(onTheEventLoop('a session')),
   };
-  return routeHandlers(parts)['POST /v1/compact'];
+  return { registry, compact: routeHandlers(parts)['POST /v1/compact'] };
 }
 
-const handler = setUp();
-handler.then(
-  () => port.postMessage({ type: 'ready' } satisfies WorkerReply<RecordedAnswer>),
+const threadParts = setUp();
+threadParts.then(
+  () => port.postMessage({ type: 'ready' } satisfies WorkerReply<CompactionThreadAnswer>),
   (error: unknown) =>
     port.postMessage({
       type: 'unavailable',
       reason: (error as Error).message,
-    } satisfies WorkerReply<RecordedAnswer>),
+    } satisfies WorkerReply<CompactionThreadAnswer>),
 );
 
 /** The answer to one request, errors answered as the event loop answers them. */
@@ -82,16 +97,25 @@ async function answer(compact: RouteHandler, task: CompactTask): Promise<Recorde
   return response.answer();
 }
 
-port.on('message', async (message: WorkerRequest<CompactTask>) => {
+port.on('message', async (message: WorkerRequest<CompactionThreadTask>) => {
   if (message.type === 'abort') {
     cutOff.abort(new Error(message.reason));
     return;
   }
-  // Tasks come once the thread said it is ready, so the handler is there.
-  const reply: WorkerReply<RecordedAnswer> = {
+  // Tasks come once the thread said it is ready, so its parts are there.
+  const { registry, compact } = await threadParts;
+  const { task } = message;
+  if (task.kind === 'write') {
+    const written = await runWriteTask(task);
+    const reply: WorkerReply<CompactionThreadAnswer> = { type: 'answer', id: message.id, answer: written };
+    // Moved back, not copied: the event loop only sends these bytes on.
+    port.postMessage(reply, written.kind === 'written' ? [written.json.buffer as ArrayBuffer] : []);
+    return;
+  }
+  const reply: WorkerReply<CompactionThreadAnswer> = {
     type: 'answer',
     id: message.id,
-    answer: await answer(await handler, message.task),
+    answer: task.kind === 'strategy' ? await runStrategyTask(registry, task) : await answer(compact, task),
   };
   port.postMessage(reply);
 });

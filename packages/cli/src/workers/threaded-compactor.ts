@@ -1,0 +1,53 @@
+import {
+  type CompactionConfig,
+  type CompactionStrategy,
+  type Compactor,
+  type CompactorSettings,
+  createCompactor,
+  type JSONValue,
+  type Provider,
+  type ResolvedCompactionConfig,
+  resolveCompactionConfig,
+  type StrategyRegistry,
+} from '@compaction/core';
+import { needsSummarizerProvider } from '../config/summarizer-needed.js';
+import { cliTriggerPolicies } from '../config/trigger-policies.js';
+import { type StrategyThreads, threadedStrategy } from './threaded-strategy.js';
+
+/**
+ * A Compactor running the strategies a config names, as `createConfiguredCompactor` builds it, whose strategy
+ * and fallback run on the compaction threads when the history is large (see {@link threadedStrategy}).
+ * Without threads, it is that Compactor.
+ *
+ * A strategy that calls a model (a summarization with a provider) stays on the event loop: its time is spent
+ * waiting for the model, which does not hold the event loop, and the provider (its client, its abort on a
+ * server's stop) is the server's. Only what does not call a model moves; and with a provider given, no
+ * summarization at all (the thread builds strategies without the provider, which a summarization may consult).
+ */
+export async function createThreadedCompactor(
+  config: CompactionConfig,
+  registry: StrategyRegistry,
+  provider: Provider | undefined,
+  settings: Omit<CompactorSettings, keyof ResolvedCompactionConfig>,
+  threads: StrategyThreads | undefined,
+): Promise<Compactor> {
+  const given = provider === undefined ? {} : { provider };
+  const resolved = await resolveCompactionConfig(config, registry, {
+    ...given,
+    triggerPolicies: cliTriggerPolicies,
+  });
+  const staysInline = (entry: unknown) =>
+    needsSummarizerProvider(entry) ||
+    (provider !== undefined && JSON.stringify(entry ?? null).includes('"summarization"'));
+  const onThreads = (strategy: CompactionStrategy, entry: unknown): CompactionStrategy =>
+    threads === undefined || staysInline(entry)
+      ? strategy
+      : threadedStrategy(strategy, entry as JSONValue, threads);
+  return createCompactor({
+    ...resolved,
+    strategy: onThreads(resolved.strategy, config.strategy),
+    ...(resolved.fallback === undefined ? {} : { fallback: onThreads(resolved.fallback, config.fallback) }),
+    ...settings,
+    ...given,
+  });
+}
