@@ -34,7 +34,7 @@ export {
 export { firstUserMessageIndex } from './first-user-message-index.js';
 export { fitToRoom, type Measured } from './fit-to-room.js';
 export { groupTurns, type Turn } from './group-turns.js';
-export { isSummary } from './is-summary.js';
+export { isSummary, isSummaryPart } from './is-summary.js';
 export { keepTaskWhenItReturns } from './keep-returning-task.js';
 export {
   type AssembledHistory,
@@ -45,6 +45,7 @@ export {
   removalMarkerCost,
 } from './kept-turns.js';
 export { renderArchivedMessages, toolResultText } from './render-archived-messages.js';
+export { separateJoinedSummaries } from './separate-joined-summaries.js';
 export {
   isShortenedPart,
   originalResultHint,

@@ -8,6 +8,7 @@ import {
   type Provider,
   textOf,
 } from '@compaction/core';
+import { separateJoinedSummaries } from '@compaction/strategy-kit';
 import { acceptSummary } from './accept-summary.js';
 import { fallbackSummary } from './fallback-summary.js';
 import { planSummary } from './plan-summary.js';
@@ -74,8 +75,18 @@ async function compactWithSummary(input: CompactionInput, summarizer: Summarizer
   const { options } = summarizer;
   assertValidHistory(messages);
   if (input.abortSignal?.aborted) throw new CompactionAbortedError({ cause: input.abortSignal.reason });
-  const decision = planSummary(input, options);
-  if (decision.kind === 'no-summary') return decision.output;
+  // A summary read back from a provider's format may share its message with the turn after it: as a message
+  // of its own again, it is merged and replaced like any earlier summary.
+  const separated = separateJoinedSummaries(messages);
+  const decision = planSummary(separated === messages ? input : { ...input, messages: separated }, options);
+  if (decision.kind === 'no-summary') {
+    // With nothing changed, the history goes back as it came, not split.
+    const { output } = decision;
+    const unchanged =
+      output.messages.length === separated.length &&
+      output.messages.every((message, index) => message === separated[index]);
+    return separated !== messages && unchanged ? { ...output, messages: [...messages] } : output;
+  }
   const { plan } = decision;
   const answer = await requestSummary(plan, summarizer, input);
   const accepted =

@@ -5,6 +5,7 @@ import {
   mergeArtifactTrails,
   parseArtifactTrail,
 } from './artifact-trail.js';
+import { readRenderedSummary } from './read-rendered-trail.js';
 
 /** What earlier summaries carry into the next one. */
 export interface PreviousSummary {
@@ -19,9 +20,10 @@ export interface PreviousSummary {
 }
 
 /**
- * Reads earlier summaries, found by metadata (`metadata.compaction.kind === 'summary'`), never by their
- * text. A summary written by this strategy carries its own text and trail in `metadata.compaction`; a summary
- * from another strategy contributes its message text.
+ * Reads earlier summaries. A summary written by this strategy carries its own text and trail in
+ * `metadata.compaction`; one read back from a provider's format, its metadata gone, gives them in its text
+ * (the body under its first line, the trail as rendered); a summary from another strategy contributes its
+ * message text.
  */
 export function readPreviousSummaries(summaries: readonly Message[]): PreviousSummary {
   const texts: string[] = [];
@@ -30,9 +32,17 @@ export function readPreviousSummaries(summaries: readonly Message[]): PreviousSu
   let summarizedMessages = 0;
   for (const message of summaries) {
     const marks = compactionMetadataOf(message);
-    const text = typeof marks?.summaryText === 'string' ? marks.summaryText : textOf(message);
+    // Read back from a provider's format, a summary has lost its metadata: its text says the same.
+    const rendered =
+      message.metadata?.compaction === undefined ? readRenderedSummary(textOf(message)) : undefined;
+    const text =
+      typeof marks?.summaryText === 'string'
+        ? marks.summaryText
+        : rendered
+          ? (rendered.body ?? '')
+          : textOf(message);
     if (text.trim().length > 0) texts.push(text.trim());
-    const carried = parseArtifactTrail(marks?.artifactTrail);
+    const carried = parseArtifactTrail(marks?.artifactTrail) ?? rendered?.trail;
     if (carried !== undefined) trail = mergeArtifactTrails(trail, carried);
     const summaryRound = typeof marks?.summaryRound === 'number' ? marks.summaryRound : marks?.round;
     if (typeof summaryRound === 'number' && summaryRound > round) round = summaryRound;

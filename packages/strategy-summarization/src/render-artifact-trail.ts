@@ -4,10 +4,10 @@ import { type ArtifactTrail, type CommandRecord, cloneTrail, type FileAction } f
 export const artifactTrailHeading = '## Artifact trail';
 
 /** Stated once, so that a command that succeeded (most of them) costs no more than its own text. */
-const commandsLabel = 'Commands, oldest first (succeeded unless marked):';
+export const commandsLabel = 'Commands, oldest first (succeeded unless marked):';
 
 /** File groups in the order they are rendered; a file goes under the strongest thing done to it. */
-const fileGroups: ReadonlyArray<{ action: FileAction; label: string }> = [
+export const fileGroups: ReadonlyArray<{ action: FileAction; label: string }> = [
   { action: 'created', label: 'Created' },
   { action: 'modified', label: 'Modified' },
   { action: 'read', label: 'Read' },

@@ -1,5 +1,5 @@
 import type { CliIO } from '../cli-io.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createCliRegistry, proxyStrategyDefaults } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { proxyHelp } from '../help.js';
 import { parseFlags, printedHelp } from '../parse-flags.js';
@@ -31,7 +31,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   const upstreams = parseUpstreams(values.upstream);
   const retention = readRetentionFlags(values, flags.storeLocation);
   const registry = await createCliRegistry();
-  const settings = resolveSettings(registry, values, io.cwd);
+  const settings = resolveSettings(registry, values, io.cwd, proxyStrategyDefaults(registry));
   const store = await openSessionStore(flags.storeLocation);
   let server: Awaited<ReturnType<typeof createProxyServer>>;
   try {
@@ -42,6 +42,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
       maxBodyBytes: flags.maxBodyBytes,
       maxConcurrent: flags.maxConcurrent,
       maxQueue: flags.maxQueue,
+      ...(flags.compactionThreads === undefined ? {} : { compactionThreads: flags.compactionThreads }),
       environment: io.env,
       ...(values['upstream-timeout'] === undefined
         ? {}

@@ -1,4 +1,9 @@
-import { createStrategyRegistry, type StrategyDefinition, type StrategyRegistry } from '@compaction/core';
+import {
+  createStrategyRegistry,
+  type StrategyConfig,
+  type StrategyDefinition,
+  type StrategyRegistry,
+} from '@compaction/core';
 
 /** The strategy packages the CLI ships with, registered up front so the schema and help list them. */
 export const bundledStrategyNames = [
@@ -16,6 +21,36 @@ export const defaultStrategy = ['tool-result-truncation', 'sliding-window'];
  * over the limit that a stage of the pipeline gives up before the next stage could run.
  */
 export const defaultFallback = 'sliding-window';
+
+/** The strategies a command runs when neither a flag nor the config names any, and their fallback. */
+export interface StrategyDefaults {
+  strategy: StrategyConfig[];
+  fallback: StrategyConfig;
+}
+
+/** The offline default of `compact`, `simulate` and `serve`. */
+export const offlineDefaults: StrategyDefaults = { strategy: defaultStrategy, fallback: defaultFallback };
+
+/**
+ * The proxy's default: old tool results shortened, then a summary that is the artifact trail alone
+ * (`maxOutputTokens: 0` calls no model), after the task so the task stays in the provider's cache. The
+ * evaluation's cheapest policy that needs no provider, less its cache-aware trigger: through the proxy the
+ * trigger saved little, and a trigger policy makes the proxy read every request whole (docs/proxy.md).
+ */
+export const proxyDefaultStrategy: StrategyConfig[] = [
+  'tool-result-truncation',
+  {
+    name: 'summarization',
+    options: { maxOutputTokens: 0, recentShare: 0.05, placement: 'assistant-after-task' },
+  },
+];
+
+/** The proxy's defaults, or the offline ones when the summarization package is not installed. */
+export function proxyStrategyDefaults(registry: StrategyRegistry): StrategyDefaults {
+  return registry.names().includes('summarization')
+    ? { strategy: proxyDefaultStrategy, fallback: defaultFallback }
+    : offlineDefaults;
+}
 
 // Resolved from the CLI's own folder, so packages installed next to the CLI are found (core's own
 // `import()` would resolve from core's folder instead).

@@ -1,7 +1,7 @@
 import type { BudgetOptions, CompactionConfig, StrategyConfig, StrategyRegistry } from '@compaction/core';
 import { CliError, usageError } from '../errors/cli-error.js';
 import { apiKeyVariables, type ProviderSettings } from '../providers/create-provider.js';
-import { defaultFallback, defaultStrategy } from './installed-strategies.js';
+import { offlineDefaults, type StrategyDefaults } from './installed-strategies.js';
 import { loadConfig } from './load-config.js';
 import { resolveProviderFlags } from './provider-flags.js';
 import { needsSummarizerProvider } from './summarizer-needed.js';
@@ -32,7 +32,7 @@ export interface CompactionSettings {
   provider?: ProviderSettings;
   /** The strategy names, in order, for reports. */
   strategyNames: string[];
-  /** Whether neither a flag nor the config named a strategy (the offline default is used). */
+  /** Whether neither a flag nor the config named a strategy (the command's default is used). */
   strategyDefaulted: boolean;
 }
 
@@ -42,11 +42,15 @@ export function parseTrigger(text: string): number | false {
   return parseTokenAmount(text, '--trigger');
 }
 
-/** Loads the config and applies the flags over it. */
+/**
+ * Loads the config and applies the flags over it. `defaults` are the strategies used when neither names any:
+ * the offline default, or a command's own (the proxy's).
+ */
 export function resolveSettings(
   registry: StrategyRegistry,
   flags: CompactionFlags,
   directory: string,
+  defaults: StrategyDefaults = offlineDefaults,
 ): CompactionSettings {
   const { config: fileConfig, path } = loadConfig(registry, {
     directory,
@@ -70,7 +74,7 @@ export function resolveSettings(
     if (names.length === 0) throw usageError('--strategy needs at least one strategy name');
     strategy = names;
   } else {
-    strategy = fileConfig?.strategy ?? defaultStrategy;
+    strategy = fileConfig?.strategy ?? defaults.strategy;
   }
   const strategyNames = (Array.isArray(strategy) ? strategy : [strategy]).map((entry) =>
     typeof entry === 'string' ? entry : entry.name,
@@ -79,7 +83,7 @@ export function resolveSettings(
   const fallback =
     flags.strategy !== undefined
       ? undefined
-      : (fileConfig?.fallback ?? (strategyDefaulted ? defaultFallback : undefined));
+      : (fileConfig?.fallback ?? (strategyDefaulted ? defaults.fallback : undefined));
   if (needsSummarizerProvider([strategy, fallback ?? []]) && provider === undefined) {
     throw new CliError({
       reason: 'config',

@@ -11,7 +11,11 @@ let upstream: TestServer;
 let proxy: RunningProxy;
 beforeAll(async () => {
   upstream = await startTestServer();
-  proxy = await startProxy([upstream.url], { 'context-window': '10000' });
+  // The strategy that leaves removal notes (the proxy's default leaves a summary instead).
+  proxy = await startProxy([upstream.url], {
+    'context-window': '10000',
+    strategy: 'tool-result-truncation,sliding-window',
+  });
 });
 afterAll(async () => {
   await proxy.close();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { CompactionStore } from '@compaction/core';
 import { temporaryDirectory } from '../../__fixtures__/run-binary.js';
-import { createCliRegistry } from '../../config/installed-strategies.js';
+import { createCliRegistry, proxyStrategyDefaults } from '../../config/installed-strategies.js';
 import { type CompactionFlags, resolveSettings } from '../../config/resolve-settings.js';
 import { createProxyServer, type ProxyServer, type ProxyServerSettings } from '../proxy-server.js';
 import { parseUpstreams } from '../upstreams.js';
@@ -24,12 +24,15 @@ export async function startProxy(
   options: {
     environment?: NodeJS.ProcessEnv;
     store?: CompactionStore;
-    limits?: Pick<ProxyServerSettings, 'maxConcurrent' | 'maxQueue' | 'upstreamTimeoutMs'>;
+    limits?: Pick<
+      ProxyServerSettings,
+      'maxConcurrent' | 'maxQueue' | 'upstreamTimeoutMs' | 'compactionThreads' | 'threadedHistoryTokens'
+    >;
   } = {},
 ): Promise<RunningProxy> {
   const registry = await createCliRegistry();
   const folder = temporaryDirectory();
-  const settings = resolveSettings(registry, flags, folder);
+  const settings = resolveSettings(registry, flags, folder, proxyStrategyDefaults(registry));
   const lines: string[] = [];
   const server = await createProxyServer({
     settings,
