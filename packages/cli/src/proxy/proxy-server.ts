@@ -12,20 +12,14 @@ import { HttpError } from '../errors/http-error.js';
 import { fastEstimator } from '../estimators.js';
 import { contextWindowOf } from '../run-compaction.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
-import { defaultCompactionThreads } from '../serve/compaction-server.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
 import { createRequestPolicy } from '../serve/request-policy.js';
 import type { RetentionSettings } from '../serve/retention-sweep.js';
 import { serverDefaults } from '../serve/server-defaults.js';
-import {
-  type CompactionThreadAnswer,
-  type CompactionThreadTask,
-  compactionWorkerScript,
-} from '../workers/compact-task.js';
+import { createCompactionPool, defaultCompactionThreads } from '../workers/compaction-pool.js';
 import { createThreadedCompactor } from '../workers/threaded-compactor.js';
 import { defaultThreadedHistoryTokens, strategyThreads } from '../workers/threaded-strategy.js';
-import { WorkerPool } from '../workers/worker-pool.js';
 import { readClientBody } from './client-body.js';
 import { refuseClientUpstream } from './client-choice.js';
 import {
@@ -136,25 +130,17 @@ export async function createProxyServer(options: ProxyServerSettings): Promise<P
   // The summarizer is the operator's provider, built from the operator's settings and environment only.
   const provider = await new ProviderPool(settings.provider, options.environment).get();
   const maxConcurrent = options.maxConcurrent ?? serverDefaults.maxConcurrent;
-  const threads = options.compactionThreads ?? defaultCompactionThreads(maxConcurrent);
   // Started on the first large compaction. Each compaction passes its conversation's state to the thread
   // (the history, the round), so any thread can run any conversation's; the remembered prefixes, the store
   // and the counts stay here.
-  const pool =
-    threads === 0
-      ? undefined
-      : new WorkerPool<CompactionThreadTask, CompactionThreadAnswer>({
-          script: compactionWorkerScript,
-          size: threads,
-          workerData: {
-            settings,
-            policy: createRequestPolicy(settings.config, settings.provider),
-            strategyNames: registry.names(),
-            ...(options.environment === undefined ? {} : { environment: { ...options.environment } }),
-            maxBodyBytes,
-            idleMs: serverDefaults.sessionIdleMs,
-          },
-        });
+  const pool = createCompactionPool(options.compactionThreads ?? defaultCompactionThreads(maxConcurrent), {
+    settings,
+    policy: createRequestPolicy(settings.config, settings.provider),
+    strategyNames: registry.names(),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    maxBodyBytes,
+    idleMs: serverDefaults.sessionIdleMs,
+  });
   const compactor = await createThreadedCompactor(
     settings.config,
     registry,

@@ -1,17 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { availableParallelism } from 'node:os';
 import type { CompactionStore, JSONValue, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
-import {
-  type CompactionThreadAnswer,
-  type CompactionThreadTask,
-  type CompactTask,
-  compactionWorkerScript,
-} from '../workers/compact-task.js';
+import type { CompactTask } from '../workers/compact-task.js';
+import { createCompactionPool, defaultCompactionThreads } from '../workers/compaction-pool.js';
 import type { RecordedAnswer } from '../workers/replayed-exchange.js';
 import { defaultThreadedHistoryTokens, strategyThreads } from '../workers/threaded-strategy.js';
-import { WorkerPool } from '../workers/worker-pool.js';
 import { hasBearerToken } from './bearer-token.js';
 import { defaultThreadedBodyBytes, threadedCompactRoute } from './compact-route.js';
 import { CompactionLimiter } from './compaction-limiter.js';
@@ -156,23 +150,15 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const inFlight = new InFlightRequests();
   let draining = false;
 
-  const threads = options.compactionThreads ?? defaultCompactionThreads(maxConcurrent);
   // Started on the first large request, so a server that never gets one starts no thread.
-  const pool =
-    threads === 0
-      ? undefined
-      : new WorkerPool<CompactionThreadTask, CompactionThreadAnswer>({
-          script: compactionWorkerScript,
-          size: threads,
-          workerData: {
-            settings: operatorSettings,
-            policy,
-            strategyNames: registry.names(),
-            ...(options.environment === undefined ? {} : { environment: { ...options.environment } }),
-            maxBodyBytes,
-            idleMs,
-          },
-        });
+  const pool = createCompactionPool(options.compactionThreads ?? defaultCompactionThreads(maxConcurrent), {
+    settings: operatorSettings,
+    policy,
+    strategyNames: registry.names(),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    maxBodyBytes,
+    idleMs,
+  });
   const reportUnavailable = (error: Error) =>
     reportProblem('compacting on the event loop, not on threads', error);
   // Sessions' strategies run on the same threads as `POST /v1/compact`.
@@ -393,9 +379,4 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     return stopping;
   };
   return server;
-}
-
-/** Compaction threads by default: one less than the cores, so the event loop keeps one; at least 1. */
-export function defaultCompactionThreads(maxConcurrent: number): number {
-  return Math.max(1, Math.min(maxConcurrent, availableParallelism() - 1));
 }
