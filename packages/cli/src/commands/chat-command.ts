@@ -27,7 +27,7 @@ export async function chatCommand(args: string[], io: CliIO): Promise<number> {
     'max-output': { type: 'string' },
   });
   if (printedHelp(values, chatHelp, io)) return 0;
-  const registry = await createCliRegistry();
+  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   if (settings.provider === undefined) {
     throw new CliError({

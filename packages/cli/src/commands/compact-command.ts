@@ -55,7 +55,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     output: values.output,
     inPlace: values['in-place'] === true,
   });
-  const registry = await createCliRegistry();
+  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   // Taken before the read, so a change made while reading counts too: --in-place writes only over the state it
   // read, and a concurrent run or an editor's save in between makes it fail instead of overwrite.

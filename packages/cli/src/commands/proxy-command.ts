@@ -30,7 +30,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   );
   const upstreams = parseUpstreams(values.upstream);
   const retention = readRetentionFlags(values, flags.storeLocation);
-  const registry = await createCliRegistry();
+  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd, proxyStrategyDefaults(registry));
   const store = await openSessionStore(flags.storeLocation);
   let server: Awaited<ReturnType<typeof createProxyServer>>;

@@ -111,7 +111,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   };
   const retention = readRetentionFlags(values, flags.storeLocation);
   const token = tokenOf(values.token, io.env.COMPACTION_TOKEN);
-  const registry = await createCliRegistry();
+  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   const strategies = listFlag(values['allow-strategy']);
   const options = listFlag(values['allow-option']);

@@ -59,7 +59,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   price('cache-read-price', 'cacheReadPerMillion');
   price('cache-write-price', 'cacheWritePerMillion');
 
-  const registry = await createCliRegistry();
+  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   const conversation = await readConversation(
     singleInput('simulate', positionals),

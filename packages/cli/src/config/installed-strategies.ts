@@ -1,9 +1,11 @@
+import { resolve } from 'node:path';
 import {
   createStrategyRegistry,
   type StrategyConfig,
   type StrategyDefinition,
   type StrategyRegistry,
 } from '@compaction/core';
+import { findConfigFile } from './find-config.js';
 
 /** The strategy packages the CLI ships with, registered up front so the schema and help list them. */
 export const bundledStrategyNames = [
@@ -56,13 +58,25 @@ export function proxyStrategyDefaults(registry: StrategyRegistry): StrategyDefau
 // `import()` would resolve from core's folder instead).
 const importPackage = (packageName: string): Promise<unknown> => import(packageName);
 
+/** Where the command runs and the config it reads, so strategies installed beside either are found. */
+export interface RegistryLocation {
+  /** The working folder. */
+  directory: string;
+  /** The `--config` path, relative to `directory`; without it, the nearest config file upward. */
+  config?: string | undefined;
+}
+
 /**
  * A registry with every installed strategy package registered; any other name is loaded from
- * `@compaction/strategy-<name>` on demand. A bundled package that fails to load is left out, so one broken
- * install does not stop the others.
+ * `@compaction/strategy-<name>` on demand: as the CLI's folder sees it, else from the config file's folder,
+ * else from the working folder (a CLI installed globally cannot see an application's packages by itself). A
+ * bundled package that fails to load is left out, so one broken install does not stop the others.
  */
-export async function createCliRegistry(): Promise<StrategyRegistry> {
-  const registry = createStrategyRegistry({ loadPackage: importPackage });
+export async function createCliRegistry(location?: RegistryLocation): Promise<StrategyRegistry> {
+  const registry = createStrategyRegistry({
+    loadPackage: importPackage,
+    ...(location === undefined ? {} : { resolveFrom: resolveFolders(location) }),
+  });
   const loaded = await Promise.all(
     bundledStrategyNames.map(async (name) => {
       try {
@@ -77,4 +91,10 @@ export async function createCliRegistry(): Promise<StrategyRegistry> {
     if (definition !== undefined && definition.specificationVersion === 'v1') registry.register(definition);
   }
   return registry;
+}
+
+/** The config file (given or found upward) and the working folder, in that order. */
+function resolveFolders({ directory, config }: RegistryLocation): string[] {
+  const configPath = config === undefined ? findConfigFile(directory) : resolve(directory, config);
+  return configPath === undefined ? [directory] : [configPath, directory];
 }
