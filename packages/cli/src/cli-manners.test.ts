@@ -45,6 +45,15 @@ describeOnFullRun('did you mean', () => {
     );
   });
 
+  it('suggests the closest estimator and format names', async () => {
+    const estimator = await runCommand(['count', example, '--estimator', 'tiktokn']);
+    expect(estimator.code).toBe(1);
+    expect(estimator.stderr).toMatch(/got "tiktokn" \(did you mean "tiktoken"\?\)/);
+    const format = await runCommand(['compact', example, '--to', 'antropic']);
+    expect(format.code).toBe(1);
+    expect(format.stderr).toMatch(/got "antropic" \(did you mean "anthropic"\?\)/);
+  });
+
   it('says what pipeline is when it is named alone', async () => {
     const run = await runCommand(['compact', example, '--strategy', 'pipeline']);
     expect(run.code).toBe(1);

@@ -1,4 +1,5 @@
 import { createFastEstimator, type Provider, type TokenEstimator } from '@compaction/core';
+import { didYouMean } from './did-you-mean.js';
 import { CliError, usageError } from './errors/cli-error.js';
 
 /** How tokens are counted: the fast built-in estimator, tiktoken, or the provider's own count. */
@@ -10,7 +11,9 @@ export type EstimatorName = (typeof estimatorNames)[number];
 /** Checks an `--estimator` value. */
 export function parseEstimatorName(text: string): EstimatorName {
   if ((estimatorNames as readonly string[]).includes(text)) return text as EstimatorName;
-  throw usageError(`--estimator must be one of ${estimatorNames.join(', ')}, got "${text}"`);
+  throw usageError(
+    `--estimator must be one of ${estimatorNames.join(', ')}, got "${text}"${didYouMean(text, estimatorNames)}`,
+  );
 }
 
 /** The fast estimator, dependency-free. */

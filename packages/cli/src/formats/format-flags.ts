@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean.js';
 import { usageError } from '../errors/cli-error.js';
 import { type FormatName, formatNames } from './conversation-format.js';
 
@@ -5,5 +6,7 @@ import { type FormatName, formatNames } from './conversation-format.js';
 export function parseFormatName(text: string | undefined, flag: string): FormatName | undefined {
   if (text === undefined) return undefined;
   if ((formatNames as readonly string[]).includes(text)) return text as FormatName;
-  throw usageError(`${flag} must be one of ${formatNames.join(', ')}, got "${text}"`);
+  throw usageError(
+    `${flag} must be one of ${formatNames.join(', ')}, got "${text}"${didYouMean(text, formatNames)}`,
+  );
 }
