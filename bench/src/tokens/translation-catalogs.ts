@@ -31,6 +31,28 @@ export const fittedLanguages = [
   'zh_TW',
 ] as const;
 
+/**
+ * Languages of other scripts, or of scripts the fitted languages share with few others, that only the script
+ * allowances see (script-allowances.ts), with both sides of their catalogs: Armenian, the Indic and Southeast
+ * Asian scripts that cl100k learned hardly at all, and more Cyrillic languages. The benchmark does not report
+ * them; the held-back languages below stay unseen.
+ */
+export const allowanceLanguages = [
+  'hy',
+  'km',
+  'te',
+  'ml',
+  'kn',
+  'gu',
+  'pa',
+  'si',
+  'my',
+  'mk',
+  'mn',
+  'ky',
+  'tg',
+] as const;
+
 /** Languages the fit never sees: other languages of the same scripts, and scripts of their own. */
 export const heldBackLanguages = [
   'cs',

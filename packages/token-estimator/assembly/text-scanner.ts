@@ -24,6 +24,8 @@ const loneCjkCharacter: u32 = 13;
 const end: u32 = 14;
 /** What `before` holds after a single punctuation character joined to the word after it. */
 const joinedCharacter: u32 = 15;
+/** A symbol of the emoji blocks of the Basic Multilingual Plane, counted as two surrogates. */
+const emojiSymbol: u32 = 16;
 const pastEnd: u32 = 0x10000;
 
 const pairsAt: usize = 66560;
@@ -187,9 +189,13 @@ export function measure(length: i32): void {
             kind = classOf(code);
             if (kind !== otherLetter) break;
             if (code < 0x370) accentedLetters++;
-            else if (code < 0x590) {
+            else if (code < 0x530) {
               cyrillicLetters++;
               if (code < 0x400) greekLetters++;
+            } else if (code < 0x590) {
+              // Armenian, which cl100k learned as little as Georgian (two byte tokens a letter), unlike Cyrillic.
+              indicLetters++;
+              sparseScriptLetters++;
             } else if (code < 0x900) arabicLetters++;
             else if (code < 0xac00) {
               indicLetters++;
@@ -309,6 +315,7 @@ export function measure(length: i32): void {
       cjk++;
       rareCjk++;
     } else if (kind === surrogate) surrogates++;
+    else if (kind === emojiSymbol) surrogates += 2;
     else otherNonAscii++;
     before = kind;
     index++;

@@ -109,6 +109,16 @@ describe('createTextEstimator', () => {
     expect(estimator.countText('<|endoftext|>')).toBeGreaterThan(1);
   });
 
+  it('never counts fewer tokens than the pieces the pre-tokenizers cut a text into', () => {
+    // Six pieces a line (`user` `,` ` id` `,` ` get` and the line feed), each a token at least in o200k and
+    // cl100k; the fitted weights alone price the short words at the average word and count about 4.6.
+    const list = 'user, id, get\n'.repeat(100);
+    for (const shipped of shippedEstimators) expect(shipped.countText(list)).toBeGreaterThanOrEqual(600);
+    const numbers = '-5e-324\n0'.repeat(100);
+    // `-` `5` `e` `-` `324` `\n` `0` a copy.
+    for (const shipped of shippedEstimators) expect(shipped.countText(numbers)).toBeGreaterThanOrEqual(700);
+  });
+
   it('applies the safety factor and the profile', () => {
     const text = 'The agent reads the file, runs the tests and reports 3 failures.\n'.repeat(20);
     const plain = createTextEstimator({ safetyFactor: 1 }).countText(text);

@@ -76,11 +76,19 @@ describe('measureText', () => {
       ['Привет мир', 'letterPieces', 2],
       ['café', 'letterPieces', 1],
       ['😀👍', 'surrogates', 4],
-      ['a → b ✓', 'otherNonAscii', 2],
+      ['a → b ─ c', 'otherNonAscii', 2],
     ];
     expect(cases.map(([text, feature]) => features(text)[feature])).toEqual(
       cases.map(([, , count]) => count),
     );
+  });
+
+  it('counts a symbol of the emoji blocks as the two surrogates of an astral emoji', () => {
+    // One UTF-16 unit each, yet up to 3 tokens alone in o200k and cl100k, as much as `😀` (two units).
+    const symbols = features('✅ ❤️ ⭐ ⏰ ☀ 1️⃣');
+    // The variation selector U+FE0F (twice) costs a token at most, as other symbols do.
+    expect([symbols.surrogates, symbols.otherNonAscii]).toEqual([12, 2]);
+    expect(features('→ ─ “”').surrogates).toBe(0);
   });
 
   it('counts Greek letters and the scripts from Bengali on again, apart from Cyrillic and Devanagari', () => {
@@ -89,6 +97,14 @@ describe('measureText', () => {
     // Bengali and Georgian count in both; Devanagari and Thai only as Indic letters.
     const indic = features('বাংলা ქართული नमस्ते สวัสดี');
     expect([indic.indicLetters, indic.sparseScriptLetters]).toEqual([5 + 7 + 6 + 6, 5 + 7]);
+  });
+
+  it('counts Armenian with the sparse scripts, not with Cyrillic', () => {
+    // cl100k spends two tokens on an Armenian letter, as on a Georgian one; on a Cyrillic one far fewer.
+    const armenian = features('Բարեւ աշխարհ');
+    expect([armenian.cyrillicLetters, armenian.indicLetters, armenian.sparseScriptLetters]).toEqual([
+      0, 11, 11,
+    ]);
   });
 
   it('reads Hangul syllables as letters of words and CJK characters by how o200k holds them', () => {

@@ -31,19 +31,23 @@ import { measureWithScanner } from './text-scanner.js';
  *   tabs other than a single space (which joins the next token), including indentation after a line feed;
  * - letters of other alphabets, which also count in `letterPieces` and `letters`, by script, since each
  *   tokenizer learned each script to a different depth: `accentedLetters` (Latin-1 and Latin Extended),
- *   `cyrillicLetters` (Greek, Cyrillic, Armenian), `arabicLetters` (Hebrew, Arabic, Syriac, Thaana) and
- *   `indicLetters` (Devanagari and the other scripts from U+0900), `hangulLetters` (Korean syllables, which
- *   tokenizers merge into words as they do letters, not one by one as they do Chinese characters); two of
- *   these count again a part of their letters, which costs more in some tokenizers than the rest: Greek
- *   (`greekLetters`, also in `cyrillicLetters`: cl100k spends twice as many tokens on Greek as on Russian) and
- *   the scripts from Bengali on other than Thai and Lao (`sparseScriptLetters`, also in `indicLetters`: Bengali,
- *   Tamil, Telugu, Sinhala, Tibetan, Myanmar, Georgian, Ethiopic, Khmer..., which cl100k learned hardly at all);
+ *   `cyrillicLetters` (Greek and Cyrillic), `arabicLetters` (Hebrew, Arabic, Syriac, Thaana) and
+ *   `indicLetters` (Devanagari and the other scripts from U+0900, and Armenian), `hangulLetters` (Korean
+ *   syllables, which tokenizers merge into words as they do letters, not one by one as they do Chinese
+ *   characters); two of these count again a part of their letters, which costs more in some tokenizers than
+ *   the rest: Greek (`greekLetters`, also in `cyrillicLetters`: cl100k spends twice as many tokens on Greek as
+ *   on Russian) and
+ *   the scripts from Bengali on other than Thai and Lao, and Armenian (`sparseScriptLetters`, also in
+ *   `indicLetters`, which counts Armenian too: Bengali, Tamil, Telugu, Sinhala, Tibetan, Myanmar, Georgian,
+ *   Ethiopic, Khmer, Armenian..., which cl100k learned hardly at all);
  * - `cjk`: Chinese, Japanese and Korean characters and full-width forms, of which o200k merges the common
  *   ones into entries of several characters (listed in src/cjk-characters.ts); `loneCjk`: those that are an
  *   entry of their own but merge with none (listed there too), about a token each; `rareCjk`:
  *   those in neither list, two or three byte tokens each (Traditional Chinese is full of both); `otherNonAscii`: any other non-ASCII UTF-16 unit outside surrogates
  *   (symbols, arrows, box drawing); `surrogates`: surrogate units (emoji and other astral characters, lone
- *   surrogates included).
+ *   surrogates included), and two for each symbol of the emoji blocks of the Basic Multilingual Plane
+ *   (U+2300 to U+23FF, U+2600 to U+27BF, U+2B00 to U+2BFF, the keycap U+20E3: `⏰`, `✅`, `❤`, `⭐`), which
+ *   tokenizers price like an astral emoji, up to 3 tokens alone, though it takes one unit.
  *
  * Every count is local: it depends on single characters, on two neighbouring ones, or on a run that text
  * added anywhere can only lengthen or split (digit groups, pieces, runs), never on a verdict about a whole run.
@@ -216,6 +220,11 @@ const loneCjkCharacter = 13;
 const end = 14;
 /** Not a class of units: what `before` holds after a single punctuation character joined to the word after it. */
 const joinedCharacter = 15;
+/**
+ * A symbol of the emoji blocks in the Basic Multilingual Plane (one UTF-16 unit, 3 UTF-8 bytes): counted as the
+ * two `surrogates` of an astral emoji, since it costs as much alone (up to 3 tokens in o200k and cl100k).
+ */
+const emojiSymbol = 16;
 /** The unit read past the end of the text: one more than any UTF-16 unit, of class `end`. */
 const pastEnd = 0x10000;
 
@@ -251,6 +260,14 @@ function buildClassTable(): Uint8Array {
     table[mergingCjkCharacters.charCodeAt(index)] = cjkCharacter;
   }
   table.fill(surrogate, 0xd800, 0xe000);
+  // Miscellaneous Technical (`⌚`, `⏰`), Miscellaneous Symbols and Dingbats (`☀`, `✅`, `❤`), Miscellaneous
+  // Symbols and Arrows (`⭐`, `⬛`), and the combining keycap of `1️⃣`: o200k and cl100k learned few of them, and
+  // spend up to 3 tokens on one alone, as on an astral emoji, where the common symbols (quotes, dashes, arrows,
+  // box drawing) cost one.
+  table.fill(emojiSymbol, 0x2300, 0x2400);
+  table.fill(emojiSymbol, 0x2600, 0x27c0);
+  table.fill(emojiSymbol, 0x2b00, 0x2c00);
+  table[0x20e3] = emojiSymbol;
   return table;
 }
 
@@ -418,9 +435,13 @@ export function measureTextInJavaScript(
             if (kind !== otherLetter) break;
             // The script, by its place in Unicode: the table says only that the unit is a letter.
             if (code < 0x370) accentedLetters++;
-            else if (code < 0x590) {
+            else if (code < 0x530) {
               cyrillicLetters++;
               if (code < 0x400) greekLetters++;
+            } else if (code < 0x590) {
+              // Armenian, which cl100k learned as little as Georgian (two byte tokens a letter), unlike Cyrillic.
+              indicLetters++;
+              sparseScriptLetters++;
             } else if (code < 0x900) arabicLetters++;
             else if (code < 0xac00) {
               indicLetters++;
@@ -554,6 +575,7 @@ export function measureTextInJavaScript(
       cjk++;
       rareCjk++;
     } else if (kind === surrogate) surrogates++;
+    else if (kind === emojiSymbol) surrogates += 2;
     else otherNonAscii++;
     before = kind;
     index++;
