@@ -2,7 +2,12 @@ export { ChatSession, type ChatTurn } from './chat/chat-session.js';
 export { runCli } from './cli.js';
 export { type CliIO, processIO } from './cli-io.js';
 export type { StageReport } from './compaction-stages.js';
-export { createCliRegistry, defaultStrategy, type StrategyDefaults } from './config/installed-strategies.js';
+export {
+  createCliRegistry,
+  defaultStrategy,
+  type RegistryLocation,
+  type StrategyDefaults,
+} from './config/installed-strategies.js';
 export { type CompactionFlags, type CompactionSettings, resolveSettings } from './config/resolve-settings.js';
 export { countTokens, type TokenBreakdown } from './count-tokens.js';
 export { CliError, type CliErrorReason } from './errors/cli-error.js';
