@@ -52,9 +52,13 @@ function readFileLine(trail: ArtifactTrail, line: string): void {
   }
 }
 
-/** A command line: its text, then ` [exit N]`, ` [exit ?]` or ` [failed]` when it did not succeed, then ` xN`. */
+/**
+ * A command line: its text, then ` [exit N]`, ` [exit ?]` or ` [failed]` when it did not succeed, then ` xN`.
+ * The renderer writes ` xN` only for 2 runs or more, so ` x0`, ` x1` or ` x01` at the end is the command's own
+ * text (`make x1` ran once), not a count.
+ */
 function readCommandLine(line: string): ArtifactTrail['commands'][number] {
-  const match = /^(.*?)(?: \[exit (\d+|\?)\]| \[(failed)\])?(?: x(\d+))?$/.exec(line)!;
+  const match = /^(.*?)(?: \[exit (\d+|\?)\]| \[(failed)\])?(?: x([2-9]|[1-9]\d+))?$/.exec(line)!;
   const [, command = line, exit, failed, runs] = match;
   const status =
     failed !== undefined ? 'error' : exit === '?' ? 'unknown' : exit !== undefined ? Number(exit) : 0;
