@@ -1,4 +1,11 @@
-import { findMessageIssues, InvalidMessagesError, type Message } from '@compaction/core';
+import {
+  compactionMetadataOf,
+  findMessageIssues,
+  InvalidMessagesError,
+  latestUserMessageIndex,
+  type Message,
+  openingIndexes,
+} from '@compaction/core';
 import { oddlyChanged } from '@compaction/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -239,6 +246,57 @@ describe('fromAnthropicRequest', () => {
       }),
     );
     fc.assert(fc.property(oddlyChanged(anthropicRequestArbitrary()), convertOrRefuse), { numRuns: 500 });
+  });
+
+  it('reads a removal note an earlier compaction left as a message of its own, and writes it back joined', () => {
+    const note = '[6 earlier messages skipped to fit the context window.]';
+    const request = {
+      messages: [
+        { role: 'user', content: 'Fix the failing test.' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: '1 failing' },
+            { type: 'text', text: note, cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: 'Also update the changelog.' },
+          ],
+        },
+      ],
+    };
+    const converted = fromAnthropicRequest(request);
+    expect(converted.slice(2).map((message) => [message.role, message.content.length])).toEqual([
+      ['tool', 1],
+      ['user', 1],
+      ['user', 1],
+    ]);
+    // Core reads the note as a marker, so the newest user request is the user's own words alone.
+    expect(compactionMetadataOf(converted[3]!)).toEqual({ kind: 'marker', removedMessages: 6 });
+    expect(converted[latestUserMessageIndex(converted)]!.content).toEqual([
+      { type: 'text', text: 'Also update the changelog.' },
+    ]);
+    expect(JSON.stringify(toAnthropicRequest(converted))).toBe(JSON.stringify(request));
+  });
+
+  it('reads a summary an earlier compaction joined to the task as a message of its own, the task whole', () => {
+    const summary = '[Summary of 12 earlier messages, compaction round 1; the task is above.]\n\n## Progress';
+    const request = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Fix the failing test.', cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: summary },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] },
+      ],
+    };
+    const converted = fromAnthropicRequest(request);
+    expect(converted.map((message) => message.content.length)).toEqual([1, 1, 1]);
+    expect(compactionMetadataOf(converted[1]!)?.kind).toBe('summary');
+    expect(openingIndexes(converted)).toEqual([0]);
+    expect(JSON.stringify(toAnthropicRequest(converted))).toBe(JSON.stringify(request));
   });
 
   it('keeps an empty request empty', () => {

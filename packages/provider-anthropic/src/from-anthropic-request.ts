@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  compactionMetadataOf,
   InvalidMessagesError,
   isJSONValue,
   type JSONObject,
@@ -156,6 +157,8 @@ function userMessages(message: AnthropicMessage, toolNames: Map<string, string>)
   }
   if (message.content.length === 0) return [{ role: 'user', content: [] }];
   const messages: Array<UserMessage | ToolMessage> = [];
+  // The core message holding an earlier compaction's note or summary, which takes no other part.
+  let note: UserMessage | undefined;
   for (const block of message.content) {
     if (isToolResult(block)) {
       const result = toolResultPart(block, toolNames);
@@ -166,11 +169,28 @@ function userMessages(message: AnthropicMessage, toolNames: Map<string, string>)
       const part = blockToPart(block);
       const userPart = part.type === 'reasoning' ? toVerbatimText(block) : part;
       const last = messages.at(-1);
-      if (last?.role === 'user') last.content.push(userPart);
+      if (isCompactionNote(userPart)) {
+        note = { role: 'user', content: [userPart] };
+        messages.push(note);
+      } else if (last?.role === 'user' && last !== note) last.content.push(userPart);
       else messages.push({ role: 'user', content: [userPart] });
     }
   }
   return messages;
+}
+
+/**
+ * Whether a user part is the removal note or summary an earlier compaction left (`[3 earlier messages skipped
+ * ...]`, `[Summary of 12 earlier messages, compaction round 2; ...]`). This format joins consecutive user
+ * messages into one, so a note or summary written back stands in one message with tool results, the task or
+ * the user's next words; read as a message of its own again, it is what core reads as a marker or summary,
+ * which the next compaction merges with, instead of part of a user request kept verbatim (that would carry a
+ * note along, into the task's message once the turns between are removed, and pile summary on summary in the
+ * task's message). Written back, the messages join again as they came.
+ */
+function isCompactionNote(part: UserMessage['content'][number]): boolean {
+  const kind = compactionMetadataOf({ role: 'user', content: [part] })?.kind;
+  return kind === 'marker' || kind === 'summary';
 }
 
 function isToolResult(block: AnthropicContentBlock): boolean {

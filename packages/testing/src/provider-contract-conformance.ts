@@ -50,6 +50,8 @@ export interface ProviderContractOutcome {
   runs: number;
   /** Runs in which the strategy changed the history. */
   compacted: number;
+  /** Runs whose compacted request, read back and compacted again, changed again. */
+  compactedAgain: number;
   /** Runs whose compacted request was at or under the target. */
   atOrUnderTarget: number;
   /** Runs that ended in a `BudgetUnreachableError` (the protected messages alone are over the target). */
@@ -88,6 +90,9 @@ const contracts: Record<ProviderRequestFormat, FormatContract> = {
  *   on the exact prefix);
  * - a compacted request has no contract violation, alone or against the original (newest user request,
  *   system prompt, no invented calls);
+ * - read back as the client sends it next and compacted again, it still has none, against itself compacted
+ *   once and against the original (the notes of the first compaction are no user request), and holds no more
+ *   summaries than it did (an earlier summary is merged, not left beside the new one);
  * - the only error allowed is `BudgetUnreachableError`, counted apart.
  *
  * Returns one outcome per format and target share, with how many runs actually compacted.
@@ -115,6 +120,7 @@ async function checkFormatAtShare(
     targetShare,
     runs: 0,
     compacted: 0,
+    compactedAgain: 0,
     atOrUnderTarget: 0,
     unreachable: 0,
   };
@@ -125,6 +131,7 @@ async function checkFormatAtShare(
     if (!shrinking) {
       outcome.runs++;
       if (verdict.compacted) outcome.compacted++;
+      if (verdict.compactedAgain === true) outcome.compactedAgain++;
       if (verdict.atOrUnderTarget) outcome.atOrUnderTarget++;
       if (verdict.unreachable) outcome.unreachable++;
     }
@@ -152,13 +159,25 @@ export interface ProviderContractCase {
   compacted: boolean;
   atOrUnderTarget: boolean;
   unreachable: boolean;
+  /** Whether the compacted request, read back and compacted again, changed again. */
+  compactedAgain?: boolean;
   /** What went wrong, when something did. */
   problem?: string;
 }
 
+/** One compaction of a request through the converters: what came out, or what went wrong. */
+type RequestCompaction =
+  | { problem: string }
+  | { unreachable: true }
+  | { compacted: boolean; atOrUnderTarget: boolean; written: unknown };
+
 /**
  * Checks one request (valid for its provider) the way {@link checkProviderContracts} checks each generated
  * one: read, compacted down to `targetShare` of its tokens, written back, and checked against the contract.
+ * A compacted request is then compacted again, read back as the client sends it next (the notes and
+ * summaries of the first compaction now plain messages of the format, in Anthropic joined with the user
+ * content beside them), and that request is checked against the contract, against the request compacted
+ * once, and against the original: the newest user request and the opening come through every compaction.
  */
 export async function checkProviderContractCase(
   settings: Omit<ProviderContractSettings, 'converters'>,
@@ -166,16 +185,56 @@ export async function checkProviderContractCase(
   request: unknown,
   targetShare: number,
 ): Promise<ProviderContractCase> {
-  const contract = contracts[converters.format];
   const verdict: ProviderContractCase = { compacted: false, atOrUnderTarget: false, unreachable: false };
-  const given = contract.violations(request);
+  const given = contracts[converters.format].violations(request);
   if (given.length > 0)
     return { ...verdict, problem: `the request is invalid to begin with: ${list(given)}` };
+  const first = await compactRequest(settings, converters, request, targetShare, [request]);
+  if ('problem' in first) return { ...verdict, problem: first.problem };
+  if ('unreachable' in first) return { ...verdict, unreachable: true };
+  const outcome = { ...verdict, compacted: first.compacted, atOrUnderTarget: first.atOrUnderTarget };
+  if (!first.compacted) return outcome;
+  const again = await compactRequest(settings, converters, first.written, targetShare, [
+    first.written,
+    request,
+  ]);
+  if ('problem' in again) return { ...outcome, problem: `compacted again: ${again.problem}` };
+  if ('unreachable' in again) return outcome;
+  const [once, twice] = [summaryCount(first.written), summaryCount(again.written)];
+  if (twice > Math.max(1, once)) {
+    const problem = `compacted again: ${twice} summaries, where the request compacted once held ${once}: an earlier summary was not merged`;
+    return { ...outcome, problem };
+  }
+  return { ...outcome, compactedAgain: again.compacted };
+}
+
+/**
+ * How many texts of a request open with a summary's first line: a summarization merges the summary an earlier
+ * one left, so compacting again never adds one beside it.
+ */
+function summaryCount(request: unknown): number {
+  return (
+    JSON.stringify(request).match(/":"\[Summary of \d+ earlier messages?, compaction round \d+/g)?.length ?? 0
+  );
+}
+
+/**
+ * Reads `request`, compacts it down to `targetShare` of its tokens and writes it back. Unchanged, it must be
+ * the input byte for byte; compacted, it must keep its provider's contract, and every rule between it and each
+ * of `originals`.
+ */
+async function compactRequest(
+  settings: Omit<ProviderContractSettings, 'converters'>,
+  converters: ProviderConverters,
+  request: unknown,
+  targetShare: number,
+  originals: readonly unknown[],
+): Promise<RequestCompaction> {
   let messages: Message[];
   try {
     messages = converters.read(request);
   } catch (error) {
-    return { ...verdict, problem: `the converter refused a valid request: ${(error as Error).message}` };
+    return { problem: `the converter refused a valid request: ${(error as Error).message}` };
   }
   const counter = createTokenCounter(settings.estimator);
   const tokens = counter.count(messages);
@@ -193,38 +252,32 @@ export async function checkProviderContractCase(
   try {
     result = await compactor.compact(messages, { trigger: 'manual' });
   } catch (error) {
-    if (BudgetUnreachableError.isInstance(error)) return { ...verdict, unreachable: true };
-    return { ...verdict, problem: `compaction threw: ${(error as Error).stack ?? String(error)}` };
+    if (BudgetUnreachableError.isInstance(error)) return { unreachable: true };
+    return { problem: `compaction threw: ${(error as Error).stack ?? String(error)}` };
   }
   let written: unknown;
   try {
     written = converters.write(result.messages, request);
   } catch (error) {
-    return { ...verdict, problem: `the converter could not write the result: ${(error as Error).message}` };
+    return { problem: `the converter could not write the result: ${(error as Error).message}` };
   }
   const atOrUnderTarget = counter.count(result.messages) <= target;
   if (!result.compacted) {
     const same = JSON.stringify(written) === JSON.stringify(request);
-    return {
-      ...verdict,
-      atOrUnderTarget,
-      ...(same
-        ? {}
-        : { problem: 'nothing was compacted, yet the request written back differs from the input' }),
-    };
+    if (same) return { compacted: false, atOrUnderTarget, written };
+    return { problem: 'nothing was compacted, yet the request written back differs from the input' };
   }
+  // Each comparison checks the compacted request's own format too: that is reported once.
   const violations = [
-    ...contract.violations(written),
-    ...compactedRequestViolations(converters.format, request, written),
+    ...new Map(
+      originals
+        .flatMap((original) => compactedRequestViolations(converters.format, original, written))
+        .map((violation) => [JSON.stringify(violation), violation]),
+    ).values(),
   ];
-  return {
-    compacted: true,
-    atOrUnderTarget,
-    unreachable: false,
-    ...(violations.length === 0
-      ? {}
-      : { problem: `the compacted request breaks the contract: ${list(violations)}` }),
-  };
+  if (violations.length > 0)
+    return { problem: `the compacted request breaks the contract: ${list(violations)}` };
+  return { compacted: true, atOrUnderTarget, written };
 }
 
 function list(violations: readonly ContractViolation[]): string {
@@ -239,7 +292,8 @@ export function describeProviderContractOutcome(outcome: ProviderContractOutcome
   const share = `${Math.round(outcome.targetShare * 100)}%`;
   return (
     `${outcome.format} at ${share}: ${outcome.runs} requests, ${outcome.compacted} compacted ` +
-    `(${outcome.atOrUnderTarget} at or under the target), ${outcome.unreachable} unreachable, ` +
+    `(${outcome.atOrUnderTarget} at or under the target, ${outcome.compactedAgain} compacted again once ` +
+    `read back), ${outcome.unreachable} unreachable, ` +
     `${outcome.failure === undefined ? 'no' : 'a'} contract failure`
   );
 }

@@ -73,6 +73,11 @@ interface Plan extends ConversationPlan<Round, ClientRound, FollowUp> {
   task: string;
   attachment: AnthropicAttachment;
   newestAsString: boolean;
+  /**
+   * The newest request written into the message of the tool results before it, as Claude Code sends the
+   * user's words typed during a tool loop (when that message holds tool results).
+   */
+  newestWithResults: boolean;
   cacheToolResult: boolean;
 }
 
@@ -103,8 +108,9 @@ const thoughtArbitrary = fc.record({ text: proseArbitrary(24), redacted: sometim
  * content shape and size, server tools (web search and fetch, code, bash and text-editor execution, tool search),
  * programmatic calls whose `caller` spans several assistant messages until the code execution result, MCP tool
  * use, answers with citations, follow-ups (some as mid-conversation system messages or split over two user
- * messages) and a newest user request; thinking and redacted thinking with signatures when thinking is on, and
- * up to four `cache_control` breakpoints. Every request passes {@link anthropicMessagesViolations}.
+ * messages) and a newest user request (now and then in the message of the tool results before it, as Claude
+ * Code sends it); thinking and redacted thinking with signatures when thinking is on, and up to four
+ * `cache_control` breakpoints. Every request passes {@link anthropicMessagesViolations}.
  */
 export function anthropicMessagesRequestArbitrary(
   settings: ProviderRequestArbitrarySettings = {},
@@ -209,6 +215,7 @@ export function anthropicMessagesRequestArbitrary(
     task: proseArbitrary(40),
     attachment: attachmentArbitrary,
     newestAsString: fc.boolean(),
+    newestWithResults: sometimes(3),
     cacheToolResult: fc.boolean(),
   });
   return providerRequestArbitrary(settings, { plan, round, finalLoop: clientRound, followUp }, buildRequest);
@@ -324,10 +331,22 @@ function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
         break;
     }
   }
-  messages.push({
-    role: 'user',
-    content: plan.newestAsString ? plan.newest : [{ type: 'text', text: plan.newest }],
-  });
+  const last = messages.at(-1)!;
+  const withResults =
+    plan.newestWithResults &&
+    last.role === 'user' &&
+    (last.content as JSONRecord[]).some((block) => block.type === 'tool_result');
+  if (withResults) {
+    messages[messages.length - 1] = {
+      ...last,
+      content: [...(last.content as JSONRecord[]), { type: 'text', text: plan.newest }],
+    };
+  } else {
+    messages.push({
+      role: 'user',
+      content: plan.newestAsString ? plan.newest : [{ type: 'text', text: plan.newest }],
+    });
+  }
   if (plan.endsInToolLoop) addClientRound({ ...plan.finalLoop, after: null });
 
   return {

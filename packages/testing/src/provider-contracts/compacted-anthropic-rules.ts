@@ -11,6 +11,7 @@ import {
 } from './anthropic-turns.js';
 import {
   type CompactedRequestReading,
+  isCompactionNote,
   keptRuleViolations,
   type LocatedKey,
   openingBeforeAssistant,
@@ -111,8 +112,10 @@ function withoutJoinedUserBlocks(original: JSONRecord, compacted: JSONRecord): J
     const joinable = (block: unknown) =>
       later.some((candidate) => deepEqual(candidate, block)) || isSummaryBlock(block);
     const source = openingMessages.find((candidate) => {
-      const own = blocksOf(candidate);
-      if (own.length >= blocks.length) return false;
+      // A note or summary an earlier compaction joined to the opening is no part of it: the next one merges it
+      // (a new note joined there is still reported).
+      const own = blocksOf(candidate).filter((block) => !isNoteBlock(block));
+      if (own.length > blocks.length) return false;
       for (let start = 0; start + own.length <= blocks.length; start++) {
         if (!own.every((block, position) => deepEqual(block, blocks[start + position]))) continue;
         const others = [...blocks.slice(0, start), ...blocks.slice(start + own.length)];
@@ -136,14 +139,27 @@ function isSummaryBlock(block: unknown): boolean {
   return typeof text === 'string' && /^\[Summary of \d+ earlier messages?, compaction round \d+/.test(text);
 }
 
-/** The user-written blocks (tool results set aside) of each user message that has any, a string as one text block. */
+/** Whether a block is the text of a removal note or summary an earlier compaction wrote. */
+function isNoteBlock(block: unknown): boolean {
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  return type === 'text' && isCompactionNote(text);
+}
+
+/**
+ * The user-written blocks of each user message that has any, a string as one text block. Tool results are set
+ * aside, and so are the notes and summaries of earlier compactions: the format joins consecutive user content
+ * into one message, so a note stands beside tool results or the user's own text, and only the user's text
+ * is the request.
+ */
 function userRequests(messages: readonly JSONRecord[]): unknown[][] {
   return messages.flatMap((message) => {
     if (message.role !== 'user') return [];
     const content = message.content;
     const blocks =
       typeof content === 'string' ? [{ type: 'text', text: content }] : (content as JSONRecord[]);
-    const written = blocks.filter((block) => block.type !== 'tool_result');
+    const written = blocks.filter(
+      (block) => block.type !== 'tool_result' && !(block.type === 'text' && isCompactionNote(block.text)),
+    );
     return written.length > 0 ? [written] : [];
   });
 }

@@ -1,5 +1,6 @@
 import {
   type CompactedRequestReading,
+  isCompactionNote,
   keptRuleViolations,
   type LocatedKey,
   openingBeforeAssistant,
@@ -14,9 +15,12 @@ const chatReading: CompactedRequestReading = {
   systemMessageName: 'system or developer message',
   settings: ['model', 'tools', 'tool_choice', 'functions', 'reasoning_effort'],
   openingLength: openingBeforeAssistant,
-  // Each user message as one part: its whole message, so its name and content both count.
+  // Each user message as one part: its whole message, so its name and content both count. A note or summary
+  // of an earlier compaction, which stands in a user message of its own, is no request.
   userRequests: (messages) =>
-    messages.filter((message) => message.role === 'user').map((message) => [message]),
+    messages
+      .filter((message) => message.role === 'user' && !isNoteMessage(message))
+      .map((message) => [message]),
   idKeys: callKeys,
 };
 
@@ -39,4 +43,13 @@ function callKeys(messages: readonly JSONRecord[]): LocatedKey[] {
       path: `messages[${index}].tool_calls[${callIndex}]`,
     }));
   });
+}
+
+/** Whether a user message holds nothing but a compaction's note or summary, as a string or one text part. */
+function isNoteMessage(message: JSONRecord): boolean {
+  const content = message.content;
+  if (typeof content === 'string') return isCompactionNote(content);
+  if (!Array.isArray(content) || content.length !== 1) return false;
+  const part = content[0];
+  return isJSONRecord(part) && part.type === 'text' && isCompactionNote(part.text);
 }

@@ -1,6 +1,7 @@
 import { deepEqual } from '@compaction/core';
 import {
   type CompactedRequestReading,
+  isCompactionNote,
   keptRuleViolations,
   type LocatedKey,
 } from './compacted-rule-helpers.js';
@@ -76,11 +77,17 @@ function itemIndex(path: string): number {
   return Number(/^input\[(\d+)\]/.exec(path)?.[1] ?? Number.POSITIVE_INFINITY);
 }
 
-/** The content of each user message read as parts, so a string input equals its one-part message. */
+/**
+ * The content of each user message read as parts, so a string input equals its one-part message; the notes
+ * and summaries of earlier compactions, which stand in user messages, set aside as no request.
+ */
 function userRequests(items: readonly JSONRecord[]): unknown[][] {
-  return items.filter(isUserMessage).map((message) => {
+  return items.filter(isUserMessage).flatMap((message) => {
     const content = message.content;
-    return typeof content === 'string' ? [{ type: 'input_text', text: content }] : (content as unknown[]);
+    const parts =
+      typeof content === 'string' ? [{ type: 'input_text', text: content }] : (content as JSONRecord[]);
+    const written = parts.filter((part) => !(part.type === 'input_text' && isCompactionNote(part.text)));
+    return written.length > 0 ? [written] : [];
   });
 }
 

@@ -266,3 +266,84 @@ describe('the newest user request after compaction', () => {
     expect(rules('anthropic', waiting, stripped)).toContain('compacted.tool-loop-thinking-kept');
   });
 });
+
+describe('the note an earlier compaction left in a user message', () => {
+  const rules = (format: ProviderRequestFormat, before: Request, after: Request) =>
+    compactedRequestViolations(format, before, after).map((violation) => violation.rule);
+  const note = (count: number) => `[${count} earlier messages skipped to fit the context window.]`;
+  const summary = '[Summary of 6 earlier messages, compaction round 1; the agent ran the tests.]';
+
+  // A request compacted once: its note stands in a user message (in Anthropic joined with tool results), after
+  // the task and the first kept round. Compacting it again merges that note into one with the new count, later.
+  it('is no user request in Anthropic, even joined with tool results, nor is a summary', () => {
+    for (const earlier of [note(2), summary]) {
+      const before: Request = anthropicRequest();
+      before.messages.splice(3, 2);
+      before.messages[2].content.push({ type: 'text', text: earlier });
+      before.messages.push(
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'ok' }] },
+      );
+      const after: Request = copy(before);
+      after.messages.splice(1, 2);
+      after.messages[2].content.push({ type: 'text', text: note(4) });
+      expect(rules('anthropic', before, after)).toEqual([]);
+      // The user's own newest request is still held to the rule when a note stands after it.
+      const asked: Request = copy(before);
+      asked.messages[2].content.push({ type: 'text', text: 'Also update the changelog.' });
+      const dropped: Request = copy(asked);
+      dropped.messages[2].content.pop();
+      expect(rules('anthropic', asked, dropped)).toContain('compacted.newest-user-request-kept');
+    }
+  });
+
+  it('is no user request in Responses or Chat Completions, where it is a user message of its own', () => {
+    const responses: Request = openAIResponsesRequest();
+    responses.input.splice(5, 3, { role: 'user', content: note(2) });
+    responses.input.push(
+      { type: 'function_call', call_id: 'call_2', name: 'bash', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_2', output: 'ok' },
+    );
+    const responsesAfter: Request = copy(responses);
+    responsesAfter.input.splice(2, 4);
+    responsesAfter.input.push({ role: 'user', content: [{ type: 'input_text', text: note(5) }] });
+    expect(rules('openai-responses', responses, responsesAfter)).toEqual([]);
+
+    const chat: Request = openAIChatRequest();
+    chat.messages.splice(4, 4, { role: 'user', content: [{ type: 'text', text: note(2) }] });
+    chat.messages.push(
+      { role: 'assistant', content: null, tool_calls: [chatCall('call_2')] },
+      { role: 'tool', tool_call_id: 'call_2', content: 'ok' },
+    );
+    const chatAfter: Request = copy(chat);
+    chatAfter.messages.splice(2, 3);
+    chatAfter.messages.push({ role: 'user', content: note(4) });
+    expect(rules('openai-chat', chat, chatAfter)).toEqual([]);
+    // A user's own request that only looks like a note in part is still a request.
+    const asked: Request = copy(chat);
+    asked.messages.push({ role: 'user', content: `${note(2)} Now also update the changelog.` });
+    expect(rules('openai-chat', asked, chatAfter)).toContain('compacted.newest-user-request-kept');
+  });
+});
+
+describe('a summary an earlier compaction put in the opening', () => {
+  it('may be merged into the next summary, while the task and the rest of the opening stay verbatim', () => {
+    const summary = (round: number, count: number) =>
+      `[Summary of ${count} earlier messages, compaction round ${round}; the task follows verbatim.]\n\n## Progress`;
+    const before: Request = openAIChatRequest();
+    before.messages.splice(1, 0, { role: 'user', content: summary(1, 4) });
+    const after: Request = copy(before);
+    after.messages[1].content = summary(2, 7);
+    after.messages.splice(3, 4);
+    expect(compactedRequestViolations('openai-chat', before, after)).toEqual([]);
+    const withoutTask: Request = copy(after);
+    withoutTask.messages.splice(2, 1);
+    expect(compactedRequestViolations('openai-chat', before, withoutTask).map(({ rule }) => rule)).toContain(
+      'compacted.opening-kept',
+    );
+  });
+});
+
+function chatCall(id: string) {
+  return { id, type: 'function', function: { name: 'bash', arguments: '{}' } };
+}

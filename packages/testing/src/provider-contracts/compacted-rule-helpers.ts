@@ -1,6 +1,6 @@
-import { deepEqual } from '@compaction/core';
+import { compactionMetadataOf, deepEqual } from '@compaction/core';
 import type { ContractViolation } from './contract-violation.js';
-import type { JSONRecord } from './json-record.js';
+import { isJSONRecord, type JSONRecord } from './json-record.js';
 
 /** A `kind:id` key of a call, result or item, and where it stands. */
 export interface LocatedKey {
@@ -32,7 +32,10 @@ export interface CompactedRequestReading {
   openingLength(entries: readonly JSONRecord[]): number;
   /** An entry as compared for the opening, when a format writes one thing two ways (a string content). */
   comparable?(entry: JSONRecord): unknown;
-  /** The user-written content (as a list of parts) of every user message, in order. */
+  /**
+   * The user-written content (as a list of parts) of every user message that has any, in order: tool
+   * results and the notes and summaries of earlier compactions ({@link isCompactionNote}) set aside.
+   */
   userRequests(entries: readonly JSONRecord[]): unknown[][];
   /** The `kind:id` keys of every call, result and item the conversation holds. */
   idKeys(entries: readonly JSONRecord[]): LocatedKey[];
@@ -67,7 +70,9 @@ export function keptRuleViolations(
     originalEntries
       .slice(0, reading.openingLength(originalEntries))
       .map((entry, index) => ({ entry, index }))
-      .filter(({ entry }) => !reading.isSystemMessage(entry))
+      // A note or summary an earlier compaction put in the opening is no part of the task: the next
+      // compaction merges with it (core's `openingIndexes` sets it aside the same way).
+      .filter(({ entry }) => !reading.isSystemMessage(entry) && !isNoteMessage(entry))
       .map(({ entry, index }) => ({ entry: comparable(entry), index })),
     compactedEntries.map(comparable),
     reading.listField,
@@ -218,6 +223,36 @@ function nothingInvented(
       });
     }
   }
+}
+
+/**
+ * Whether a text is a removal note or summary that a compaction wrote (`[3 earlier messages skipped ...]`,
+ * `[Summary of 12 earlier messages, compaction round 2; ...]`), read the way core reads one from a request
+ * that has no room for its metadata. Such text is no user request: a request compacted once holds its note
+ * in a user message, and compacting it again merges that note into one with the new count and may move it,
+ * while the user's own newest request is untouched.
+ */
+export function isCompactionNote(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  const kind = compactionMetadataOf({ role: 'user', content: [{ type: 'text', text }] })?.kind;
+  return kind === 'marker' || kind === 'summary';
+}
+
+/** Whether an entry is a user message holding nothing but notes or summaries of earlier compactions. */
+function isNoteMessage(entry: JSONRecord): boolean {
+  if (entry.role !== 'user') return false;
+  const content = entry.content;
+  if (typeof content === 'string') return isCompactionNote(content);
+  return (
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every(
+      (part) =>
+        isJSONRecord(part) &&
+        (part.type === 'text' || part.type === 'input_text') &&
+        isCompactionNote(part.text),
+    )
+  );
 }
 
 /** How many messages stand before the first assistant message: the opening of a Messages or Chat request. */

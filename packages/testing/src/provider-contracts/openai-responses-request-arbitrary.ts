@@ -28,6 +28,11 @@ interface Plan extends ConversationPlan<ResponsesRound, ResponsesRound, FollowUp
   instructions: string;
   developer: string | null;
   developerAsSystemMessage: boolean;
+  /**
+   * Codex's opening: developer messages (its permissions and its instructions) and a user message holding
+   * `<environment_context>` before the task, with the text each holds.
+   */
+  agentOpening: { permissions: string; instructions: string; environment: string } | null;
   compacted: boolean;
   task: string;
   attachment: Attachment;
@@ -38,8 +43,9 @@ interface Plan extends ConversationPlan<ResponsesRound, ResponsesRound, FollowUp
 const attachmentArbitrary = noneOrOneOf<Attachment>(['image', 'file']);
 
 /**
- * Generates valid OpenAI Responses requests of long agent conversations: instructions, developer messages, an
- * earlier compaction, an original task with images or files, rounds of every input item type (reasoning with
+ * Generates valid OpenAI Responses requests of long agent conversations: instructions, developer messages (now
+ * and then Codex's opening: two developer messages and a user message holding `<environment_context>` before
+ * the task), an earlier compaction, an original task with images or files, rounds of every input item type (reasoning with
  * `encrypted_content` before the items it came with; function, custom, computer, local shell, shell and
  * apply_patch calls with their outputs; web and file search, code interpreter and image generation calls; MCP
  * tool lists, approvals and calls; tool search; programs whose calls name them as `caller`; assistant messages
@@ -77,6 +83,14 @@ export function openAIResponsesRequestArbitrary(
     instructions: proseArbitrary(40),
     developer: occasionally(proseArbitrary(12), 2),
     developerAsSystemMessage: fc.boolean(),
+    agentOpening: occasionally(
+      fc.record({
+        permissions: proseArbitrary(12),
+        instructions: proseArbitrary(20),
+        environment: proseArbitrary(8),
+      }),
+      3,
+    ),
     compacted: sometimes(5),
     task: proseArbitrary(40),
     attachment: attachmentArbitrary,
@@ -103,6 +117,26 @@ function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
         ? { type: 'message', role: 'system', content: [{ type: 'input_text', text: plan.developer }] }
         : { role: 'developer', content: plan.developer },
     );
+  }
+  if (plan.agentOpening !== null) {
+    const { permissions, instructions, environment } = plan.agentOpening;
+    const developerText = (text: string) => ({
+      type: 'message',
+      role: 'developer',
+      content: [{ type: 'input_text', text }],
+    });
+    input.push(developerText(`<permissions instructions>\n${permissions}\n</permissions instructions>`));
+    input.push(developerText(instructions));
+    input.push({
+      type: 'message',
+      role: 'user',
+      content: [
+        {
+          type: 'input_text',
+          text: `<environment_context>\n  <cwd>/repo</cwd>\n  ${environment}\n</environment_context>`,
+        },
+      ],
+    });
   }
   if (plan.compacted) input.push({ type: 'compaction', id: ids.next('cmp'), encrypted_content: ids.token() });
   input.push(userMessage(plan.task, plan.attachment, 'message', ids));
