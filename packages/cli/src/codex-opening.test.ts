@@ -7,13 +7,13 @@ import {
   deepEqual,
   type Message,
 } from '@compaction/core';
+import { formats } from '@compaction/formats';
 import { createPruning } from '@compaction/strategy-pruning';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createSummarization } from '@compaction/strategy-summarization';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { compactedRequestViolations, createMockProvider } from '@compaction/testing';
 import { describe, expect, it } from 'vitest';
-import { formats } from './formats/formats.js';
 
 const task = 'Read every file under src/ and tell me which one is the longest.';
 

@@ -13,17 +13,6 @@ export { countTokens, type TokenBreakdown } from './count-tokens.js';
 export { CliError, type CliErrorReason } from './errors/cli-error.js';
 export { exitCodes } from './errors/exit-codes.js';
 export { TargetUnreachableError, type UnreachableBudget } from './errors/target-unreachable-error.js';
-export type { Conversation, ConversationFormat, FormatName } from './formats/conversation-format.js';
-export { formatNames } from './formats/conversation-format.js';
-export { detectFormat, detectFormatOf, type FormatDetection } from './formats/detect-format.js';
-export {
-  describeExcessiveNesting,
-  type ExcessiveNesting,
-  findExcessiveNesting,
-  findExcessiveNestingInJsonText,
-  maxJsonDepth,
-} from './formats/json-depth.js';
-export { parseConversation, readConversation } from './formats/read-conversation.js';
 export type { ProviderSettings } from './providers/create-provider.js';
 export { type CompactionReport, type CompactMessagesOptions, compactMessages } from './run-compaction.js';
 export {

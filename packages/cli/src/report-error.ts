@@ -4,9 +4,10 @@ import {
   ProviderNotFoundError,
   StrategyNotFoundError,
 } from '@compaction/core';
+import { FormatError } from '@compaction/formats';
 import type { CliIO } from './cli-io.js';
 import { didYouMean } from './did-you-mean.js';
-import { CliError } from './errors/cli-error.js';
+import { CliError, cliErrorOf } from './errors/cli-error.js';
 import { exitCodes } from './errors/exit-codes.js';
 import { jsonDocumentVersion } from './output/json-document-version.js';
 import { apiKeyVariables } from './providers/create-provider.js';
@@ -40,6 +41,8 @@ export function reportError(error: unknown, io: CliIO, { json = false }: { json?
 }
 
 function describeError(error: unknown): ErrorDocument['error'] & { tag: boolean } {
+  // A conversation the formats could not read is told as the CLI's own input error, code and exit code.
+  if (FormatError.isInstance(error)) return describeError(cliErrorOf(error));
   if (CliError.isInstance(error)) {
     return { code: error.code, message: error.message, exitCode: error.exitCode, tag: false };
   }

@@ -11,13 +11,13 @@ import {
   type StrategyRegistry,
   type TokenEstimator,
 } from '@compaction/core';
+import { requestOverheadTokens } from '@compaction/formats';
 import { type StageReport, stagesOf } from './compaction-stages.js';
 import { createConfiguredCompactor } from './config/configured-compactor.js';
 import type { CompactionSettings } from './config/resolve-settings.js';
 import { usageError } from './errors/cli-error.js';
 import { TargetUnreachableError } from './errors/target-unreachable-error.js';
 import { fastEstimator } from './estimators.js';
-import { requestOverheadTokens } from './formats/request-overhead.js';
 import { formatCount } from './output/format-numbers.js';
 import { createProvider } from './providers/create-provider.js';
 

@@ -1,4 +1,11 @@
 import {
+  decodeText,
+  formats,
+  parseConversation,
+  readInputBytes,
+  withStoredContext,
+} from '@compaction/formats';
+import {
   type ArchiveStore,
   defaultSessionId,
   openArchiveStore,
@@ -8,10 +15,7 @@ import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { usageError } from '../errors/cli-error.js';
-import { parseFormatName } from '../formats/format-flags.js';
-import { formats } from '../formats/formats.js';
-import { decodeText, parseConversation, readInputBytes } from '../formats/read-conversation.js';
-import { withStoredContext } from '../formats/stored-context.js';
+import { parseFormatName } from '../format-flags.js';
 import { compactHelp } from '../help.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { type FileIdentity, fileIdentity } from '../output/file-identity.js';

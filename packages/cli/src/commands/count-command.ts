@@ -1,11 +1,11 @@
 import type { Message, Provider } from '@compaction/core';
+import { readConversation } from '@compaction/formats';
 import type { CliIO } from '../cli-io.js';
 import { resolveProviderFlags } from '../config/provider-flags.js';
 import { countTokens, scaleBreakdown, type TokenBreakdown } from '../count-tokens.js';
 import { CliError } from '../errors/cli-error.js';
 import { type EstimatorName, estimatorByName, fastEstimator, parseEstimatorName } from '../estimators.js';
-import { parseFormatName } from '../formats/format-flags.js';
-import { readConversation } from '../formats/read-conversation.js';
+import { parseFormatName } from '../format-flags.js';
 import { countHelp } from '../help.js';
 import { formatChange, formatCount, formatTable } from '../output/format-numbers.js';
 import { jsonDocumentVersion } from '../output/json-document-version.js';

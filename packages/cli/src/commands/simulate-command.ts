@@ -1,12 +1,12 @@
 import { createTokenCounter, resolveCompactionConfig } from '@compaction/core';
+import { readConversation } from '@compaction/formats';
 import type { CliIO } from '../cli-io.js';
 import { createCliRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { replayTriggerPolicies } from '../config/trigger-policies.js';
 import { usageError } from '../errors/cli-error.js';
 import { fastEstimator } from '../estimators.js';
-import { parseFormatName } from '../formats/format-flags.js';
-import { readConversation } from '../formats/read-conversation.js';
+import { parseFormatName } from '../format-flags.js';
 import { simulateHelp } from '../help.js';
 import {
   formatChange,

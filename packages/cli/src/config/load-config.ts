@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { CompactionConfig, StrategyRegistry } from '@compaction/core';
+import { parseJsonWithLocation } from '@compaction/formats';
 import { CliError } from '../errors/cli-error.js';
-import { parseJsonWithLocation } from '../formats/json-location.js';
 import { findConfigFile } from './find-config.js';
 import { validateConfig } from './validate-config.js';
 

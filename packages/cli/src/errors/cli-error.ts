@@ -1,4 +1,5 @@
 import { PackageError, type PackageErrorSettings } from '@compaction/core';
+import type { FormatError } from '@compaction/formats';
 import { exitCodes } from './exit-codes.js';
 
 /**
@@ -32,4 +33,13 @@ export function inputError(message: string, cause?: unknown): CliError {
 /** A bad flag or argument. Exit code 1. */
 export function usageError(message: string): CliError {
   return new CliError({ reason: 'usage', message });
+}
+
+/**
+ * The CLI's error for a conversation that could not be read or written: the same message, as an input error
+ * (exit code 2), a usage error, or a configuration error for a provider package that is not installed.
+ */
+export function cliErrorOf(error: FormatError): CliError {
+  const reason = error.reason === 'missing-package' ? 'config' : error.reason;
+  return new CliError({ reason, message: error.message, cause: error });
 }

@@ -1,5 +1,5 @@
+import type { FormatName } from '@compaction/formats';
 import type { StageReport } from '../compaction-stages.js';
-import type { FormatName } from '../formats/conversation-format.js';
 import type { CompactionReport } from '../run-compaction.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContextOverflow } from '@compaction/core';
-import { loadProviderPackage } from '../formats/load-converters.js';
+import { loadProviderPackage } from '@compaction/formats';
 import { errorJson, isPlainEventStream, pipeResponse, readWhole, sendBuffered } from './forward-request.js';
 import {
   compactAfterOverflow,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CompactionError } from '@compaction/core';
+import { FormatError } from '@compaction/formats';
 import { CliError } from '../errors/cli-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { busyRetryAfterSeconds } from './compaction-limiter.js';
@@ -67,7 +68,7 @@ export function sendError(
     status = error.status;
     code = error.errorCode;
     message = error.message;
-  } else if (CliError.isInstance(error)) {
+  } else if (CliError.isInstance(error) || FormatError.isInstance(error)) {
     status = 400;
     code = error.reason === 'input' ? 'invalid-messages' : 'invalid-config';
     message = error.message;

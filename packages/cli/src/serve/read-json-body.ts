@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { describeExcessiveNesting, findExcessiveNesting, parseJsonWithLocation } from '@compaction/formats';
 import { badRequest } from '../errors/http-error.js';
-import { describeExcessiveNesting, findExcessiveNesting } from '../formats/json-depth.js';
-import { parseJsonWithLocation } from '../formats/json-location.js';
 import { readRawBody } from './read-raw-body.js';
 
 /**

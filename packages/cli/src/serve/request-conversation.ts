@@ -1,12 +1,15 @@
 import type { Message } from '@compaction/core';
+import {
+  type Conversation,
+  checkMessageNesting,
+  convert,
+  FormatError,
+  formats,
+  loadProviderPackage,
+  readJsonConversation,
+} from '@compaction/formats';
 import { CliError, inputError } from '../errors/cli-error.js';
 import { badRequest } from '../errors/http-error.js';
-import { checkMessageNesting } from '../formats/check-nesting.js';
-import type { Conversation } from '../formats/conversation-format.js';
-import { formats } from '../formats/formats.js';
-import { loadProviderPackage } from '../formats/load-converters.js';
-import { readJsonConversation } from '../formats/read-conversation.js';
-import { convert } from '../formats/request-format.js';
 
 /**
  * The formats the server reads and answers in: every JSON format of `compaction compact`. A Claude Code
@@ -120,7 +123,7 @@ async function withField<T>(field: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (CliError.isInstance(error) && error.reason === 'input') {
+    if ((CliError.isInstance(error) || FormatError.isInstance(error)) && error.reason === 'input') {
       throw inputError(`${field}: ${error.message}`, error);
     }
     throw error;

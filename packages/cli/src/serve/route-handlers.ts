@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompactionEvent, Provider, StrategyRegistry } from '@compaction/core';
+import { storedContextField, withStoredContext } from '@compaction/formats';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { badRequest } from '../errors/http-error.js';
-import { storedContextField, withStoredContext } from '../formats/stored-context.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
 import { compactMessages } from '../run-compaction.js';
 import { answerArchive } from './archive-answer.js';

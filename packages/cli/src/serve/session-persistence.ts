@@ -6,8 +6,8 @@ import {
   type JSONValue,
   type Message,
 } from '@compaction/core';
+import { describeExcessiveNesting, findExcessiveNesting } from '@compaction/formats';
 import { HttpError } from '../errors/http-error.js';
-import { describeExcessiveNesting, findExcessiveNesting } from '../formats/json-depth.js';
 import { reportProblem } from './report-problem.js';
 import { type ConversationShape, type ServedFormat, servedFormatNames } from './request-conversation.js';
 

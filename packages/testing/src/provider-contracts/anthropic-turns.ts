@@ -66,7 +66,7 @@ export function isThinkingBlock(located: AnthropicBlock): boolean {
 }
 
 /** Server tool result block types: each answers a `server_tool_use` with the same id. */
-export { anthropicServerToolResultTypes } from '@compaction/transcript-claude-code';
+export { anthropicServerToolResultTypes } from '@compaction/formats';
 
 /** Whether the request's thinking configuration turns thinking on (anything but absent or `disabled`). */
 export function isAnthropicThinkingEnabled(request: JSONRecord): boolean {

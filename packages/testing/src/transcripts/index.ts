@@ -1,4 +1,4 @@
-export { claudeCodeToMessages } from '@compaction/transcript-claude-code';
+export { claudeCodeToMessages } from '@compaction/formats';
 export { codingSources, type LoadTranscriptsOptions, loadTranscripts } from './load-transcripts.js';
 export { type MiniSweAgentMessage, miniSweAgentToMessages } from './mini-swe-agent-messages.js';
 export { type ChatMessage, openAIChatToMessages } from './openai-chat-messages.js';

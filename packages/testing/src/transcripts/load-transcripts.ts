@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { type JSONObject, type Message, repairHistory } from '@compaction/core';
-import { claudeCodeToMessages } from '@compaction/transcript-claude-code';
+import { claudeCodeToMessages } from '@compaction/formats';
 import { miniSweAgentToMessages } from './mini-swe-agent-messages.js';
 import { openAIChatToMessages } from './openai-chat-messages.js';
 import type { Transcript, TranscriptSource } from './transcript.js';
