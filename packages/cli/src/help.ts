@@ -203,7 +203,8 @@ them again:
       --store <path|memory>   a SQLite file (default .compaction/sessions.sqlite in the working folder,
                               created with a .gitignore); memory keeps sessions until the server stops;
                               or postgres://user:password@host:port/database: sessions shared by any
-                              number of servers on that database (docs/deployment.md), migrated at start
+                              number of servers on that database (docs/deployment.md), migrated at start;
+                              or a store package by name (docs/custom-store.md)
       --store-pool-size <n>   PostgreSQL connections of this server (default 10)
       --store-lock-timeout <t>
                               longest wait for a session that another server is changing (default 30s),
@@ -277,7 +278,8 @@ a request names. One line per compaction goes to standard error.
       --upstream-timeout <t>  how long the upstream may stay silent, before its answer and within a
                               stream (default 10m); then 504, or the stream is cut
       --store <path|memory>   where compacted prefixes and compactions are kept: a SQLite file (default
-                              .compaction/sessions.sqlite in the working folder) or memory
+                              .compaction/sessions.sqlite in the working folder), memory, or any store
+                              compaction serve takes
       --retention <t>         delete conversations not compacted or used for this long (30d, 12h) from the
                               store and memory, removed messages included (default: kept)
       --retention-size <s>    beyond this much in the store (1gb), delete the least recently used

@@ -67,6 +67,7 @@ export { defineStrategy } from './registry/strategy-definition.js';
 export { createStrategyRegistry, type StrategyRegistrySettings } from './registry/strategy-registry.js';
 export type * from './specs/compaction-strategy-v1.js';
 export type * from './specs/compaction-trigger-policy-v1.js';
+export type * from './specs/native-compaction-v1.js';
 export type * from './specs/provider-v1.js';
 export type * from './specs/strategy-config.js';
 export type * from './specs/strategy-registry-v1.js';

@@ -1,22 +1,7 @@
-import type { Message } from '@compaction/core';
+import type { NativeCompaction } from '@compaction/core';
 
 /**
- * A provider's own compaction as the provider adapters offer it, as the `nativeCompaction` member of their
- * providers: the shape the `native` strategy (`@compaction/strategy-native`, its `NativeCompaction`) reads
- * from the configured provider. Declared here too so that an adapter need not depend on that strategy.
+ * A provider's own compaction, as the adapters offer it in their providers' `nativeCompaction`.
+ * @deprecated The spec is core's `NativeCompaction` (a member of core's `Provider`): use that.
  */
-export interface ProviderNativeCompaction {
-  /** The provider's name, for details and events: `anthropic`, `openai`. */
-  readonly provider: string;
-  /** Whether the configured model has native compaction. */
-  supported(): boolean;
-  /**
-   * Compacts `messages` (system messages first, then the span) on the provider's side and returns the messages
-   * to send in the span's place, with the provider's block or item kept verbatim.
-   */
-  compact(request: {
-    messages: Message[];
-    instructions?: string;
-    abortSignal?: AbortSignal;
-  }): Promise<Message[]>;
-}
+export type ProviderNativeCompaction = NativeCompaction;

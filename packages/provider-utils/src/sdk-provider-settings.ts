@@ -8,7 +8,6 @@ import type {
 import { createModelLimitsResolver } from './create-model-limits-resolver.js';
 import { findModelEntry, type ModelTableEntry } from './find-model-entry.js';
 import { lazyClient } from './lazy-client.js';
-import type { ProviderNativeCompaction } from './provider-native-compaction.js';
 import { resolveGenerateRequest } from './resolve-generate-request.js';
 
 /**
@@ -19,7 +18,6 @@ import { resolveGenerateRequest } from './resolve-generate-request.js';
 export interface SdkProvider<Name extends string> extends Provider {
   readonly name: Name;
   countTokens(request: CountTokensRequest): Promise<TokenCount>;
-  readonly nativeCompaction?: ProviderNativeCompaction;
 }
 
 /** The settings every provider adapter over an SDK takes, besides its client's own. */

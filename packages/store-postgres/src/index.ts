@@ -1,3 +1,5 @@
+import { postgresStoreDefinition } from './postgres-store-definition.js';
+
 export { PostgresStoreError, type PostgresStoreErrorReason } from './errors/postgres-store-error.js';
 export { schemaVersion } from './migrations.js';
 export {
@@ -9,4 +11,7 @@ export {
   PostgresCompactionStore,
   type PostgresCompactionStoreSettings,
 } from './postgres-compaction-store.js';
+export { postgresStoreDefinition } from './postgres-store-definition.js';
 export { redactConnectionString } from './redact-connection-string.js';
+
+export default postgresStoreDefinition;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createStoreRegistry } from '@compaction/core/stores';
 import { startTestPostgres } from '@compaction/testing/postgres-server';
 import {
   describeStoreConformance,
@@ -9,12 +10,13 @@ import {
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresStoreError } from './errors/postgres-store-error.js';
+import postgresStoreDefinition from './index.js';
 import { migrations, schemaVersion } from './migrations.js';
 import {
   createPostgresCompactionStore,
   migratePostgresStore,
   openPostgresCompactionStore,
-  type PostgresCompactionStore,
+  PostgresCompactionStore,
 } from './postgres-compaction-store.js';
 import { redactConnectionString } from './redact-connection-string.js';
 
@@ -38,6 +40,27 @@ describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
       await store.close();
       return createPostgresCompactionStore({ connectionString: urls.get(store)! });
     },
+  });
+
+  it('is opened by a store registry from a postgres:// or postgresql:// location, migrated and reachable', async () => {
+    const registry = createStoreRegistry({
+      loadPackage: false,
+      definitions: [postgresStoreDefinition] as never,
+    });
+    const connectionString = postgres!.createDatabase();
+    for (const location of [connectionString, connectionString.replace(/^postgres:/, 'postgresql:')]) {
+      const store = await registry.open(location, { poolSize: 2 });
+      expect(store).toBeInstanceOf(PostgresCompactionStore);
+      await store.updateSessionMetadata('s', { a: 1, b: 2 });
+      expect(await store.updateSessionMetadata('s', { a: undefined } as never)).toEqual({ b: 2 });
+      await store.updateSessionMetadata('s', { a: 1 });
+      await store.close();
+    }
+    const unreachable = 'postgres://nobody@127.0.0.1:1/none';
+    const error = await registry
+      .open(unreachable, { connectionTimeoutMs: 2_000 })
+      .catch((caught: unknown) => caught);
+    expect(PostgresStoreError.isInstance(error)).toBe(true);
   });
 
   it('deletes a session after a change holding its lock commits, never in the middle of it', async () => {
@@ -192,7 +215,7 @@ describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
   it('gets the lock of a process killed while holding it, without waiting for a timeout', async () => {
     const store = newStore() as PostgresCompactionStore;
     const connectionString = urls.get(store)!;
-    await store.ready;
+    await store.opened();
     // Another process takes the session's lock (as the store does) and is killed while holding it.
     const script = `
       const pg = require(${JSON.stringify(createRequire(import.meta.url).resolve('pg'))});

@@ -28,6 +28,9 @@ export const defaultPoolSize = 10;
 /** The default of {@link PostgresCompactionStoreSettings.lockTimeoutMs}. */
 export const defaultLockTimeoutMs = 30_000;
 
+/** The schema versions each store applied at opening, for {@link migratePostgresStore}, which reports them. */
+const appliedMigrations = new WeakMap<PostgresCompactionStore, Promise<number[]>>();
+
 /** A fixed first key of every session lock, so this package's advisory locks do not meet an application's. */
 const sessionLockClass = 0x636f6d70;
 
@@ -48,8 +51,8 @@ export class PostgresCompactionStore implements CompactionStore {
   /** The database, as its connection string without the password. */
   readonly database: string;
   readonly lockTimeoutMs: number;
-  /** Resolves with the schema versions applied at opening (none when it was up to date or `migrate` is false). */
-  readonly ready: Promise<number[]>;
+  /** The schema versions applied at opening (none when it was up to date or `migrate` is false). */
+  private readonly migrations: Promise<number[]>;
   private readonly pool: pg.Pool;
   private readonly transactions = new AsyncLocalStorage<SessionTransaction>();
   private closing: Promise<void> | undefined;
@@ -66,8 +69,18 @@ export class PostgresCompactionStore implements CompactionStore {
     // An idle connection that breaks (a database restart) is dropped by the pool, and the next call opens a
     // new one; without a listener the error would end the process.
     this.pool.on('error', () => undefined);
-    this.ready = settings.migrate === false ? Promise.resolve([]) : this.migrate();
-    this.ready.catch(() => undefined);
+    this.migrations = settings.migrate === false ? Promise.resolve([]) : this.migrate();
+    this.migrations.catch(() => undefined);
+    appliedMigrations.set(this, this.migrations);
+  }
+
+  /**
+   * Resolves once the database is reachable and its schema current (the migrations applied unless `migrate`
+   * is false); rejects with a {@link PostgresStoreError} when it is not. Calls made before wait for it.
+   */
+  async opened(): Promise<void> {
+    await this.migrations;
+    await this.sessions();
   }
 
   append(record: CompactionRecord): Promise<void> {
@@ -186,7 +199,7 @@ export class PostgresCompactionStore implements CompactionStore {
         message: `the PostgreSQL store ${this.database} is closed`,
       });
     }
-    await this.ready;
+    await this.migrations;
     return call();
   }
 
@@ -246,8 +259,7 @@ export async function openPostgresCompactionStore(
 ): Promise<PostgresCompactionStore> {
   const store = new PostgresCompactionStore(settings);
   try {
-    await store.ready;
-    await store.sessions();
+    await store.opened();
     return store;
   } catch (error) {
     await store.close();
@@ -259,7 +271,7 @@ export async function openPostgresCompactionStore(
 export async function migratePostgresStore(connectionString: string): Promise<number[]> {
   const store = new PostgresCompactionStore({ connectionString, poolSize: 1 });
   try {
-    return await store.ready;
+    return await appliedMigrations.get(store)!;
   } finally {
     await store.close();
   }

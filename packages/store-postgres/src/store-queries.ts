@@ -1,4 +1,5 @@
 import type { CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
+import { mergeSessionMetadata } from '@compaction/core/stores';
 
 /** A pool or one connection: what a query runs on. */
 export interface Queryable {
@@ -72,10 +73,7 @@ export const storeQueries = {
        RETURNING metadata`,
       [sessionId],
     );
-    const update = { ...(JSON.parse(rows[0]!.metadata) as JSONObject), ...metadata };
-    // A key set to undefined is removed, as in every store (the store conformance suite checks it).
-    const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
-    const text = JSON.stringify(merged);
+    const text = JSON.stringify(mergeSessionMetadata(JSON.parse(rows[0]!.metadata) as JSONObject, metadata));
     await client.query(
       'UPDATE compaction_sessions SET metadata = $2, updated_at = now() WHERE session_id = $1',
       [sessionId, text],

@@ -1,4 +1,5 @@
 import type { CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
+import { mergeSessionMetadata } from '@compaction/core/stores';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { schemaMigrations, schemaVersion } from './schema.js';
 import { type Database, inTransaction } from './sqlite-connection.js';
@@ -86,12 +87,7 @@ export const storeOperations = {
   /** Reads and writes in one transaction, so concurrent updates from other processes are not lost. */
   updateSessionMetadata(database: Database, sessionId: string, metadata: JSONObject): JSONObject {
     return inTransaction(database, () => {
-      // A key set to undefined is removed, as in every store (the store conformance suite checks it).
-      const update = {
-        ...storeOperations.getSessionMetadata(database, sessionId),
-        ...structuredClone(metadata),
-      };
-      const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
+      const merged = mergeSessionMetadata(storeOperations.getSessionMetadata(database, sessionId), metadata);
       database.run(
         `INSERT INTO sessions (session_id, metadata, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (session_id) DO UPDATE SET metadata = excluded.metadata, updated_at = excluded.updated_at`,

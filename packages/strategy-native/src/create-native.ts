@@ -1,3 +1,4 @@
+import type { NativeCompaction } from '@compaction/core';
 import {
   assertValidHistory,
   type CompactionInput,
@@ -8,7 +9,6 @@ import {
   type Message,
   withCompactionMetadata,
 } from '@compaction/core';
-import type { NativeCompaction } from './native-compaction.js';
 
 /** Settings of {@link createNative}. */
 export interface NativeSettings {

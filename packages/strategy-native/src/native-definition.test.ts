@@ -1,4 +1,4 @@
-import { createStrategyRegistry, InvalidOptionsError } from '@compaction/core';
+import { createStrategyRegistry, defineStrategy, InvalidOptionsError } from '@compaction/core';
 import { pruningDefinition } from '@compaction/strategy-pruning';
 import { toolResultTruncationDefinition } from '@compaction/strategy-tool-result-truncation';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +59,29 @@ describe('the native strategy by name', () => {
     await expect(registry().resolve({ name: 'native', options: { fallbak: 'pruning' } })).rejects.toThrow(
       InvalidOptionsError,
     );
+  });
+});
+
+describe('whether the native strategy needs a provider', () => {
+  // A local strategy that calls the provider, as a summarization that writes text does.
+  const askDefinition = defineStrategy({
+    specificationVersion: 'v1',
+    name: 'ask',
+    description: 'Asks the provider.',
+    optionsSchema: { type: 'object', properties: {} },
+    create: () => ({
+      specificationVersion: 'v1',
+      name: 'ask',
+      compact: async (input) => ({ messages: [...input.messages] }),
+    }),
+    needsProvider: () => true,
+  });
+  const withAsk = createStrategyRegistry({
+    definitions: [nativeDefinition, pruningDefinition, askDefinition],
+  });
+
+  it('needs one when its fallback does, and none with a local fallback that calls no model', () => {
+    expect(withAsk.needsProvider?.({ name: 'native', options: { fallback: ['pruning', 'ask'] } })).toBe(true);
+    expect(withAsk.needsProvider?.({ name: 'native', options: { fallback: 'pruning' } })).toBe(false);
   });
 });

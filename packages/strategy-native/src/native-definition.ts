@@ -1,6 +1,5 @@
 import { defineStrategy, type StrategyConfig } from '@compaction/core';
 import { createNative } from './create-native.js';
-import { nativeCompactionOf } from './native-compaction.js';
 import { type NativeOptions, nativeOptionsSchema } from './native-options.js';
 
 /**
@@ -20,6 +19,9 @@ export const nativeDefinition = defineStrategy<NativeOptions>({
       Array.isArray(config) ? { name: 'pipeline', options: { stages: config } } : config,
       context.provider === undefined ? {} : { provider: context.provider },
     );
-    return createNative({ fallback, nativeCompaction: nativeCompactionOf(context.provider) });
+    return createNative({ fallback, nativeCompaction: context.provider?.nativeCompaction });
   },
+  // Without a provider, native compaction never runs and the fallback compacts: it needs one when the
+  // fallback does (the default's summarization).
+  needsProvider: (options, context) => context.registry.needsProvider?.(options.fallback) === true,
 });

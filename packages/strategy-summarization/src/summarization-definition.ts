@@ -24,4 +24,6 @@ export const summarizationDefinition = defineStrategy<SummarizationOptions>({
       ...options,
       ...(context.provider === undefined ? {} : { provider: context.provider }),
     }),
+  // With `maxOutputTokens: 0` the summary is the artifact trail alone, written without a model.
+  needsProvider: (options) => options.maxOutputTokens !== 0,
 });

@@ -1,8 +1,8 @@
 import type { CompactionConfig, StrategyRegistry } from '@compaction/core';
 import { CliError } from '../errors/cli-error.js';
 import type { ProviderSettings } from '../providers/create-provider.js';
+import { strategyNeedingProvider } from './provider-needed.js';
 import type { CompactionSettings } from './resolve-settings.js';
-import { needsSummarizerProvider } from './summarizer-needed.js';
 import { validateConfig } from './validate-config.js';
 
 /**
@@ -30,11 +30,11 @@ export function mergeConfig(
     budget,
     ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
   };
-  if (needsSummarizerProvider([candidate.strategy, fallback ?? []]) && provider === undefined) {
+  const needing = strategyNeedingProvider(registry, [candidate.strategy, fallback ?? []]);
+  if (needing !== undefined && provider === undefined) {
     throw new CliError({
       reason: 'config',
-      message:
-        'the "summarization" strategy needs a provider: add "provider": {"name": "anthropic"} to the config',
+      message: `the "${needing}" strategy needs a provider: add "provider": {"name": "anthropic"} to the config`,
     });
   }
   return {

@@ -4,7 +4,7 @@ import { apiKeyVariables, type ProviderSettings } from '../providers/create-prov
 import { offlineDefaults, type StrategyDefaults } from './installed-strategies.js';
 import { loadConfig } from './load-config.js';
 import { resolveProviderFlags } from './provider-flags.js';
-import { needsSummarizerProvider } from './summarizer-needed.js';
+import { strategyNeedingProvider } from './provider-needed.js';
 import { parseTokenAmount, parseTokenCount } from './token-amount.js';
 
 /** The flags every compacting command shares, as `parseArgs` returns them. */
@@ -84,11 +84,12 @@ export function resolveSettings(
     flags.strategy !== undefined
       ? undefined
       : (fileConfig?.fallback ?? (strategyDefaulted ? defaults.fallback : undefined));
-  if (needsSummarizerProvider([strategy, fallback ?? []]) && provider === undefined) {
+  const needing = strategyNeedingProvider(registry, [strategy, fallback ?? []]);
+  if (needing !== undefined && provider === undefined) {
     throw new CliError({
       reason: 'config',
       message:
-        `the "summarization" strategy needs a provider: pass --provider anthropic (with ${apiKeyVariables.anthropic} set) ` +
+        `the "${needing}" strategy needs a provider: pass --provider anthropic (with ${apiKeyVariables.anthropic} set) ` +
         `or --provider openai (with ${apiKeyVariables.openai} set), or add "provider": {"name": "anthropic"} to compaction.config.json`,
     });
   }

@@ -1,4 +1,6 @@
 import { createStrategyRegistry } from '@compaction/core';
+import { slidingWindowDefinition } from '@compaction/strategy-sliding-window';
+import { summarizationDefinition } from '@compaction/strategy-summarization';
 import { expect, it } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { CliError } from '../errors/cli-error.js';
@@ -211,20 +213,17 @@ describeOnFullRun('request policy', () => {
   });
 
   it('checks the operator’s allowances at start-up', async () => {
-    const registry = createStrategyRegistry({ loadPackage: false });
-    const known = new Set(['sliding-window', 'summarization']);
-    const definitions = {
-      definition: async (name: string) => {
-        if (!known.has(name)) throw new Error(`no strategy ${name}`);
-        return registry;
-      },
-    };
+    // The summarization definition says when it needs a provider: the policy asks it.
+    const definitions = createStrategyRegistry({
+      loadPackage: false,
+      definitions: [slidingWindowDefinition, summarizationDefinition],
+    });
     await expect(
       verifyRequestPolicy(
         createRequestPolicy({ strategy: 'sliding-window' }, undefined, { strategies: ['nope'] }),
         definitions,
       ),
-    ).rejects.toThrow('no strategy nope');
+    ).rejects.toThrow('No strategy named "nope"');
     const trailOnly = { strategy: { name: 'summarization', options: { maxOutputTokens: 0 } } };
     // The artifact trail alone calls no model, unless a request may change maxOutputTokens.
     await expect(verifyRequestPolicy(createRequestPolicy(trailOnly, undefined), definitions)).resolves.toBe(

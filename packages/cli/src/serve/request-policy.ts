@@ -1,5 +1,4 @@
-import type { CompactionConfig, JSONObject, StrategyConfig } from '@compaction/core';
-import { needsSummarizerProvider } from '../config/summarizer-needed.js';
+import type { CompactionConfig, JSONObject, StrategyConfig, StrategyRegistry } from '@compaction/core';
 import { usageError } from '../errors/cli-error.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
 import type { ProviderSettings } from '../providers/create-provider.js';
@@ -212,15 +211,12 @@ function checkStrategy(
  * Checks the operator's allowances at start-up: every allowed strategy is installed, strategies and models
  * that need a provider have one, and every allowed option names an allowed strategy.
  */
-export async function verifyRequestPolicy(
-  policy: RequestPolicy,
-  registry: { definition(name: string): Promise<unknown> },
-): Promise<void> {
+export async function verifyRequestPolicy(policy: RequestPolicy, registry: StrategyRegistry): Promise<void> {
   for (const name of policy.strategies.keys()) await registry.definition(name);
-  const summarizerAllowance = policy.provider === undefined ? summarizerAllowanceOf(policy) : undefined;
-  if (summarizerAllowance !== undefined) {
+  const providerAllowance = policy.provider === undefined ? providerAllowanceOf(policy, registry) : undefined;
+  if (providerAllowance !== undefined) {
     throw usageError(
-      `${summarizerAllowance} needs a provider: add --provider (and its API key) or a "provider" in the config`,
+      `${providerAllowance} needs a provider: add --provider (and its API key) or a "provider" in the config`,
     );
   }
   if (policy.provider === undefined && policy.models.size > 0) {
@@ -241,15 +237,25 @@ export async function verifyRequestPolicy(
 }
 
 /**
- * The allowance that lets a request run a summarization that calls a model, if any: summarization allowed
- * with operator options that do not set `maxOutputTokens: 0` (the artifact trail alone, no model), or with an
- * option a request may set to change that.
+ * The allowance that lets a request run a strategy that calls the provider, as its definition says: a strategy
+ * allowed with operator options that need one (a summarization without `maxOutputTokens: 0`), or an option a
+ * request may set, where the strategy needs one with that option left to the request (its default). A request
+ * that turns a provider on some other way is refused when it comes (see `mergeConfig`).
  */
-function summarizerAllowanceOf(policy: RequestPolicy): string | undefined {
-  if (!policy.strategies.has('summarization')) return undefined;
-  const configured = { name: 'summarization', options: policy.strategies.get('summarization') };
-  if (needsSummarizerProvider(configured)) return '--allow-strategy summarization';
-  return ['summarization.maxOutputTokens', 'summarization.*']
-    .filter((option) => policy.options.has(option))
-    .map((option) => `--allow-option ${option}`)[0];
+function providerAllowanceOf(policy: RequestPolicy, registry: StrategyRegistry): string | undefined {
+  const needs = (name: string, options: JSONObject | undefined) =>
+    registry.needsProvider?.({ name, options }) === true;
+  for (const [name, options] of policy.strategies) {
+    if (needs(name, options)) return `--allow-strategy ${name}`;
+    for (const option of policy.options) {
+      const key = option.startsWith(`${name}.`) ? option.slice(name.length + 1) : undefined;
+      if (key === undefined) continue;
+      const left =
+        key === '*'
+          ? {}
+          : Object.fromEntries(Object.entries(options ?? {}).filter(([optionName]) => optionName !== key));
+      if (needs(name, left)) return `--allow-option ${option}`;
+    }
+  }
+  return undefined;
 }

@@ -10,7 +10,6 @@ import {
   resolveCompactionConfig,
   type StrategyRegistry,
 } from '@compaction/core';
-import { needsSummarizerProvider } from '../config/summarizer-needed.js';
 import { cliTriggerPolicies } from '../config/trigger-policies.js';
 import { type StrategyThreads, threadedStrategy } from './threaded-strategy.js';
 
@@ -37,7 +36,7 @@ export async function createThreadedCompactor(
     triggerPolicies: cliTriggerPolicies,
   });
   const staysInline = (entry: unknown) =>
-    needsSummarizerProvider(entry) ||
+    registry.needsProvider?.(entry) === true ||
     (provider !== undefined && JSON.stringify(entry ?? null).includes('"summarization"'));
   const onThreads = (strategy: CompactionStrategy, entry: unknown): CompactionStrategy =>
     threads === undefined || staysInline(entry)

@@ -2,10 +2,10 @@ import type { DefinitionNotFoundSettings } from '../errors/definition-not-found.
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
-import { importFromFolders, type ResolveFrom } from './import-from-folders.js';
+import type { ResolveFrom } from './import-from-folders.js';
+import { importPackage, type PackageImport, type PackageLoader, packageImportOf } from './import-package.js';
 
-/** Loads a package by name; the default uses dynamic `import()`. */
-export type PackageLoader = (packageName: string) => Promise<unknown>;
+export type { PackageLoader } from './import-package.js';
 
 /** What every registered definition has (besides a factory and the schema of its input). */
 export interface NamedDefinition {
@@ -32,9 +32,7 @@ export interface DefinitionKind<Definition extends NamedDefinition> {
 export class DefinitionRegistry<Definition extends NamedDefinition> {
   readonly specificationVersion = 'v1';
   private readonly definitions = new Map<string, Definition>();
-  private readonly loadPackage: PackageLoader | false;
-  private readonly loader: string;
-  private readonly resolveFrom: readonly ResolveFrom[] | undefined;
+  private readonly packages: PackageImport | false;
   constructor(
     private readonly kind: DefinitionKind<Definition>,
     settings: {
@@ -43,12 +41,10 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
       resolveFrom?: ResolveFrom | readonly ResolveFrom[] | undefined;
     },
   ) {
-    this.loadPackage = settings.loadPackage ?? ((packageName) => import(packageName));
-    this.loader =
-      settings.loadPackage === undefined ? "@compaction/core's own folder" : 'the given loadPackage';
-    const { resolveFrom } = settings;
-    this.resolveFrom =
-      resolveFrom === undefined || Array.isArray(resolveFrom) ? resolveFrom : [resolveFrom as ResolveFrom];
+    this.packages =
+      settings.loadPackage === false
+        ? false
+        : packageImportOf({ ...settings, loadPackage: settings.loadPackage });
     for (const definition of settings.definitions ?? []) this.register(definition);
   }
   /** Registers a definition; a later registration under the same name replaces the earlier one. */
@@ -72,8 +68,8 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     const { label, notFound } = this.kind;
     const packageName = `@compaction/${label}-${name}`;
     const context = { requestedName: name, registeredNames: this.names(), packageName };
-    if (this.loadPackage === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound(context);
-    const loaded = await this.importPackage(packageName, (cause, searched) =>
+    if (this.packages === false || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw notFound(context);
+    const loaded = await importPackage(packageName, this.packages, (cause, searched) =>
       notFound({ ...context, cause, searched }),
     );
     const definition = (loaded as { default?: unknown } | undefined)?.default;
@@ -84,33 +80,6 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     }
     this.register(definition);
     return definition;
-  }
-  /**
-   * The package's module: from the loader, else (when the loader cannot see it: core in a pnpm-strict
-   * `node_modules`, a CLI installed globally) from the caller's folders, as the application itself would.
-   */
-  private async importPackage(
-    packageName: string,
-    notFound: (cause: unknown, searched: string[]) => Error,
-  ): Promise<unknown> {
-    const loadPackage = this.loadPackage as PackageLoader;
-    let missing: unknown;
-    try {
-      return await loadPackage(packageName);
-    } catch (cause) {
-      // Only the package itself missing means "install it"; a package that is there but fails to load
-      // would send the user to install what they already have.
-      if (!isMissingPackage(cause, packageName)) throw new PackageLoadError({ packageName, cause });
-      missing = cause;
-    }
-    let fromFolders: Awaited<ReturnType<typeof importFromFolders>>;
-    try {
-      fromFolders = await importFromFolders(packageName, this.resolveFrom);
-    } catch (cause) {
-      throw new PackageLoadError({ packageName, cause });
-    }
-    if (fromFolders.found) return fromFolders.module;
-    throw notFound(missing, [this.loader, ...fromFolders.searched]);
   }
   /** The definition for `name`, and `input` validated against its schema (with defaults filled in). */
   protected async validated(name: string, input: unknown): Promise<[Definition, never]> {
@@ -132,14 +101,4 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
       throw new InvalidOptionsError({ subject: source, issues: [issue] });
     }
   }
-}
-
-/**
- * Whether an import failed because the package named `packageName` is not installed: the runtime's
- * module-not-found error naming that very specifier (not a module the package itself imports).
- */
-function isMissingPackage(error: unknown, packageName: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
-  return notFound && typeof message === 'string' && message.includes(`'${packageName}'`);
 }

@@ -6,6 +6,7 @@ import type { StrategyDefinition, StrategyRegistry } from '../specs/strategy-reg
 import { pipelineDefinition } from '../strategies/pipeline.js';
 import { DefinitionRegistry, type PackageLoader } from './definition-registry.js';
 import type { ResolveFrom } from './import-from-folders.js';
+import { strategyNeedsProvider } from './strategy-needs-provider.js';
 
 /** Settings of {@link createStrategyRegistry}. */
 export interface StrategyRegistrySettings {
@@ -29,6 +30,9 @@ class DefaultStrategyRegistry
     const { name, options } = typeof config === 'string' ? { name: config, options: undefined } : config;
     const [definition, validated] = await this.validated(name, options);
     return definition.create(validated, { registry: this, ...context });
+  }
+  needsProvider(config: unknown): boolean {
+    return strategyNeedsProvider(this, config);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Message } from '../messages/message.js';
+import type { NativeCompactionV1 } from './native-compaction-v1.js';
 
 /** Input of {@link ProviderV1.generate}: a plain text generation, with no tools. */
 export interface GenerateRequestV1 {
@@ -80,6 +81,8 @@ export interface ProviderV1 {
   parseContextOverflow?(error: unknown): ContextOverflowV1 | undefined;
   /** Context window and output limit of a model (the default model when omitted). */
   modelLimits(modelId?: string): ModelLimitsV1;
+  /** The provider's own compaction, where the adapter offers it for the model (the `native` strategy uses it). */
+  readonly nativeCompaction?: NativeCompactionV1;
 }
 
 export type Provider = ProviderV1;

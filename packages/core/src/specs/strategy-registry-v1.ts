@@ -28,6 +28,12 @@ export interface StrategyDefinitionV1<Options = unknown> {
   readonly optionsSchema: OptionsSchema;
   /** Builds a strategy from validated options. */
   create(options: Options, context: StrategyContextV1): CompactionStrategy | Promise<CompactionStrategy>;
+  /**
+   * Optional: whether a strategy built from these validated options calls the provider, so an application
+   * can ask for one before it builds anything (the registry's `needsProvider`). Absent, none is needed. The
+   * registry is given to ask nested strategies (a fallback, the stages of a pipeline).
+   */
+  needsProvider?(options: Options, context: { registry: StrategyRegistryV1 }): boolean;
 }
 
 /**
@@ -46,6 +52,13 @@ export interface StrategyRegistryV1 {
   definition(name: string): Promise<StrategyDefinitionV1<never>>;
   /** Builds a strategy from a config: resolves the name, validates the options and calls the factory. */
   resolve(config: StrategyConfig, context?: { provider?: Provider }): Promise<CompactionStrategy>;
+  /**
+   * Whether the strategies of a config entry (a name, `{ name, options }`, or a list, as a config's `strategy`
+   * or `fallback`) call the provider, as each registered definition's `needsProvider` answers, so an
+   * application can ask for a provider before it builds anything. A name not registered yet is answered by the
+   * strategy entries nested in its options. Optional in the spec; core's registries have it.
+   */
+  needsProvider?(config: unknown): boolean;
 }
 
 /** The current strategy context spec. */

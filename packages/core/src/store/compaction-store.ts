@@ -56,6 +56,12 @@ export interface CompactionStore {
   deleteSession?(sessionId: string): Promise<void>;
   /** Optional: every session of {@link CompactionStore.sessions} with its last activity and size, sorted by id. */
   sessionUsage?(): Promise<SessionUsage[]>;
+  /**
+   * Optional: resolves once the store is usable (its file open, its database reachable and migrated), and
+   * rejects with the store's error when it cannot be. Calls made before it resolves wait for it. A store
+   * registry awaits it when it opens a store.
+   */
+  opened?(): Promise<void>;
   /** Releases what the store holds open (files, connections). Further calls fail. */
   close(): Promise<void>;
 }

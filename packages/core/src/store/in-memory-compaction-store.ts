@@ -1,5 +1,6 @@
 import type { JSONObject } from '../json.js';
 import type { CompactionRecord, CompactionStore, SessionUsage } from './compaction-store.js';
+import { mergeSessionMetadata } from './merge-session-metadata.js';
 
 /** Keeps records and session metadata in memory, copied on the way in and out so they cannot change. */
 export class InMemoryCompactionStore implements CompactionStore {
@@ -8,6 +9,8 @@ export class InMemoryCompactionStore implements CompactionStore {
   /** The time of each session's newest write, as an ISO 8601 string. */
   private readonly activity = new Map<string, string>();
   private closed = false;
+  /** Resolves at once: memory needs no opening. */
+  async opened(): Promise<void> {}
   async append(record: CompactionRecord): Promise<void> {
     this.assertOpen();
     const sessionId = record.event.sessionId;
@@ -31,9 +34,7 @@ export class InMemoryCompactionStore implements CompactionStore {
   }
   async updateSessionMetadata(sessionId: string, metadata: JSONObject): Promise<JSONObject> {
     this.assertOpen();
-    // A key set to undefined is removed (the store conformance suite checks every store does so).
-    const update = { ...this.metadata.get(sessionId), ...structuredClone(metadata) };
-    const merged = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
+    const merged = mergeSessionMetadata(this.metadata.get(sessionId), metadata);
     this.metadata.set(sessionId, merged);
     this.activity.set(sessionId, new Date().toISOString());
     return structuredClone(merged);

@@ -2,6 +2,7 @@ import { BudgetUnreachableError } from '../errors/budget-unreachable-error.js';
 import { type JSONObject, present } from '../json.js';
 import type { OptionsSchema } from '../options/options-schema.js';
 import { defineStrategy } from '../registry/strategy-definition.js';
+import { strategyNeedsProvider } from '../registry/strategy-needs-provider.js';
 import type { ArchivedItem, CompactionOutput, CompactionStrategy } from '../specs/compaction-strategy-v1.js';
 import type { StrategyConfig } from '../specs/strategy-config.js';
 import { assertValidHistory } from '../turns/repair-history.js';
@@ -116,4 +117,5 @@ export const pipelineDefinition = defineStrategy<PipelineOptions>({
     const stages = await Promise.all(options.stages.map((stage) => context.registry.resolve(stage, context)));
     return createPipeline(stages);
   },
+  needsProvider: (options, context) => strategyNeedsProvider(context.registry, options.stages),
 });

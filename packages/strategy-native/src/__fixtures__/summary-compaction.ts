@@ -1,7 +1,6 @@
-import { createPipeline, type Message } from '@compaction/core';
+import { createPipeline, type Message, type NativeCompaction } from '@compaction/core';
 import { createPruning } from '@compaction/strategy-pruning';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
-import type { NativeCompaction } from '../native-compaction.js';
 
 /**
  * A native compaction standing in for a provider's: one user message whose part holds an opaque "block"
