@@ -6,7 +6,8 @@
  * as they pass their trigger; and large conversations through `compaction proxy`, each compacted on its way. The
  * servers and the loads run in processes of their own, so the health checks measure the server only. Saves
  * bench/results/serve.json and writes the serve figures of bench/README.md from it. `--seconds <n>` sets how long
- * each server is loaded (default 20).
+ * each server is loaded (default 20); `--loads proxy` (a comma-separated list of `compact`, `sessions`, `proxy`)
+ * runs only those loads and prints their figures, saving nothing.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,8 +21,20 @@ import { readmePath, withGeneratedSection } from '../readme/generated-section.js
 import { serveReadmeFigures, serveSectionName } from './readme-figures.js';
 import { type HealthUnderLoad, type ServeResults, serveResultsFile } from './serve-results.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '20' }, loads: { type: 'string' } },
+});
 const seconds = Number(values.seconds);
+const allLoads = ['compact', 'sessions', 'proxy'] as const;
+const chosenLoads = values.loads === undefined ? allLoads : values.loads.split(',');
+for (const load of chosenLoads) {
+  if (!(allLoads as readonly string[]).includes(load)) {
+    console.error(`--loads takes ${allLoads.join(', ')}; "${load}" is none of them`);
+    process.exit(1);
+  }
+}
+/** Only a run of every load is saved and written into the README. */
+const everyLoad = allLoads.every((load) => chosenLoads.includes(load));
 const clients = 2;
 /** Asked of the body generator; the body is a little larger (its last round, UTF-8). */
 const requestedBytes = 8_000_000;
@@ -233,7 +246,7 @@ async function measure(
 
 const loadAverage = loadavg()[0]!;
 const runs = [await measure('none', 'idle')];
-for (const load of ['compact', 'sessions', 'proxy'] as const) {
+for (const load of allLoads.filter((name) => chosenLoads.includes(name))) {
   runs.push(await measure(load, 'inline'), await measure(load, 'threads'));
 }
 const results: ServeResults = {
@@ -250,9 +263,13 @@ const results: ServeResults = {
   runs,
 };
 rmSync(eventLoopFolder, { recursive: true, force: true });
-serveResultsFile.save(results);
-writeFileSync(
-  readmePath,
-  withGeneratedSection(readFileSync(readmePath, 'utf8'), serveSectionName, serveReadmeFigures(results)),
-);
-console.log(serveReadmeFigures(results));
+if (everyLoad) {
+  serveResultsFile.save(results);
+  writeFileSync(
+    readmePath,
+    withGeneratedSection(readFileSync(readmePath, 'utf8'), serveSectionName, serveReadmeFigures(results)),
+  );
+  console.log(serveReadmeFigures(results));
+} else {
+  console.log(JSON.stringify(runs, null, 2));
+}

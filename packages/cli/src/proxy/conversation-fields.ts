@@ -39,9 +39,23 @@ export function withoutCacheMarks(value: unknown): unknown {
   return copy;
 }
 
-/** The hash of a turn or of the fields beside the list, its cache marks left out. */
+/**
+ * The hash of a turn or of the fields beside the list, its cache marks left out. A turn without marks (most of
+ * them) is hashed as it is: copying it first would hash the same JSON, and every turn of a large request would
+ * be copied for nothing.
+ */
 export function hashTurn(value: unknown): string {
-  return hashJson(withoutCacheMarks(value));
+  return hashJson(hasCacheMarks(value) ? withoutCacheMarks(value) : value);
+}
+
+/** Whether a value holds a `cache_control` mark anywhere, found without copying or counting. */
+function hasCacheMarks(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasCacheMarks);
+  if (typeof value !== 'object' || value === null) return false;
+  for (const key in value) {
+    if (key === 'cache_control' || hasCacheMarks((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** How many `cache_control` marks a value holds. */

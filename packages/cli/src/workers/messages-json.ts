@@ -1,4 +1,5 @@
 import type { Message } from '@compaction/core';
+import { mapInSlices } from './event-loop-slices.js';
 
 /**
  * Each message's JSON in UTF-8, kept while the message lives. Messages are never changed in place and a
@@ -29,7 +30,18 @@ const closingBracket = 0x5d;
  * same bytes, as a list's JSON is its items' JSON between brackets, separated by commas.
  */
 export function messagesJsonBytes(messages: readonly Message[]): Uint8Array {
-  const pieces = messages.map(encodedMessage);
+  return joined(messages.map(encodedMessage));
+}
+
+/**
+ * {@link messagesJsonBytes}, encoding the messages in slices of the event loop: a large history's encoding
+ * (tens of milliseconds for megabytes) does not hold the server's other clients.
+ */
+export async function messagesJsonBytesInSlices(messages: readonly Message[]): Promise<Uint8Array> {
+  return joined(await mapInSlices(messages, encodedMessage));
+}
+
+function joined(pieces: readonly Buffer[]): Uint8Array {
   let length = 2 + Math.max(0, pieces.length - 1);
   for (const piece of pieces) length += piece.byteLength;
   const bytes = new Uint8Array(length);

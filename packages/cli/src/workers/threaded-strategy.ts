@@ -5,7 +5,8 @@ import type {
   JSONValue,
   Message,
 } from '@compaction/core';
-import { messagesJsonBytes } from './messages-json.js';
+import { mapInSlices, nextTurn } from './event-loop-slices.js';
+import { messagesJsonBytesInSlices } from './messages-json.js';
 import { rebuildError, type StrategyAnswer, type StrategyTask } from './strategy-task.js';
 import { WorkerUnavailableError } from './worker-pool.js';
 
@@ -74,8 +75,9 @@ export function threadedStrategy(
       if (!threads.usable || !buildable || small) {
         return inline.compact(input);
       }
-      // In a buffer of its own, to move whole; each message encoded once while it lives.
-      const messages = messagesJsonBytes(input.messages);
+      // In a buffer of its own, to move whole; each message encoded once while it lives, in slices of the
+      // event loop, which a large history would otherwise hold for tens of milliseconds.
+      const messages = await messagesJsonBytesInSlices(input.messages);
       const task: StrategyTask = {
         kind: 'strategy',
         entry,
@@ -101,8 +103,14 @@ export function threadedStrategy(
         return inline.compact(input);
       }
       if (answer.kind === 'error') throw rebuildError(answer.error);
+      const output = answer.messages.map((message) => keptOrNew(input.messages, message));
+      // The Compactor counts and checks the result as soon as it has it, in one go: the messages the thread
+      // wrote are counted here first, in slices (the counter keeps each message's count), and the check starts
+      // in a turn of the event loop of its own.
+      await mapInSlices(output, (message) => input.counter.countMessage(message));
+      await nextTurn();
       return {
-        messages: answer.messages.map((message) => keptOrNew(input.messages, message)),
+        messages: output,
         ...(answer.summary === undefined ? {} : { summary: answer.summary }),
         ...(answer.details === undefined ? {} : { details: answer.details }),
         ...(answer.archived === undefined ? {} : { archived: answer.archived }),
