@@ -50,6 +50,12 @@ export interface ConformanceSettings {
   numRuns?: number;
   /** The fast-check seed, for reproducing a failure. */
   seed?: number;
+  /**
+   * Whether a failure is shrunk to its smallest counterexample. Default true. False stops at the first
+   * failure (fast-check's `endOnFailure`): for a check that only asks whether a property fails, where shrinking
+   * a large counterexample can take minutes on some seeds.
+   */
+  shrink?: boolean;
   /** The estimator the counter uses; defaults to core's default. */
   estimator?: TokenEstimator;
   /**
@@ -128,7 +134,11 @@ export async function checkConformanceProperty(
   const strategy = typeof settings.strategy === 'function' ? await settings.strategy() : settings.strategy;
   const newCounter = () => createTokenCounter(settings.estimator);
   const runner = new ConformanceRunner(strategy, newCounter, settings.floor ?? reachableFloor);
-  const parameters = { numRuns, ...(settings.seed === undefined ? {} : { seed: settings.seed }) };
+  const parameters = {
+    numRuns,
+    ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+    ...(settings.shrink === false ? { endOnFailure: true } : {}),
+  };
   const counterexample =
     property === 'rejects-malformed-input'
       ? await runProperty(
@@ -162,7 +172,7 @@ export async function checkConformanceProperty(
 async function runProperty<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<boolean>,
-  parameters: { numRuns: number; seed?: number },
+  parameters: { numRuns: number; seed?: number; endOnFailure?: boolean },
 ): Promise<string | undefined> {
   const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
   if (!details.failed) return undefined;
