@@ -1,9 +1,9 @@
 import type { DefinitionNotFoundSettings } from '../errors/definition-not-found.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
 import { type OptionsSchema, validateOptions } from '../options/options-schema.js';
 import type { ResolveFrom } from './import-from-folders.js';
 import { importPackage, type PackageImport, type PackageLoader, packageImportOf } from './import-package.js';
+import { assertV1Definition } from './v1-definition.js';
 
 export type { PackageLoader } from './import-package.js';
 
@@ -88,17 +88,10 @@ export class DefinitionRegistry<Definition extends NamedDefinition> {
     return [definition, validateOptions<never>(schema, input, `${this.kind.label} "${name}"`)];
   }
   private assertDefinition(value: unknown, source: string): asserts value is Definition {
-    const candidate = value as Record<string, unknown> | undefined | null;
-    if (
-      typeof candidate !== 'object' ||
-      candidate === null ||
-      candidate.specificationVersion !== 'v1' ||
-      typeof candidate.name !== 'string' ||
-      typeof candidate.create !== 'function' ||
-      typeof candidate[this.kind.schema as string] !== 'object'
-    ) {
-      const issue = { path: '', message: `is not a v1 ${this.kind.label} definition` };
-      throw new InvalidOptionsError({ subject: source, issues: [issue] });
-    }
+    assertV1Definition(value, source, {
+      label: this.kind.label,
+      make: 'create',
+      schema: this.kind.schema as string,
+    });
   }
 }

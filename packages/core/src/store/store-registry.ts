@@ -1,8 +1,8 @@
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PackageLoadError } from '../errors/package-load-error.js';
 import { StoreNotFoundError } from '../errors/store-not-found-error.js';
 import type { ResolveFrom } from '../registry/import-from-folders.js';
 import { importPackage, type PackageLoader, packageImportOf } from '../registry/import-package.js';
+import { assertV1Definition } from '../registry/v1-definition.js';
 import type { CompactionStore } from './compaction-store.js';
 import { InMemoryCompactionStore } from './in-memory-compaction-store.js';
 import { defineStore, type StoreDefinition } from './store-definition.js';
@@ -153,15 +153,5 @@ function wantedOf(kind: StoreLocationKind): {
 }
 
 function assertStoreDefinition(value: unknown, source: string): asserts value is StoreDefinition<never> {
-  const candidate = value as Record<string, unknown> | undefined | null;
-  if (
-    typeof candidate !== 'object' ||
-    candidate === null ||
-    candidate.specificationVersion !== 'v1' ||
-    typeof candidate.name !== 'string' ||
-    typeof candidate.open !== 'function'
-  ) {
-    const issue = { path: '', message: 'is not a v1 store definition' };
-    throw new InvalidOptionsError({ subject: source, issues: [issue] });
-  }
+  assertV1Definition(value, source, { label: 'store', make: 'open' });
 }
