@@ -217,121 +217,142 @@ export function responsesStream(answer) {
   ];
   const output = responsesOutput(answer);
   output.forEach((item, outputIndex) => {
-    if (item.type === 'reasoning') {
-      chunks.push(
-        send({
-          type: 'response.output_item.added',
-          output_index: outputIndex,
-          item: { ...item, summary: [] },
-        }),
-        send({
-          type: 'response.reasoning_summary_part.added',
-          item_id: item.id,
-          output_index: outputIndex,
-          summary_index: 0,
-          part: { type: 'summary_text', text: '' },
-        }),
-      );
-      for (const piece of pieces(item.summary[0].text)) {
-        chunks.push(
-          send({
-            type: 'response.reasoning_summary_text.delta',
-            item_id: item.id,
-            output_index: outputIndex,
-            summary_index: 0,
-            delta: piece,
-          }),
-        );
-      }
-      chunks.push(
-        send({
-          type: 'response.reasoning_summary_text.done',
-          item_id: item.id,
-          output_index: outputIndex,
-          summary_index: 0,
-          text: item.summary[0].text,
-        }),
-        send({
-          type: 'response.reasoning_summary_part.done',
-          item_id: item.id,
-          output_index: outputIndex,
-          summary_index: 0,
-          part: item.summary[0],
-        }),
-      );
-    } else if (item.type === 'message') {
-      const text = item.content[0].text;
-      chunks.push(
-        send({
-          type: 'response.output_item.added',
-          output_index: outputIndex,
-          item: { ...item, status: 'in_progress', content: [] },
-        }),
-        send({
-          type: 'response.content_part.added',
-          item_id: item.id,
-          output_index: outputIndex,
-          content_index: 0,
-          part: { type: 'output_text', text: '', annotations: [] },
-        }),
-      );
-      for (const piece of pieces(text)) {
-        chunks.push(
-          send({
-            type: 'response.output_text.delta',
-            item_id: item.id,
-            output_index: outputIndex,
-            content_index: 0,
-            delta: piece,
-          }),
-        );
-      }
-      chunks.push(
-        send({
-          type: 'response.output_text.done',
-          item_id: item.id,
-          output_index: outputIndex,
-          content_index: 0,
-          text,
-        }),
-        send({
-          type: 'response.content_part.done',
-          item_id: item.id,
-          output_index: outputIndex,
-          content_index: 0,
-          part: item.content[0],
-        }),
-      );
-    } else {
-      chunks.push(
-        send({
-          type: 'response.output_item.added',
-          output_index: outputIndex,
-          item: { ...item, status: 'in_progress', arguments: '' },
-        }),
-      );
-      for (const piece of pieces(item.arguments)) {
-        chunks.push(
-          send({
-            type: 'response.function_call_arguments.delta',
-            item_id: item.id,
-            output_index: outputIndex,
-            delta: piece,
-          }),
-        );
-      }
-      chunks.push(
-        send({
-          type: 'response.function_call_arguments.done',
-          item_id: item.id,
-          output_index: outputIndex,
-          arguments: item.arguments,
-        }),
-      );
-    }
+    const itemEvents =
+      item.type === 'reasoning'
+        ? reasoningEvents
+        : item.type === 'message'
+          ? messageEvents
+          : functionCallEvents;
+    chunks.push(...itemEvents(item, outputIndex, send));
     chunks.push(send({ type: 'response.output_item.done', output_index: outputIndex, item }));
   });
   chunks.push(send({ type: 'response.completed', response: responsesObject(answer, 'completed', output) }));
+  return chunks;
+}
+
+/** A reasoning item's events: added, then its summary part and text in pieces, each done. */
+function reasoningEvents(item, outputIndex, send) {
+  const chunks = [];
+  chunks.push(
+    send({
+      type: 'response.output_item.added',
+      output_index: outputIndex,
+      item: { ...item, summary: [] },
+    }),
+    send({
+      type: 'response.reasoning_summary_part.added',
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+    }),
+  );
+  for (const piece of pieces(item.summary[0].text)) {
+    chunks.push(
+      send({
+        type: 'response.reasoning_summary_text.delta',
+        item_id: item.id,
+        output_index: outputIndex,
+        summary_index: 0,
+        delta: piece,
+      }),
+    );
+  }
+  chunks.push(
+    send({
+      type: 'response.reasoning_summary_text.done',
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      text: item.summary[0].text,
+    }),
+    send({
+      type: 'response.reasoning_summary_part.done',
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: item.summary[0],
+    }),
+  );
+  return chunks;
+}
+
+/** A message item's events: added, then its text part in pieces, done. */
+function messageEvents(item, outputIndex, send) {
+  const chunks = [];
+  const text = item.content[0].text;
+  chunks.push(
+    send({
+      type: 'response.output_item.added',
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', content: [] },
+    }),
+    send({
+      type: 'response.content_part.added',
+      item_id: item.id,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    }),
+  );
+  for (const piece of pieces(text)) {
+    chunks.push(
+      send({
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        delta: piece,
+      }),
+    );
+  }
+  chunks.push(
+    send({
+      type: 'response.output_text.done',
+      item_id: item.id,
+      output_index: outputIndex,
+      content_index: 0,
+      text,
+    }),
+    send({
+      type: 'response.content_part.done',
+      item_id: item.id,
+      output_index: outputIndex,
+      content_index: 0,
+      part: item.content[0],
+    }),
+  );
+  return chunks;
+}
+
+/** A function call item's events: added without arguments, then its arguments in pieces, done. */
+function functionCallEvents(item, outputIndex, send) {
+  const chunks = [];
+  chunks.push(
+    send({
+      type: 'response.output_item.added',
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    }),
+  );
+  for (const piece of pieces(item.arguments)) {
+    chunks.push(
+      send({
+        type: 'response.function_call_arguments.delta',
+        item_id: item.id,
+        output_index: outputIndex,
+        delta: piece,
+      }),
+    );
+  }
+  chunks.push(
+    send({
+      type: 'response.function_call_arguments.done',
+      item_id: item.id,
+      output_index: outputIndex,
+      arguments: item.arguments,
+    }),
+  );
   return chunks;
 }
 

@@ -229,145 +229,157 @@ const loopInput = JSON.stringify({ path: 'src/index.ts' });
  */
 export function streamedToolCall(target: AiSdkTarget, thinking: boolean, inputTokens: number): Reply {
   switch (target) {
-    case 'anthropic': {
-      const blocks = [
-        ...(thinking
-          ? [
-              {
-                type: 'content_block_start',
-                content_block: { type: 'thinking', thinking: '', signature: '' },
-              },
-              {
-                type: 'content_block_delta',
-                delta: { type: 'thinking_delta', thinking: 'Read the file first.' },
-              },
-              {
-                type: 'content_block_delta',
-                delta: { type: 'signature_delta', signature: 'loop-signature' },
-              },
-              { type: 'content_block_stop' },
-            ]
-          : []),
-        {
-          type: 'content_block_start',
-          content_block: { type: 'tool_use', id: 'toolu_loop_0001', name: 'read_file', input: {} },
-        },
-        { type: 'content_block_delta', delta: { type: 'input_json_delta', partial_json: loopInput } },
-        { type: 'content_block_stop' },
-      ];
-      let index = -1;
-      const indexed = blocks.map((event) => {
-        if (event.type === 'content_block_start') index++;
-        return { ...event, index };
-      });
-      return stream(
-        [
-          {
-            type: 'message_start',
-            message: {
-              id: 'msg_stream_tool',
-              type: 'message',
-              role: 'assistant',
-              model: 'claude-sonnet-4-5',
-              content: [],
-              stop_reason: null,
-              stop_sequence: null,
-              usage: { input_tokens: inputTokens, output_tokens: 1 },
-            },
-          },
-          ...indexed,
-          {
-            type: 'message_delta',
-            delta: { stop_reason: 'tool_use', stop_sequence: null },
-            usage: { output_tokens: 20 },
-          },
-          { type: 'message_stop' },
-        ].map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
-      );
-    }
-    case 'openai-chat': {
-      const chunk = (delta: unknown, finish: string | null, usage?: unknown) => ({
-        id: 'chatcmpl-stream-tool',
-        object: 'chat.completion.chunk',
-        created: 1_700_000_000,
-        model: 'gpt-4.1',
-        choices: [{ index: 0, delta, finish_reason: finish }],
-        ...(usage === undefined ? {} : { usage }),
-      });
-      const call = {
-        index: 0,
-        id: 'call_loop_0001',
-        type: 'function',
-        function: { name: 'read_file', arguments: '' },
-      };
-      return stream([
-        `data: ${JSON.stringify(chunk({ role: 'assistant', content: null, tool_calls: [call] }, null))}\n\n`,
-        `data: ${JSON.stringify(chunk({ tool_calls: [{ index: 0, function: { arguments: loopInput } }] }, null))}\n\n`,
-        `data: ${JSON.stringify(
-          chunk({}, 'tool_calls', {
-            prompt_tokens: inputTokens,
-            completion_tokens: 20,
-            total_tokens: inputTokens + 20,
-          }),
-        )}\n\n`,
-        'data: [DONE]\n\n',
-      ]);
-    }
-    case 'openai-responses': {
-      const reasoning = {
-        type: 'reasoning',
-        id: 'rs_loop_0001',
-        encrypted_content: 'loop-encrypted-reasoning',
-        summary: [{ type: 'summary_text', text: 'Read the file first.' }],
-      };
-      const call = {
-        type: 'function_call',
-        id: 'fc_loop_0001',
-        call_id: 'call_loop_0001',
-        name: 'read_file',
-        arguments: loopInput,
-        status: 'completed',
-      };
-      const events = [
-        {
-          type: 'response.created',
-          response: { ...responsesEnvelope('resp_stream_tool', 'in_progress'), output: [] },
-        },
-        { type: 'response.output_item.added', output_index: 0, item: { ...reasoning, summary: [] } },
-        { type: 'response.output_item.done', output_index: 0, item: reasoning },
-        {
-          type: 'response.output_item.added',
-          output_index: 1,
-          item: { ...call, arguments: '', status: 'in_progress' },
-        },
-        {
-          type: 'response.function_call_arguments.delta',
-          item_id: 'fc_loop_0001',
-          output_index: 1,
-          delta: loopInput,
-        },
-        { type: 'response.output_item.done', output_index: 1, item: call },
-        {
-          type: 'response.completed',
-          response: {
-            ...responsesEnvelope('resp_stream_tool', 'completed'),
-            output: [reasoning, call],
-            usage: {
-              input_tokens: inputTokens,
-              input_tokens_details: { cached_tokens: 0 },
-              output_tokens: 20,
-              output_tokens_details: { reasoning_tokens: 10 },
-              total_tokens: inputTokens + 20,
-            },
-          },
-        },
-      ];
-      return stream(
-        events.map(
-          (event, index) =>
-            `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`,
-        ),
-      );
-    }
+    case 'anthropic':
+      return anthropicStreamedToolCall(thinking, inputTokens);
+    case 'openai-chat':
+      return chatStreamedToolCall(inputTokens);
+    case 'openai-responses':
+      return responsesStreamedToolCall(inputTokens);
   }
+}
+
+/** Anthropic's stream: the thinking block (when asked for) and the `tool_use` block, indexed in order. */
+function anthropicStreamedToolCall(thinking: boolean, inputTokens: number): Reply {
+  const blocks = [
+    ...(thinking
+      ? [
+          {
+            type: 'content_block_start',
+            content_block: { type: 'thinking', thinking: '', signature: '' },
+          },
+          {
+            type: 'content_block_delta',
+            delta: { type: 'thinking_delta', thinking: 'Read the file first.' },
+          },
+          {
+            type: 'content_block_delta',
+            delta: { type: 'signature_delta', signature: 'loop-signature' },
+          },
+          { type: 'content_block_stop' },
+        ]
+      : []),
+    {
+      type: 'content_block_start',
+      content_block: { type: 'tool_use', id: 'toolu_loop_0001', name: 'read_file', input: {} },
+    },
+    { type: 'content_block_delta', delta: { type: 'input_json_delta', partial_json: loopInput } },
+    { type: 'content_block_stop' },
+  ];
+  let index = -1;
+  const indexed = blocks.map((event) => {
+    if (event.type === 'content_block_start') index++;
+    return { ...event, index };
+  });
+  return stream(
+    [
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_stream_tool',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: inputTokens, output_tokens: 1 },
+        },
+      },
+      ...indexed,
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'tool_use', stop_sequence: null },
+        usage: { output_tokens: 20 },
+      },
+      { type: 'message_stop' },
+    ].map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+  );
+}
+
+/** Chat Completions' stream: the call's name, then its arguments, then the finish reason with the usage. */
+function chatStreamedToolCall(inputTokens: number): Reply {
+  const chunk = (delta: unknown, finish: string | null, usage?: unknown) => ({
+    id: 'chatcmpl-stream-tool',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'gpt-4.1',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage === undefined ? {} : { usage }),
+  });
+  const call = {
+    index: 0,
+    id: 'call_loop_0001',
+    type: 'function',
+    function: { name: 'read_file', arguments: '' },
+  };
+  return stream([
+    `data: ${JSON.stringify(chunk({ role: 'assistant', content: null, tool_calls: [call] }, null))}\n\n`,
+    `data: ${JSON.stringify(chunk({ tool_calls: [{ index: 0, function: { arguments: loopInput } }] }, null))}\n\n`,
+    `data: ${JSON.stringify(
+      chunk({}, 'tool_calls', {
+        prompt_tokens: inputTokens,
+        completion_tokens: 20,
+        total_tokens: inputTokens + 20,
+      }),
+    )}\n\n`,
+    'data: [DONE]\n\n',
+  ]);
+}
+
+/** The Responses stream: the encrypted reasoning item, then the function call, then the completed response. */
+function responsesStreamedToolCall(inputTokens: number): Reply {
+  const reasoning = {
+    type: 'reasoning',
+    id: 'rs_loop_0001',
+    encrypted_content: 'loop-encrypted-reasoning',
+    summary: [{ type: 'summary_text', text: 'Read the file first.' }],
+  };
+  const call = {
+    type: 'function_call',
+    id: 'fc_loop_0001',
+    call_id: 'call_loop_0001',
+    name: 'read_file',
+    arguments: loopInput,
+    status: 'completed',
+  };
+  const events = [
+    {
+      type: 'response.created',
+      response: { ...responsesEnvelope('resp_stream_tool', 'in_progress'), output: [] },
+    },
+    { type: 'response.output_item.added', output_index: 0, item: { ...reasoning, summary: [] } },
+    { type: 'response.output_item.done', output_index: 0, item: reasoning },
+    {
+      type: 'response.output_item.added',
+      output_index: 1,
+      item: { ...call, arguments: '', status: 'in_progress' },
+    },
+    {
+      type: 'response.function_call_arguments.delta',
+      item_id: 'fc_loop_0001',
+      output_index: 1,
+      delta: loopInput,
+    },
+    { type: 'response.output_item.done', output_index: 1, item: call },
+    {
+      type: 'response.completed',
+      response: {
+        ...responsesEnvelope('resp_stream_tool', 'completed'),
+        output: [reasoning, call],
+        usage: {
+          input_tokens: inputTokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 20,
+          output_tokens_details: { reasoning_tokens: 10 },
+          total_tokens: inputTokens + 20,
+        },
+      },
+    },
+  ];
+  return stream(
+    events.map(
+      (event, index) =>
+        `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`,
+    ),
+  );
 }

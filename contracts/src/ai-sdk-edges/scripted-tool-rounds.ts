@@ -18,8 +18,48 @@ export function longOutput(label: string, round: number): string {
 
 /** Anthropic's answer for round `round` of the scripted agent (with thinking when the request asks for it). */
 export function anthropicToolRound(round: number, thinking: boolean): unknown {
-  const id = (kind: string) => `${kind}_${String(round).padStart(4, '0')}`;
-  const serverBlocks = [
+  const id = roundId(round);
+  const programmatic = round % 5 === 4;
+  return {
+    id: id('msg'),
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [
+      ...(thinking
+        ? [{ type: 'thinking', thinking: `Round ${round}: check, then read.`, signature: id('signature') }]
+        : []),
+      ...programmaticResult(round),
+      { type: 'text', text: `Round ${round}: checking before the next read.` },
+      ...anthropicServerBlocks(round),
+      {
+        type: 'tool_use',
+        id: id('toolu'),
+        name: 'read_file',
+        input: { path: `src/module-${round}.ts` },
+        ...(programmatic
+          ? { caller: { type: 'code_execution_20250825', tool_id: id('srvtoolu_code') } }
+          : {}),
+      },
+    ],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 1000 + round * 900, output_tokens: 40 },
+  };
+}
+
+/** The ids of a round's blocks: a kind and the round's number, four digits. */
+function roundId(round: number): (kind: string) => string {
+  return (kind) => `${kind}_${String(round).padStart(4, '0')}`;
+}
+
+/**
+ * The server-run tools of a round, one kind after the other: web fetch, bash and text editor code execution, an
+ * MCP tool (each with its result in the same answer), and the code execution that calls the client tool.
+ */
+function anthropicServerBlocks(round: number): object[] {
+  const id = roundId(round);
+  return [
     [
       {
         type: 'server_tool_use',
@@ -99,49 +139,24 @@ export function anthropicToolRound(round: number, thinking: boolean): unknown {
     // Programmatic tool calling: the code calls the client tool, and its result comes with the next answer.
     [{ type: 'server_tool_use', id: id('srvtoolu_code'), name: 'code_execution', input: { code: 'run()' } }],
   ][round % 5]!;
-  const programmatic = round % 5 === 4;
-  const previous =
-    (round + 4) % 5 === 4 && round > 0 ? `srvtoolu_code_${String(round - 1).padStart(4, '0')}` : undefined;
-  return {
-    id: id('msg'),
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-5',
-    content: [
-      ...(thinking
-        ? [{ type: 'thinking', thinking: `Round ${round}: check, then read.`, signature: id('signature') }]
-        : []),
-      ...(previous === undefined
-        ? []
-        : [
-            {
-              type: 'code_execution_tool_result',
-              tool_use_id: previous,
-              content: {
-                type: 'code_execution_result',
-                stdout: longOutput('run()', round),
-                stderr: '',
-                return_code: 0,
-                content: [],
-              },
-            },
-          ]),
-      { type: 'text', text: `Round ${round}: checking before the next read.` },
-      ...serverBlocks,
-      {
-        type: 'tool_use',
-        id: id('toolu'),
-        name: 'read_file',
-        input: { path: `src/module-${round}.ts` },
-        ...(programmatic
-          ? { caller: { type: 'code_execution_20250825', tool_id: id('srvtoolu_code') } }
-          : {}),
+}
+
+/** The result of the previous round's programmatic code execution, which comes with the next answer. */
+function programmaticResult(round: number): object[] {
+  if ((round + 4) % 5 !== 4 || round <= 0) return [];
+  return [
+    {
+      type: 'code_execution_tool_result',
+      tool_use_id: `srvtoolu_code_${String(round - 1).padStart(4, '0')}`,
+      content: {
+        type: 'code_execution_result',
+        stdout: longOutput('run()', round),
+        stderr: '',
+        return_code: 0,
+        content: [],
       },
-    ],
-    stop_reason: 'tool_use',
-    stop_sequence: null,
-    usage: { input_tokens: 1000 + round * 900, output_tokens: 40 },
-  };
+    },
+  ];
 }
 
 /** The Responses answer for round `round`: reasoning, then a call of one client-run tool. */

@@ -42,99 +42,133 @@ export function createSlidingWindow(options: SlidingWindowOptions = {}): Compact
   return createWholeTurnsStrategy(
     settings,
     ({ messages, counter, budget, round, archive = false }, start) => {
-      const { markerCost } = start;
-      return keepChosenTurns({ messages, counter, budget }, start, selectWindow);
-
-      function selectWindow(plan: TurnPlan): TurnChoice | CompactionOutput {
-        const turnCount = plan.turns.length;
-        // Running sums from the front: tokens of protected turns, and runs of other turns (each run removed
-        // becomes one marker) before each turn.
-        const protectedBefore = new Float64Array(turnCount + 1);
-        const runsBefore = new Uint32Array(turnCount + 1);
-        for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
-          const isProtected = plan.protectedTurns[turnIndex] === 1;
-          protectedBefore[turnIndex + 1] =
-            protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
-          const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
-          runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
-        }
-
-        const replacements = new Map<number, Message[]>();
-        // Walk from the newest turn back, keeping turns while they fit; older turns are never counted.
-        let windowStart = turnCount;
-        let fromWindowStart = 0;
-        let inWindow = 0;
-        for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
-          const turn = plan.turns[turnIndex]!;
-          if (plan.protectedTurns[turnIndex] === 1) {
-            fromWindowStart += plan.tokens[turnIndex]!;
-            windowStart = turnIndex;
-            continue;
-          }
-          const turnTokens = countTurn(messages, turn, counter);
-          const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * markerCost;
-          if (
-            outside + fromWindowStart + turnTokens <= budget.target &&
-            inWindow + turnTokens <= windowTokens
-          ) {
-            fromWindowStart += turnTokens;
-            inWindow += turnTokens;
-            windowStart = turnIndex;
-            continue;
-          }
-          if (
-            outside - runsBefore[turnIndex]! * markerCost + fromWindowStart + turnTokens <= budget.target &&
-            inWindow + turnTokens <= windowTokens &&
-            fitsWhole(
-              messages,
-              plan,
-              counter,
-              turnIndex,
-              protectedBefore[turnIndex]! + fromWindowStart,
-              inWindow,
-              budget,
-              windowTokens,
-            )
-          ) {
-            windowStart = 0;
-            break;
-          }
-          // The first turn that does not fit: rather than end the window far below the target (one huge tool
-          // result would take everything older with it), keep it with its results shortened to fill the room.
-          // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
-          const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
-          const marks = { round, strategy: strategyName, archive };
-          const shortened =
-            inWindow === 0
-              ? shortenTurn(messages, turn, counter, room, marks)
-              : fillRoomWithTurn(
-                  messages,
-                  turn,
-                  counter,
-                  { room, target: Math.min(budget.target, windowTokens) },
-                  marks,
-                );
-          if (shortened !== undefined) {
-            replacements.set(turnIndex, shortened);
-            windowStart = turnIndex;
-          }
-          break;
-        }
-        if (windowStart === 0 && replacements.size === 0) {
-          // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
-          const tokens = counter.estimate(messages);
-          if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
-          return nothingRemovedOutput(messages);
-        }
-
-        const kept = new Uint8Array(turnCount);
-        for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
-          if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
-        }
-        return { kept, replacements };
-      }
+      const window: WindowInput = {
+        messages,
+        counter,
+        budget,
+        marks: { round, strategy: strategyName, archive },
+        markerCost: start.markerCost,
+        windowTokens,
+      };
+      return keepChosenTurns({ messages, counter, budget }, start, (plan) => selectWindow(window, plan));
     },
   );
+}
+
+/** What choosing the window reads: the compaction's input, the marks of shortened results, the window's size. */
+interface WindowInput {
+  messages: readonly Message[];
+  counter: TokenCounter;
+  budget: { target: number; limit: number };
+  marks: { round: number; strategy: string; archive: boolean };
+  markerCost: number;
+  windowTokens: number;
+}
+
+/** The turns kept: the protected ones and the window of newest turns (the oldest of them perhaps shortened). */
+function selectWindow(window: WindowInput, plan: TurnPlan): TurnChoice | CompactionOutput {
+  const { messages, counter, budget } = window;
+  const { windowStart, replacements } = walkWindow(window, plan, runningSums(plan));
+  if (windowStart === 0 && replacements.size === 0) {
+    // Everything fits, or everything is protected: nothing to remove, but the limit still holds.
+    const tokens = counter.estimate(messages);
+    if (tokens > budget.limit) throw protectedOverLimit(budget, tokens);
+    return nothingRemovedOutput(messages);
+  }
+  const turnCount = plan.turns.length;
+  const kept = new Uint8Array(turnCount);
+  for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+    if (turnIndex >= windowStart || plan.protectedTurns[turnIndex] === 1) kept[turnIndex] = 1;
+  }
+  return { kept, replacements };
+}
+
+/**
+ * Running sums from the front: tokens of protected turns, and runs of other turns (each run removed becomes
+ * one marker) before each turn. They say what lies outside the window wherever it starts, in constant time.
+ */
+function runningSums(plan: TurnPlan): { protectedBefore: Float64Array; runsBefore: Uint32Array } {
+  const turnCount = plan.turns.length;
+  const protectedBefore = new Float64Array(turnCount + 1);
+  const runsBefore = new Uint32Array(turnCount + 1);
+  for (let turnIndex = 0; turnIndex < turnCount; turnIndex++) {
+    const isProtected = plan.protectedTurns[turnIndex] === 1;
+    protectedBefore[turnIndex + 1] =
+      protectedBefore[turnIndex]! + (isProtected ? plan.tokens[turnIndex]! : 0);
+    const opensRun = !isProtected && (turnIndex === 0 || plan.protectedTurns[turnIndex - 1] === 1);
+    runsBefore[turnIndex + 1] = runsBefore[turnIndex]! + (opensRun ? 1 : 0);
+  }
+  return { protectedBefore, runsBefore };
+}
+
+/**
+ * Walks from the newest turn back, keeping turns while they fit; older turns are never counted. Returns where
+ * the window starts (0 when everything fits) and the turn kept shortened, if one is.
+ */
+function walkWindow(
+  window: WindowInput,
+  plan: TurnPlan,
+  { protectedBefore, runsBefore }: ReturnType<typeof runningSums>,
+): { windowStart: number; replacements: Map<number, Message[]> } {
+  const { messages, counter, budget, markerCost, windowTokens } = window;
+  const turnCount = plan.turns.length;
+  const replacements = new Map<number, Message[]>();
+  let windowStart = turnCount;
+  let fromWindowStart = 0;
+  let inWindow = 0;
+  for (let turnIndex = turnCount - 1; turnIndex >= 0; turnIndex--) {
+    const turn = plan.turns[turnIndex]!;
+    if (plan.protectedTurns[turnIndex] === 1) {
+      fromWindowStart += plan.tokens[turnIndex]!;
+      windowStart = turnIndex;
+      continue;
+    }
+    const turnTokens = countTurn(messages, turn, counter);
+    const outside = protectedBefore[turnIndex]! + runsBefore[turnIndex]! * markerCost;
+    if (outside + fromWindowStart + turnTokens <= budget.target && inWindow + turnTokens <= windowTokens) {
+      fromWindowStart += turnTokens;
+      inWindow += turnTokens;
+      windowStart = turnIndex;
+      continue;
+    }
+    if (
+      outside - runsBefore[turnIndex]! * markerCost + fromWindowStart + turnTokens <= budget.target &&
+      inWindow + turnTokens <= windowTokens &&
+      fitsWhole(
+        messages,
+        plan,
+        counter,
+        turnIndex,
+        protectedBefore[turnIndex]! + fromWindowStart,
+        inWindow,
+        budget,
+        windowTokens,
+      )
+    ) {
+      windowStart = 0;
+      break;
+    }
+    // The first turn that does not fit: rather than end the window far below the target (one huge tool
+    // result would take everything older with it), keep it with its results shortened to fill the room.
+    // The newest turn is kept so whenever it fits at all; an older one when the room is worth it.
+    const room = Math.min(budget.target - outside - fromWindowStart, windowTokens - inWindow);
+    const shortened =
+      inWindow === 0
+        ? shortenTurn(messages, turn, counter, room, window.marks)
+        : fillRoomWithTurn(
+            messages,
+            turn,
+            counter,
+            { room, target: Math.min(budget.target, windowTokens) },
+            window.marks,
+          );
+    if (shortened !== undefined) {
+      replacements.set(turnIndex, shortened);
+      windowStart = turnIndex;
+    }
+    break;
+  }
+  return { windowStart, replacements };
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import { allocateRoom } from './allocate-room.js';
 import { type ArtifactTrail, mergeArtifactTrails } from './artifact-trail.js';
 import { extractArtifacts } from './extract-artifacts.js';
-import { layoutHistory, type RecentTurns, selectRecentTurns } from './plan-eviction.js';
+import { type HistoryLayout, layoutHistory, type RecentTurns, selectRecentTurns } from './plan-eviction.js';
 import { type PreviousSummary, readPreviousSummaries } from './previous-summary.js';
 import { renderArtifactTrail } from './render-artifact-trail.js';
 import { type KeptMessage, separateReasoningTurns } from './separate-reasoning-turns.js';
@@ -76,19 +76,50 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   if (total <= budget.target) {
     return noSummary({ messages: [...messages], details: { summarized: false, reason: 'under-target' } });
   }
-  const countText = (text: string) => counter.estimator.countText(text);
-  const turnMessages = (turns: readonly Turn[]) =>
-    turns.flatMap((turn) => messages.slice(turn.start, turn.end));
   const layout = layoutHistory(messages, planTurns(messages, counter));
-  const headTokens = counter.estimate(turnMessages(layout.anchored));
-  const previous = readPreviousSummaries(turnMessages(layout.summaries));
-  const extractSettings = { commandCharacters: options.commandCharacters };
+  const previous = readPreviousSummaries(turnMessages(messages, layout.summaries));
   const round = Math.max(input.round, previous.round + 1);
-  const archive = input.archive === true;
+  const context: PlanContext = { input, options, layout, previous, round, archive: input.archive === true };
+  const room = summaryRoom(context);
+  const fitted = fitRecentTurns(context, room);
+  const { recent } = fitted;
+  const evictedTurns = layout.candidates.slice(0, recent.firstKept);
+  if (evictedTurns.length === 0) {
+    return noSummary(keepWithoutSummary(input, total, recent, layout.candidates[recent.firstKept]));
+  }
+  return { kind: 'summarize', plan: summaryPlanOf(context, room, fitted) };
+}
 
-  // Room for the summary message: its fixed parts (the header with the most messages it can count), the
-  // summarizer's text and the trail.
-  const mostSummarized = previous.summarizedMessages + turnMessages(layout.candidates).length;
+/** What every step of the plan reads: the compaction's input and options, the laid-out history, the round. */
+interface PlanContext {
+  input: CompactionInput;
+  options: ResolvedSummarizationOptions;
+  layout: HistoryLayout;
+  previous: PreviousSummary;
+  round: number;
+  archive: boolean;
+}
+
+/** The recent turns kept verbatim, and the tokens the room gives the trail and the summarizer's text. */
+interface FittedTurns {
+  recent: RecentTurns;
+  trailTokens: number;
+  summaryTokens: number;
+}
+
+function turnMessages(messages: readonly Message[], turns: readonly Turn[]): Message[] {
+  return turns.flatMap((turn) => messages.slice(turn.start, turn.end));
+}
+
+/**
+ * The room for the summary message and the recent turns: the target less what is kept whatever happens (the
+ * anchored turns) and the summary's fixed parts (the header with the most messages it can count); the limit
+ * instead when the target leaves nothing. Throws `BudgetUnreachableError` when those alone are over the limit.
+ */
+function summaryRoom({ input, layout, previous, round, archive }: PlanContext): number {
+  const { messages, counter, budget } = input;
+  const headTokens = counter.estimate(turnMessages(messages, layout.anchored));
+  const mostSummarized = previous.summarizedMessages + turnMessages(messages, layout.candidates).length;
   const overhead = counter.estimator.countMessage(
     summaryMessage({
       role: 'assistant',
@@ -110,10 +141,21 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
     });
   }
   const targetRoom = budget.target - headTokens - overhead;
-  const room = targetRoom > 0 ? targetRoom : budget.limit - headTokens - overhead;
-  const trailNeeds = countText(
+  return targetRoom > 0 ? targetRoom : budget.limit - headTokens - overhead;
+}
+
+/** Divides the room (the trail first, see `allocateRoom`) and picks the newest turns that fit what is left. */
+function fitRecentTurns(context: PlanContext, room: number): FittedTurns {
+  const { input, options, layout, previous, round, archive } = context;
+  const { messages, counter, budget } = input;
+  const trailNeeds = counter.estimator.countText(
     renderArtifactTrail(
-      mergeArtifactTrails(previous.trail, extractArtifacts(turnMessages(layout.candidates), extractSettings)),
+      mergeArtifactTrails(
+        previous.trail,
+        extractArtifacts(turnMessages(messages, layout.candidates), {
+          commandCharacters: options.commandCharacters,
+        }),
+      ),
     ),
   );
   const { trailTokens, summaryTokens, recentTokens } = allocateRoom({
@@ -135,11 +177,16 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
     round,
     archive,
   });
+  return { recent, trailTokens, summaryTokens };
+}
+
+/** The plan of a compaction that summarizes the turns before the recent ones (at least one of them). */
+function summaryPlanOf(context: PlanContext, room: number, fitted: FittedTurns): SummaryPlan {
+  const { input, options, layout, previous, round, archive } = context;
+  const { messages, counter } = input;
+  const { recent, trailTokens, summaryTokens } = fitted;
   const boundary = layout.candidates[recent.firstKept];
   const evictedTurns = layout.candidates.slice(0, recent.firstKept);
-  const firstEvicted = evictedTurns[0];
-  if (firstEvicted === undefined) return noSummary(keepWithoutSummary(input, total, recent, boundary));
-
   // The kept messages in their original order, with the recent turn that was shortened, if one was.
   const keptTurns = [...layout.anchored, ...layout.candidates.slice(recent.firstKept)].sort(
     (left, right) => left.start - right.start,
@@ -158,40 +205,41 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   const separatorsTokens = kept
     .filter((item) => !Number.isInteger(item.index))
     .reduce((sum, item) => sum + counter.countMessage(item.message), 0);
-  const evicted = turnMessages(evictedTurns);
+  const evicted = turnMessages(messages, evictedTurns);
   const shortenedArchive =
     recent.shortened === undefined || boundary === undefined
       ? []
       : archivedChanges(messages.slice(boundary.start, boundary.end), recent.shortened);
   // What the summary replaces, in its order: the earlier summaries and the evicted turns.
   const replaced = turnMessages(
+    messages,
     [...layout.summaries, ...evictedTurns].sort((left, right) => left.start - right.start),
   );
   const firstConversational = messages.find((message) => message.role !== 'system');
   return {
-    kind: 'summarize',
-    plan: {
-      round,
-      kept,
-      evicted,
-      previous,
-      mergedSummaries: layout.summaries.length,
-      trail: mergeArtifactTrails(previous.trail, extractArtifacts(evicted, extractSettings)),
-      summarizedMessages: previous.summarizedMessages + evicted.length,
-      task: messages[layout.taskIndex],
-      latestRequest: messages[layout.latestIndex],
-      positions: {
-        taskIndex: layout.taskIndex,
-        spanStart: Math.min(firstEvicted.start, ...layout.summaries.map((turn) => turn.start)),
-        startsWithUser: firstConversational?.role === 'user',
-      },
-      summaryRoom: room - recent.tokens - separatorsTokens,
-      trailTokens,
-      summaryTokens,
-      keptRecentTurns: layout.candidates.length - recent.firstKept,
-      shortenedTurn: recent.shortened !== undefined,
-      ...(archive ? { archived: [archivedMessages(replaced), ...shortenedArchive] } : {}),
+    round,
+    kept,
+    evicted,
+    previous,
+    mergedSummaries: layout.summaries.length,
+    trail: mergeArtifactTrails(
+      previous.trail,
+      extractArtifacts(evicted, { commandCharacters: options.commandCharacters }),
+    ),
+    summarizedMessages: previous.summarizedMessages + evicted.length,
+    task: messages[layout.taskIndex],
+    latestRequest: messages[layout.latestIndex],
+    positions: {
+      taskIndex: layout.taskIndex,
+      spanStart: Math.min(evictedTurns[0]!.start, ...layout.summaries.map((turn) => turn.start)),
+      startsWithUser: firstConversational?.role === 'user',
     },
+    summaryRoom: room - recent.tokens - separatorsTokens,
+    trailTokens,
+    summaryTokens,
+    keptRecentTurns: layout.candidates.length - recent.firstKept,
+    shortenedTurn: recent.shortened !== undefined,
+    ...(archive ? { archived: [archivedMessages(replaced), ...shortenedArchive] } : {}),
   };
 }
 

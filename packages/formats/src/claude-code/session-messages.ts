@@ -1,31 +1,15 @@
-import type { JSONObject, Message, Part } from '@compaction/core';
-import { isRecord } from '../conversation-format.js';
-import { inputError } from '../format-error.js';
-import {
-  assistantParts,
-  type ClaudeCodeContentBlock,
-  isToolResult,
-  toolResultPart,
-  userParts,
-} from './claude-code-blocks.js';
+import type { Message, Part } from '@compaction/core';
 import { type ConversationLines, findConversationLines } from './conversation-lines.js';
 import type { SessionLog } from './session-lines.js';
+import {
+  type BlockOwner,
+  type BlockSource,
+  newSessionReading,
+  readConversationLine,
+  type SessionReading,
+} from './session-reading.js';
 
-/** Where a part came from: a block of a line. */
-export interface BlockSource {
-  /** The index of the line in the log. */
-  line: number;
-  /** The index of the block in the line's content (0 for a string content). */
-  block: number;
-  /** The index of the message the part belongs to. */
-  message: number;
-}
-
-/** What a block of a conversation line became: parts of one message (none for a block core has no part for). */
-export interface BlockOwner {
-  message: number;
-  parts: number[];
-}
+export type { BlockOwner, BlockSource } from './session-reading.js';
 
 /** A session read into messages, with where each message and part came from, to write it back. */
 export interface SessionSource {
@@ -63,133 +47,25 @@ export function callKey(part: Part): string | undefined {
  */
 export function readSessionMessages(log: SessionLog): SessionSource {
   const conversation = findConversationLines(log);
-  const messages: Message[] = [];
-  const messageLines: number[][] = [];
-  const partSources: BlockSource[][] = [];
-  const blockOwners = new Map<number, BlockOwner[]>();
-  const toolNames = new Map<string, string>();
-  let lastAssistantId: string | undefined;
-  let openUserMessage: number | undefined;
-  // Conversation lines that gave no part (blocks core has no part for): they go with a message line near them.
-  const partless: number[] = [];
-
-  const start = (message: Message, line: number): number => {
-    messages.push(message);
-    messageLines.push([line]);
-    partSources.push([]);
-    return messages.length - 1;
-  };
-  const add = (index: number, parts: readonly Part[], line: number, block: number): BlockOwner => {
-    const message = messages[index]!;
-    const owner: BlockOwner = { message: index, parts: [] };
-    for (const part of parts) {
-      owner.parts.push(message.content.length);
-      (message.content as Part[]).push(part);
-      partSources[index]!.push({ line, block, message: index });
-    }
-    const lines = messageLines[index]!;
-    if (lines.at(-1) !== line) lines.push(line);
-    return owner;
-  };
-
+  const reading = newSessionReading();
   for (const lineIndex of conversation.messages) {
-    const entry = log.lines[lineIndex]!.entry!;
-    const number = lineIndex + 1;
-    const message = entry.message as Record<string, unknown>;
-    const marks: { metadata?: { compaction: JSONObject } } = isRecord(entry.compaction)
-      ? { metadata: { compaction: entry.compaction as JSONObject } }
-      : {};
-    const content = message.content;
-    if (typeof content !== 'string' && !Array.isArray(content)) {
-      throw inputError(`line ${number}: message.content must be a string or a list of blocks`);
-    }
-    const blocks: ClaudeCodeContentBlock[] =
-      typeof content === 'string'
-        ? [{ type: 'text', text: content }]
-        : content.map((block, index) => {
-            if (!isRecord(block) || typeof block.type !== 'string') {
-              throw inputError(`line ${number}: message.content[${index}] must be a block with a type`);
-            }
-            return block as ClaudeCodeContentBlock;
-          });
-    const owners: BlockOwner[] = [];
-
-    if (entry.type === 'system') {
-      openUserMessage = lastAssistantId = undefined;
-      const index = start({ role: 'system', content: [], ...marks }, lineIndex);
-      const text = blocks.map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
-      const owner = add(index, [{ type: 'text', text }], lineIndex, 0);
-      blockOwners.set(
-        lineIndex,
-        blocks.map(() => owner),
-      );
-      continue;
-    }
-
-    if (entry.type === 'assistant') {
-      openUserMessage = undefined;
-      const id = typeof message.id === 'string' ? message.id : undefined;
-      const previous = messages.length - 1;
-      const continues =
-        id !== undefined &&
-        id === lastAssistantId &&
-        messages[previous]?.role === 'assistant' &&
-        !marks.metadata;
-      const parts = blocks.map((block) => assistantParts(block, toolNames));
-      lastAssistantId = marks.metadata ? undefined : id;
-      if (!continues && parts.every((list) => list.length === 0)) {
-        partless.push(lineIndex);
-        continue;
-      }
-      const index = continues ? previous : start({ role: 'assistant', content: [], ...marks }, lineIndex);
-      parts.forEach((list, blockIndex) => {
-        owners.push(add(index, list, lineIndex, blockIndex));
-      });
-      blockOwners.set(lineIndex, owners);
-      continue;
-    }
-
-    lastAssistantId = undefined;
-    const results = blocks.flatMap((block, blockIndex) => (isToolResult(block) ? [blockIndex] : []));
-    let toolMessage: number | undefined;
-    if (results.length > 0) {
-      openUserMessage = undefined;
-      toolMessage = start({ role: 'tool', content: [], ...marks }, lineIndex);
-    }
-    const userBlocks = blocks.flatMap((block, blockIndex) => {
-      const parts = results.includes(blockIndex) ? [] : userParts(block);
-      return parts.length > 0 ? [{ blockIndex, parts }] : [];
-    });
-    let userMessage: number | undefined;
-    if (userBlocks.length > 0) {
-      userMessage =
-        openUserMessage !== undefined && !marks.metadata
-          ? openUserMessage
-          : start({ role: 'user', content: [], ...marks }, lineIndex);
-      openUserMessage = marks.metadata ? undefined : userMessage;
-    }
-    const lineMessage = toolMessage ?? userMessage;
-    if (lineMessage === undefined) {
-      partless.push(lineIndex);
-      continue;
-    }
-    blocks.forEach((block, blockIndex) => {
-      if (results.includes(blockIndex)) {
-        owners.push(add(toolMessage!, [toolResultPart(block, toolNames)], lineIndex, blockIndex));
-        return;
-      }
-      const parts = userBlocks.find((candidate) => candidate.blockIndex === blockIndex)?.parts ?? [];
-      owners.push(add(parts.length > 0 ? userMessage! : lineMessage, parts, lineIndex, blockIndex));
-    });
-    blockOwners.set(lineIndex, owners);
+    readConversationLine(reading, log.lines[lineIndex]!.entry!, lineIndex);
   }
+  attachPartlessLines(conversation, reading);
+  const { messages, messageLines, blockOwners, partSources } = reading;
+  return { log, conversation, messages, messageLines, blockOwners, partSources, ...partIndexes(reading) };
+}
 
-  const owned = conversation.messages.filter((index) => blockOwners.has(index));
-  for (const lineIndex of partless) {
+/**
+ * Lines that gave no part go with the nearest line that did (the one before, else the one after), so that
+ * writing the session back keeps them beside it; they stay links of the chain, as kept lines may point to them.
+ */
+function attachPartlessLines(conversation: ConversationLines, reading: SessionReading): void {
+  const owned = conversation.messages.filter((index) => reading.blockOwners.has(index));
+  for (const lineIndex of reading.partless) {
     const owner =
       owned.filter((index) => index < lineIndex).at(-1) ?? owned.find((index) => index > lineIndex);
     if (owner !== undefined) conversation.owners.set(lineIndex, owner);
-    // Still a link of the chain: kept lines may point to it.
     conversation.chainEvents.add(lineIndex);
   }
   // Lines owned by a line that gave no part go with that line's own owner.
@@ -198,16 +74,19 @@ export function readSessionMessages(log: SessionLog): SessionSource {
     if (final !== undefined) conversation.owners.set(lineIndex, final);
   }
   conversation.messages = owned;
+}
 
+/** The source of each part by identity, and of each tool call and result by id (the first one of an id). */
+function partIndexes(reading: SessionReading): Pick<SessionSource, 'sourceOfPart' | 'sourceOfCall'> {
   const sourceOfPart = new Map<Part, BlockSource>();
   const sourceOfCall = new Map<string, BlockSource>();
-  messages.forEach((message, index) => {
+  reading.messages.forEach((message, index) => {
     message.content.forEach((part, partIndex) => {
-      const source = partSources[index]![partIndex]!;
+      const source = reading.partSources[index]![partIndex]!;
       sourceOfPart.set(part, source);
       const key = callKey(part);
       if (key !== undefined && !sourceOfCall.has(key)) sourceOfCall.set(key, source);
     });
   });
-  return { log, conversation, messages, messageLines, blockOwners, partSources, sourceOfPart, sourceOfCall };
+  return { sourceOfPart, sourceOfCall };
 }

@@ -116,7 +116,31 @@ export function anthropicMessagesRequestArbitrary(
   settings: ProviderRequestArbitrarySettings = {},
 ): fc.Arbitrary<JSONRecord> {
   const resultText = resultTextFor(settings);
-  const call: fc.Arbitrary<Call> = fc.record({
+  const call = callArbitrary(resultText);
+  const clientRound = clientRoundArbitrary(call);
+  const round = roundArbitrary(clientRound, call, resultText);
+  const followUp: fc.Arbitrary<FollowUp> = fc.record({
+    text: proseArbitrary(),
+    attachment: attachmentArbitrary,
+    asString: sometimes(3),
+    systemNote: occasionally(proseArbitrary(10), 8),
+    split: sometimes(6),
+  });
+  const plan = fc.record({
+    system: proseArbitrary(40),
+    adaptive: fc.boolean(),
+    task: proseArbitrary(40),
+    attachment: attachmentArbitrary,
+    newestAsString: fc.boolean(),
+    newestWithResults: sometimes(3),
+    cacheToolResult: fc.boolean(),
+  });
+  return providerRequestArbitrary(settings, { plan, round, finalLoop: clientRound, followUp }, buildRequest);
+}
+
+/** A call of a client tool, with a result of every content shape (a plain string twice as often). */
+function callArbitrary(resultText: fc.Arbitrary<string>): fc.Arbitrary<Call> {
+  return fc.record({
     name: fc.constantFrom(...toolNames),
     input: fc.oneof(
       fc.record({ path: fc.constantFrom('src/index.ts', 'README.md', 'tests/test_app.py') }),
@@ -136,7 +160,11 @@ export function anthropicMessagesRequestArbitrary(
     ),
     isError: sometimes(8),
   });
-  const clientRound = fc.record({
+}
+
+/** A round of client tool calls, the round a tool loop is made of. */
+function clientRoundArbitrary(call: fc.Arbitrary<Call>): fc.Arbitrary<ClientRound> {
+  return fc.record({
     kind: fc.constant('client' as const),
     thought: thoughtArbitrary,
     text: fc.option(proseArbitrary(), { nil: null }),
@@ -144,33 +172,17 @@ export function anthropicMessagesRequestArbitrary(
     after: occasionally(proseArbitrary(), 3),
     splitAfter: fc.boolean(),
   });
-  const round: fc.Arbitrary<Round> = fc.oneof(
+}
+
+/** Any round, client tool calls most often, then server tools, then programmatic calls, MCP and plain answers. */
+function roundArbitrary(
+  clientRound: fc.Arbitrary<ClientRound>,
+  call: fc.Arbitrary<Call>,
+  resultText: fc.Arbitrary<string>,
+): fc.Arbitrary<Round> {
+  return fc.oneof(
     { weight: 5, arbitrary: clientRound },
-    {
-      weight: 2,
-      arbitrary: fc.record({
-        kind: fc.constant('server' as const),
-        thought: thoughtArbitrary,
-        text: fc.option(proseArbitrary(), { nil: null }),
-        pairs: fc.array(
-          fc.record({
-            tool: fc.constantFrom<AnthropicServerTool>(
-              'web_search',
-              'web_fetch',
-              'code_execution',
-              'bash_code_execution',
-              'text_editor_code_execution',
-              'tool_search_tool_regex',
-            ),
-            text: resultText,
-            failed: sometimes(6),
-          }),
-          { minLength: 1, maxLength: 3 },
-        ),
-        answer: proseArbitrary(),
-        citation: fc.constantFrom<AnthropicCitation>('none', 'web-search'),
-      }),
-    },
+    { weight: 2, arbitrary: serverRoundArbitrary(resultText) },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -202,28 +214,96 @@ export function anthropicMessagesRequestArbitrary(
       }),
     },
   );
-  const followUp: fc.Arbitrary<FollowUp> = fc.record({
-    text: proseArbitrary(),
-    attachment: attachmentArbitrary,
-    asString: sometimes(3),
-    systemNote: occasionally(proseArbitrary(10), 8),
-    split: sometimes(6),
-  });
-  const plan = fc.record({
-    system: proseArbitrary(40),
-    adaptive: fc.boolean(),
-    task: proseArbitrary(40),
-    attachment: attachmentArbitrary,
-    newestAsString: fc.boolean(),
-    newestWithResults: sometimes(3),
-    cacheToolResult: fc.boolean(),
-  });
-  return providerRequestArbitrary(settings, { plan, round, finalLoop: clientRound, followUp }, buildRequest);
 }
 
+/** A round of server tool calls with their results, then an answer (citing web search results when it ran). */
+function serverRoundArbitrary(resultText: fc.Arbitrary<string>): fc.Arbitrary<Round & { kind: 'server' }> {
+  return fc.record({
+    kind: fc.constant('server' as const),
+    thought: thoughtArbitrary,
+    text: fc.option(proseArbitrary(), { nil: null }),
+    pairs: fc.array(
+      fc.record({
+        tool: fc.constantFrom<AnthropicServerTool>(
+          'web_search',
+          'web_fetch',
+          'code_execution',
+          'bash_code_execution',
+          'text_editor_code_execution',
+          'tool_search_tool_regex',
+        ),
+        text: resultText,
+        failed: sometimes(6),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    answer: proseArbitrary(),
+    citation: fc.constantFrom<AnthropicCitation>('none', 'web-search'),
+  });
+}
+
+/**
+ * The request a plan describes: the task (a cache breakpoint on it), each round after the follow-up that a
+ * previous answer calls for, the newest request, and the tool loop the conversation may end in.
+ */
 function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
-  const messages: JSONRecord[] = [];
+  const writer = requestWriter(plan, ids);
+  const { messages, addAssistant } = writer;
   const ephemeral = { type: 'ephemeral' };
+  messages.push({
+    role: 'user',
+    content: [
+      ...anthropicAttachment(plan.attachment, plan.task, ids),
+      { type: 'text', text: plan.task, cache_control: ephemeral },
+    ],
+  });
+  for (const { round, followUp } of plan.rounds) {
+    if (messages.at(-1)?.role === 'assistant') writer.addFollowUp(followUp);
+    switch (round.kind) {
+      case 'client':
+        writer.addClientRound(round);
+        break;
+      case 'server':
+        addAssistant(round.thought, round.text, serverRoundBlocks(round, writer.thoughtBlocks, ids));
+        break;
+      case 'programmatic':
+        addProgrammaticRound(round, messages, ids, addAssistant);
+        break;
+      case 'mcp':
+        addAssistant(round.thought, null, mcpRoundBlocks(round, ids));
+        break;
+      case 'answer':
+        addAssistant(round.thought, null, [anthropicAnswer(round.answer, round.citation)]);
+        break;
+    }
+  }
+  addNewestRequest(plan, messages);
+  if (plan.endsInToolLoop) writer.addClientRound({ ...plan.finalLoop, after: null });
+
+  return {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 8192,
+    system: [
+      { type: 'text', text: plan.system },
+      { type: 'text', text: 'Use the tools to work in the repository.', cache_control: ephemeral },
+    ],
+    messages,
+    tools: anthropicTools(),
+    mcp_servers: [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'docs' }],
+    ...(plan.thinking
+      ? { thinking: plan.adaptive ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: 4096 } }
+      : {}),
+  };
+}
+
+type AddAssistant = (thought: Thought, text: string | null, blocks: JSONRecord[]) => void;
+
+/**
+ * The messages of a request as they are written, and the steps that write them. The first tool result of the
+ * conversation carries a cache breakpoint when the plan asks for one, so the writer holds that state too.
+ */
+function requestWriter(plan: Plan, ids: IdSource) {
+  const messages: JSONRecord[] = [];
   let cacheToolResult = plan.cacheToolResult;
   const thoughtBlocks = (thought: Thought): JSONRecord[] => {
     if (!plan.thinking) return [];
@@ -234,7 +314,7 @@ function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
     ];
   };
   // Every assistant message opens with its plan.thinking, then the text it says before its tool calls, if any.
-  const addAssistant = (thought: Thought, text: string | null, blocks: JSONRecord[]) => {
+  const addAssistant: AddAssistant = (thought, text, blocks) => {
     const opening = text === null ? [] : [{ type: 'text', text }];
     messages.push({ role: 'assistant', content: [...thoughtBlocks(thought), ...opening, ...blocks] });
   };
@@ -265,7 +345,7 @@ function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
       ...(call.isError ? { is_error: true } : {}),
     }));
     if (cacheToolResult) {
-      results[0] = { ...results[0], cache_control: ephemeral };
+      results[0] = { ...results[0], cache_control: { type: 'ephemeral' } };
       cacheToolResult = false;
     }
     if (round.after === null) {
@@ -279,58 +359,50 @@ function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
       messages.push({ role: 'user', content: [...results, { type: 'text', text: round.after }] });
     }
   };
+  return { messages, thoughtBlocks, addAssistant, addFollowUp, addClientRound };
+}
 
-  messages.push({
-    role: 'user',
-    content: [
-      ...anthropicAttachment(plan.attachment, plan.task, ids),
-      { type: 'text', text: plan.task, cache_control: ephemeral },
-    ],
-  });
-  for (const { round, followUp } of plan.rounds) {
-    if (messages.at(-1)?.role === 'assistant') addFollowUp(followUp);
-    switch (round.kind) {
-      case 'client':
-        addClientRound(round);
-        break;
-      case 'server': {
-        const pairs = round.pairs.flatMap((pair, index) => [
-          // Interleaved plan.thinking may sit between server calls, once the message has opened with plan.thinking.
-          ...(index > 0 && index % 2 === 0 ? thoughtBlocks(round.thought) : []),
-          ...anthropicServerPair(pair.tool, pair.text, pair.failed, ids),
-        ]);
-        const cited = round.pairs.some((pair) => pair.tool === 'web_search') ? round.citation : 'none';
-        addAssistant(round.thought, round.text, [...pairs, anthropicAnswer(round.answer, cited)]);
-        break;
-      }
-      case 'programmatic':
-        addProgrammaticRound(round, messages, ids, addAssistant);
-        break;
-      case 'mcp': {
-        const id = ids.next('mcptoolu');
-        addAssistant(round.thought, null, [
-          {
-            type: 'mcp_tool_use',
-            id,
-            name: 'search_docs',
-            server_name: 'docs',
-            input: { query: round.answer.slice(0, 30) },
-          },
-          {
-            type: 'mcp_tool_result',
-            tool_use_id: id,
-            content: round.asBlocks ? [{ type: 'text', text: round.result }] : round.result,
-            ...(round.isError ? { is_error: true } : {}),
-          },
-          { type: 'text', text: round.answer },
-        ]);
-        break;
-      }
-      case 'answer':
-        addAssistant(round.thought, null, [anthropicAnswer(round.answer, round.citation)]);
-        break;
-    }
-  }
+/** The blocks of a server round: each call with its result, then the answer. */
+function serverRoundBlocks(
+  round: Round & { kind: 'server' },
+  thoughtBlocks: (thought: Thought) => JSONRecord[],
+  ids: IdSource,
+): JSONRecord[] {
+  const pairs = round.pairs.flatMap((pair, index) => [
+    // Interleaved plan.thinking may sit between server calls, once the message has opened with plan.thinking.
+    ...(index > 0 && index % 2 === 0 ? thoughtBlocks(round.thought) : []),
+    ...anthropicServerPair(pair.tool, pair.text, pair.failed, ids),
+  ]);
+  const cited = round.pairs.some((pair) => pair.tool === 'web_search') ? round.citation : 'none';
+  return [...pairs, anthropicAnswer(round.answer, cited)];
+}
+
+/** The blocks of an MCP round: the tool use, its result in the same message, and the answer. */
+function mcpRoundBlocks(round: Round & { kind: 'mcp' }, ids: IdSource): JSONRecord[] {
+  const id = ids.next('mcptoolu');
+  return [
+    {
+      type: 'mcp_tool_use',
+      id,
+      name: 'search_docs',
+      server_name: 'docs',
+      input: { query: round.answer.slice(0, 30) },
+    },
+    {
+      type: 'mcp_tool_result',
+      tool_use_id: id,
+      content: round.asBlocks ? [{ type: 'text', text: round.result }] : round.result,
+      ...(round.isError ? { is_error: true } : {}),
+    },
+    { type: 'text', text: round.answer },
+  ];
+}
+
+/**
+ * The newest request: a user message of its own, or (now and then) written into the message of the tool results
+ * before it, as Claude Code sends the words a user typed during a tool loop.
+ */
+function addNewestRequest(plan: Plan, messages: JSONRecord[]): void {
   const last = messages.at(-1)!;
   const withResults =
     plan.newestWithResults &&
@@ -347,22 +419,6 @@ function buildRequest(plan: Plan, ids: IdSource): JSONRecord {
       content: plan.newestAsString ? plan.newest : [{ type: 'text', text: plan.newest }],
     });
   }
-  if (plan.endsInToolLoop) addClientRound({ ...plan.finalLoop, after: null });
-
-  return {
-    model: 'claude-sonnet-4-5',
-    max_tokens: 8192,
-    system: [
-      { type: 'text', text: plan.system },
-      { type: 'text', text: 'Use the tools to work in the repository.', cache_control: ephemeral },
-    ],
-    messages,
-    tools: anthropicTools(),
-    mcp_servers: [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'docs' }],
-    ...(plan.thinking
-      ? { thinking: plan.adaptive ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: 4096 } }
-      : {}),
-  };
 }
 
 /**
@@ -373,7 +429,7 @@ function addProgrammaticRound(
   round: Round & { kind: 'programmatic' },
   messages: JSONRecord[],
   ids: IdSource,
-  addAssistant: (thought: Thought, text: string | null, blocks: JSONRecord[]) => void,
+  addAssistant: AddAssistant,
 ): void {
   const serverId = ids.next('srvtoolu');
   round.calls.forEach((call, index) => {

@@ -63,76 +63,88 @@ export function responsesRoundItems(
   switch (round.kind) {
     case 'hosted':
       return [...reasoning(), hostedCall(variant, result, ids), assistantMessage(text, variant, ids)];
-    case 'mcp': {
-      const listing = {
-        type: 'mcp_list_tools',
-        id: ids.next('mcpl'),
-        server_label: 'docs',
-        tools: [{ name: 'search_docs', input_schema: { type: 'object' } }],
-      };
-      const call = (approval: string | null) => ({
-        type: 'mcp_call',
-        id: ids.next('mcp'),
-        server_label: 'docs',
-        name: 'search_docs',
-        arguments: '{"query":"retry"}',
-        output: result,
-        status: 'completed',
-        ...(approval === null ? {} : { approval_request_id: approval }),
-      });
-      if (variant % 2 === 0)
-        return [listing, ...reasoning(), call(null), assistantMessage(text, variant, ids)];
-      const request = {
-        type: 'mcp_approval_request',
-        id: ids.next('mcpr'),
-        server_label: 'docs',
-        name: 'search_docs',
-        arguments: '{"query":"retry"}',
-      };
-      return [
-        listing,
-        ...reasoning(),
-        request,
-        { type: 'mcp_approval_response', approval_request_id: request.id, approve: true, reason: 'allowed' },
-        ...reasoning(),
-        call(request.id),
-        assistantMessage(text, variant, ids),
-      ];
-    }
-    case 'program': {
-      const programId = ids.next('call');
-      const callId = ids.next('call');
-      const caller = { type: 'program', caller_id: programId };
-      return [
-        ...reasoning(),
-        {
-          type: 'program',
-          id: ids.next('prg'),
-          call_id: programId,
-          code: 'await tools.read_file({ path })',
-          fingerprint: ids.token(),
-        },
-        {
-          type: 'function_call',
-          id: ids.next('fc'),
-          call_id: callId,
-          name: 'read_file',
-          arguments: '{"path":"a.ts"}',
-          caller,
-        },
-        { type: 'function_call_output', call_id: callId, output: result, caller },
-        {
-          type: 'program_output',
-          id: ids.next('prgo'),
-          call_id: programId,
-          result: text,
-          status: 'completed',
-        },
-      ];
-    }
+    case 'mcp':
+      return mcpItems(round, reasoning, ids);
+    case 'program':
+      return programItems(round, reasoning, ids);
     case 'answer':
       return [...reasoning(), assistantMessage(text, variant, ids)];
   }
+}
+
+/**
+ * An MCP round: the server's tool listing, then the call (after an approval request and its response, on odd
+ * variants), then the answer.
+ */
+function mcpItems(round: ResponsesRound, reasoning: () => JSONRecord[], ids: IdSource): JSONRecord[] {
+  const { result, text, variant } = round;
+  const listing = {
+    type: 'mcp_list_tools',
+    id: ids.next('mcpl'),
+    server_label: 'docs',
+    tools: [{ name: 'search_docs', input_schema: { type: 'object' } }],
+  };
+  const call = (approval: string | null) => ({
+    type: 'mcp_call',
+    id: ids.next('mcp'),
+    server_label: 'docs',
+    name: 'search_docs',
+    arguments: '{"query":"retry"}',
+    output: result,
+    status: 'completed',
+    ...(approval === null ? {} : { approval_request_id: approval }),
+  });
+  if (variant % 2 === 0) return [listing, ...reasoning(), call(null), assistantMessage(text, variant, ids)];
+  const request = {
+    type: 'mcp_approval_request',
+    id: ids.next('mcpr'),
+    server_label: 'docs',
+    name: 'search_docs',
+    arguments: '{"query":"retry"}',
+  };
+  return [
+    listing,
+    ...reasoning(),
+    request,
+    { type: 'mcp_approval_response', approval_request_id: request.id, approve: true, reason: 'allowed' },
+    ...reasoning(),
+    call(request.id),
+    assistantMessage(text, variant, ids),
+  ];
+}
+
+/** A program round: code that calls a client tool, the call and its output naming it as caller, its output. */
+function programItems(round: ResponsesRound, reasoning: () => JSONRecord[], ids: IdSource): JSONRecord[] {
+  const { result, text } = round;
+  const programId = ids.next('call');
+  const callId = ids.next('call');
+  const caller = { type: 'program', caller_id: programId };
+  return [
+    ...reasoning(),
+    {
+      type: 'program',
+      id: ids.next('prg'),
+      call_id: programId,
+      code: 'await tools.read_file({ path })',
+      fingerprint: ids.token(),
+    },
+    {
+      type: 'function_call',
+      id: ids.next('fc'),
+      call_id: callId,
+      name: 'read_file',
+      arguments: '{"path":"a.ts"}',
+      caller,
+    },
+    { type: 'function_call_output', call_id: callId, output: result, caller },
+    {
+      type: 'program_output',
+      id: ids.next('prgo'),
+      call_id: programId,
+      result: text,
+      status: 'completed',
+    },
+  ];
 }
 
 /** The round kinds that are one client-side call and the output the client sends back. */
