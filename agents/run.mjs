@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the real coding agents from npm through `compaction proxy` against a scripted loopback provider, checks
 // every forwarded request, writes the results table into docs/proxy.md and records each agent's requests as
-// the fixtures that packages/cli/src/proxy/proxy-agents-replay.test.ts replays. See CONTRIBUTING.md.
+// the fixtures that packages/server/src/proxy/proxy-agents-replay.test.ts replays. See CONTRIBUTING.md.
 //
 //   node agents/run.mjs [--agents codex,claude-code,pi,opencode] [--no-alone] [--no-half-limit] [--no-record]
 //                       [--no-docs] [--table-only]
@@ -70,7 +70,7 @@ for (const agent of agents) {
 
 const log = (line) => process.stderr.write(`agents: ${line}\n`);
 const fixtureFolder = fileURLToPath(
-  new URL('../packages/cli/src/proxy/__fixtures__/agents/', import.meta.url),
+  new URL('../packages/server/src/proxy/__fixtures__/agents/', import.meta.url),
 );
 const docsPage = fileURLToPath(new URL('../docs/proxy.md', import.meta.url));
 

@@ -2,7 +2,7 @@
 // Checks every published package: the parts each must have (CONTRIBUTING.md, "Layout of a package"),
 // the package.json fields ESM-only packages need, publint on what would be packed, and
 // @arethetypeswrong/cli on the tarball pnpm packs (types resolve for ESM consumers). It runs
-// check-import-circles.mjs and check-core-shape.mjs first.
+// check-import-circles.mjs, check-function-length.mjs, check-core-shape.mjs and check-cli-shape.mjs first.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +16,14 @@ const root = new URL('..', import.meta.url).pathname;
 const packagesDirectory = join(root, 'packages');
 const problems = [];
 
-// Checks of the whole house, before the packages one by one: no import circles, and core's shape (its runtime
-// exports fail over the limit; its lines only warn until they are under theirs, or CORE_SHAPE_STRICT=1 is set).
+// Checks of the whole house, before the packages one by one: no import circles, no function over 100 lines,
+// core's shape (its runtime exports fail over the limit; its lines only warn until they are under theirs, or
+// CORE_SHAPE_STRICT=1 is set) and the CLI's (its lines warn over 3,000, or fail with CLI_SHAPE_STRICT=1).
 for (const [check, ...flags] of [
   ['check-import-circles.mjs'],
+  ['check-function-length.mjs'],
   ['check-core-shape.mjs', '--strict-exports'],
+  ['check-cli-shape.mjs', '--strict'],
 ]) {
   try {
     execFileSync(process.execPath, [join(root, 'scripts', check), ...flags], { stdio: 'inherit' });

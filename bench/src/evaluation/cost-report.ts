@@ -1,4 +1,4 @@
-import type { PriceModel } from '@compaction/cli';
+import type { PriceModel } from '@compaction/simulation';
 import {
   aggregate,
   billedRatioOf,

@@ -1,4 +1,3 @@
-import { type PriceModel, type SimulationResult, type SimulationTotals, simulate } from '@compaction/cli';
 import {
   type Budget,
   type BudgetOptions,
@@ -6,6 +5,12 @@ import {
   type Message,
   resolveBudget,
 } from '@compaction/core';
+import {
+  type PriceModel,
+  type SimulationResult,
+  type SimulationTotals,
+  simulate,
+} from '@compaction/simulation';
 import { firstUserMessageIndex } from '@compaction/strategy-kit';
 import { finalContext, recordOutputs } from './final-context.js';
 import { type LostProbe, lossReasons } from './loss-reasons.js';
@@ -98,7 +103,7 @@ export interface PolicyCase {
 }
 
 /**
- * Replays a transcript through the CLI's simulate engine with one policy, then measures which probes the
+ * Replays a transcript through `@compaction/simulation` with one policy, then measures which probes the
  * final context still holds.
  */
 export async function evaluatePolicy(evaluation: PolicyCase): Promise<EvaluationRow> {

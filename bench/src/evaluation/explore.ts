@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultPriceModel } from '@compaction/cli';
 import { createTokenCounter, resolveBudget } from '@compaction/core';
+import { defaultPriceModel } from '@compaction/simulation';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { resultsDirectory, resultsFile } from '../results-file.js';
 import { type LeverMeasure, measureCells, measurePolicy } from './cost-report.js';

@@ -1,5 +1,5 @@
-import { simulate } from '@compaction/cli';
 import { createCompactor, createTokenCounter, type Message } from '@compaction/core';
+import { simulate } from '@compaction/simulation';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { describe, expect, it } from 'vitest';

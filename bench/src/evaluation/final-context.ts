@@ -1,5 +1,5 @@
-import type { SimulationResult } from '@compaction/cli';
 import type { ArchivedItem, CompactionStrategy, Message, TokenCounter } from '@compaction/core';
+import type { SimulationResult } from '@compaction/simulation';
 
 /**
  * A strategy that remembers every history it returned, so the context of a simulation can be rebuilt, and

@@ -1,6 +1,6 @@
 /**
  * `pnpm evaluate` (in bench/): the evaluation on the shared real transcripts. Replays every transcript through
- * the CLI's simulate engine with every Compaction strategy and pipeline and the reference policies, measures
+ * `@compaction/simulation` with every Compaction strategy and pipeline and the reference policies, measures
  * probe retention, billed input with prompt caching and compactions, times every strategy, and writes
  * bench/results/evaluation.md and its SVG charts. `--quick` (or the `CI` environment variable) keeps the
  * simulations, which are deterministic, and takes fewer timing runs.
@@ -8,8 +8,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { defaultPriceModel } from '@compaction/cli';
 import { createTokenCounter, resolveBudget } from '@compaction/core';
+import { defaultPriceModel } from '@compaction/simulation';
 import { generateCodingHistory } from '@compaction/testing';
 import { codingSources, loadTranscripts, missingTranscriptsMessage } from '@compaction/testing/transcripts';
 import { readmePath, withGeneratedSection } from '../readme/generated-section.js';

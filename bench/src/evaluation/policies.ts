@@ -1,4 +1,3 @@
-import { createMeteredProvider, type MeteredProvider } from '@compaction/cli';
 import {
   type BudgetOptions,
   type CompactionStrategy,
@@ -8,6 +7,7 @@ import {
   resolveBudget,
   type TokenCounter,
 } from '@compaction/core';
+import { createMeteredProvider, type MeteredProvider } from '@compaction/simulation';
 import { createPruning } from '@compaction/strategy-pruning';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createSummarization } from '@compaction/strategy-summarization';

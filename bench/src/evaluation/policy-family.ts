@@ -1,5 +1,5 @@
-import { defaultPriceModel } from '@compaction/cli';
 import { createPipeline, createTokenCounter, type Message } from '@compaction/core';
+import { defaultPriceModel } from '@compaction/simulation';
 import { createCacheAwareTrigger } from '@compaction/strategy-kit';
 import { createSummarization, type SummaryPlacement } from '@compaction/strategy-summarization';
 import { capToolResults, createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';

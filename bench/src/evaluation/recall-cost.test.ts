@@ -1,5 +1,5 @@
-import { defaultPriceModel } from '@compaction/cli';
 import { createTokenCounter } from '@compaction/core';
+import { defaultPriceModel } from '@compaction/simulation';
 import { archiveItem, recallHint } from '@compaction/strategy-kit';
 import { describe, expect, it } from 'vitest';
 import { assistant, user } from './__fixtures__/messages.js';

@@ -1,5 +1,5 @@
-import type { PriceModel } from '@compaction/cli';
 import type { ArchivedItem, Message, TokenCounter } from '@compaction/core';
+import type { PriceModel } from '@compaction/simulation';
 import { recallHandlesIn } from '@compaction/strategy-kit';
 import { contextText } from './context-text.js';
 import { normalizeText, type Probe } from './probe.js';

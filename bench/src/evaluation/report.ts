@@ -1,4 +1,4 @@
-import type { PriceModel } from '@compaction/cli';
+import type { PriceModel } from '@compaction/simulation';
 import {
   aggregate,
   billedRatioOf,
@@ -67,18 +67,6 @@ const kindLabels: Record<ProbeKind, string> = {
 export function renderReport(report: EvaluationReport): string {
   const coding = report.transcripts.filter((transcript) => transcript.coding);
   const tau = report.transcripts.filter((transcript) => !transcript.coding);
-  const atOwnWindow = (names: readonly TranscriptSummary[]) =>
-    report.rows.filter((row) => {
-      const transcript = names.find((candidate) => candidate.name === row.transcript);
-      return transcript !== undefined && row.window.label === transcript.windows[0];
-    });
-  const atWindow = (names: readonly TranscriptSummary[], label: string) =>
-    report.rows.filter(
-      (row) => row.window.label === label && names.some((transcript) => transcript.name === row.transcript),
-    );
-  const codingKinds: ProbeKind[] = ['task', 'request', 'file', 'command', 'error'];
-  const tauKinds: ProbeKind[] = ['task', 'request', 'error', 'expected-action'];
-  const needing32k = report.verdict.transcripts;
 
   const sections: string[] = [
     '# Evaluation on real transcripts',
@@ -95,9 +83,60 @@ export function renderReport(report: EvaluationReport): string {
     ...renderVerdict(report.verdict, report.prices),
     '',
     ...beyondTheVerdict(report.verdict, [
-      ['all coding transcripts, each at its own window', atOwnWindow(coding)],
-      ['all coding transcripts at 64k', atWindow(coding, '64k')],
+      ['all coding transcripts, each at its own window', atOwnWindow(report, coding)],
+      ['all coding transcripts at 64k', atWindow(report, coding, '64k')],
     ]),
+    ...headlineTables(report, coding, tau),
+    ...renderCostLevers(report.levers, report.prices),
+    '',
+    ...renderCharts(report),
+    ...renderMethod(report),
+    '',
+    ...renderSpeed(report),
+    '',
+    '## Every transcript',
+    '',
+    'One table per transcript, at each window where it needs compaction: the fixed 16k, 32k and 64k windows when it is over ' +
+      'their trigger, else its scaled window. "Lost" counts the probes gone from the final context by kind; `d` ' +
+      'dropped with their turn, `s` still there but shortened, masked or cleared.',
+    '',
+  ];
+  for (const transcript of report.transcripts) {
+    sections.push(...renderTranscript(transcript, report));
+  }
+  return `${sections.join('\n')}\n`;
+}
+
+const codingKinds: ProbeKind[] = ['task', 'request', 'file', 'command', 'error'];
+const tauKinds: ProbeKind[] = ['task', 'request', 'error', 'expected-action'];
+
+/** The rows of these transcripts, each at its own window (the first it is evaluated at). */
+function atOwnWindow(report: EvaluationReport, names: readonly TranscriptSummary[]): EvaluationRow[] {
+  return report.rows.filter((row) => {
+    const transcript = names.find((candidate) => candidate.name === row.transcript);
+    return transcript !== undefined && row.window.label === transcript.windows[0];
+  });
+}
+
+/** The rows of these transcripts at one window. */
+function atWindow(
+  report: EvaluationReport,
+  names: readonly TranscriptSummary[],
+  label: string,
+): EvaluationRow[] {
+  return report.rows.filter(
+    (row) => row.window.label === label && names.some((transcript) => transcript.name === row.transcript),
+  );
+}
+
+/** The headline tables: the verdict's transcripts at 32k, the coding ones at their own window and at 64k, tau-bench. */
+function headlineTables(
+  report: EvaluationReport,
+  coding: readonly TranscriptSummary[],
+  tau: readonly TranscriptSummary[],
+): string[] {
+  const needing32k = report.verdict.transcripts;
+  return [
     '## Headline tables',
     '',
     'Rows are added up over the transcripts: retention is pooled (probes kept over probes); recoverable counts the probes ' +
@@ -111,7 +150,7 @@ export function renderReport(report: EvaluationReport): string {
     '',
     aggregateTable(
       report.policies,
-      atWindow(coding, '32k').filter((row) => needing32k.includes(row.transcript)),
+      atWindow(report, coding, '32k').filter((row) => needing32k.includes(row.transcript)),
       codingKinds,
     ),
     '',
@@ -119,21 +158,25 @@ export function renderReport(report: EvaluationReport): string {
     '',
     'The transcripts over the 32k trigger at 32k, the others at their scaled window (see each transcript’s table).',
     '',
-    aggregateTable(report.policies, atOwnWindow(coding), codingKinds),
+    aggregateTable(report.policies, atOwnWindow(report, coding), codingKinds),
     '',
     `### All coding transcripts at a 64k window`,
     '',
-    aggregateTable(report.policies, atWindow(coding, '64k'), codingKinds),
+    aggregateTable(report.policies, atWindow(report, coding, '64k'), codingKinds),
     '',
     `### tau-bench (${tau.length} conversations), each at its scaled window`,
     '',
     'Every tau-bench conversation fits a 32k window whole (the largest is ' +
       `${integer(Math.max(0, ...tau.map((transcript) => transcript.tokens)))} tokens), so they are run at their scaled window only.`,
     '',
-    aggregateTable(report.policies, atOwnWindow(tau), tauKinds),
+    aggregateTable(report.policies, atOwnWindow(report, tau), tauKinds),
     '',
-    ...renderCostLevers(report.levers, report.prices),
-    '',
+  ];
+}
+
+/** The charts and what each point of them is. */
+function renderCharts(report: EvaluationReport): string[] {
+  return [
     '## Charts',
     '',
     `![Billed input with caching against retention](${report.charts.billed})`,
@@ -154,21 +197,7 @@ export function renderReport(report: EvaluationReport): string {
           `![The best pipeline at 32k](${report.charts.best})`,
           '',
         ]),
-    ...renderMethod(report),
-    '',
-    ...renderSpeed(report),
-    '',
-    '## Every transcript',
-    '',
-    'One table per transcript, at each window where it needs compaction: the fixed 16k, 32k and 64k windows when it is over ' +
-      'their trigger, else its scaled window. "Lost" counts the probes gone from the final context by kind; `d` ' +
-      'dropped with their turn, `s` still there but shortened, masked or cleared.',
-    '',
   ];
-  for (const transcript of report.transcripts) {
-    sections.push(...renderTranscript(transcript, report));
-  }
-  return `${sections.join('\n')}\n`;
 }
 
 function aggregateTable(
@@ -234,28 +263,7 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
       `${percent(requiredRetention, 0)} of the probes while billing at most ${percent(requiredBilling, 0)} of the input tokens of no compaction? ` +
       `Only ${verdict.transcripts.join(' and ')} exceed the 32k trigger; the other coding transcripts fit and are never compacted, so the check is made on these.`,
     '',
-    table(
-      [
-        'strategy or pipeline',
-        'retention',
-        `billed with caching ×none`,
-        'retention with recall',
-        'billed with recall ×none',
-        'input sent ×none',
-        'meets (caching)',
-        'meets (no caching)',
-      ],
-      verdict.candidates.map((candidate) => [
-        candidate.totals.policy.name,
-        percent(candidate.retention),
-        ratio(candidate.billedRatio, 3),
-        percent(recoverableOf(candidate.totals)),
-        ratio(billedWithRecallRatioOf(candidate.totals), 3),
-        ratio(candidate.inputRatio, 3),
-        candidate.meetsWithCaching ? 'yes' : 'no',
-        candidate.meetsWithoutCaching ? 'yes' : 'no',
-      ]),
-    ),
+    candidatesTable(verdict),
     '',
   ];
   const name = `**${best.totals.policy.name}**`;
@@ -264,45 +272,102 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
     `${ratio(best.billedRatio, 3)} the input of no compaction with prompt caching ` +
     `(${integer(best.totals.billedInputTokens)} against ${integer(best.totals.baselineBilledInputTokens)} input-price tokens), ` +
     `${ratio(best.inputRatio)} counting input tokens sent (${integer(best.totals.inputTokens)} against ${integer(best.totals.baselineInputTokens)})`;
-  if (best.meetsWithCaching) {
-    lines.push(
-      `**Met.** The best, ${name}, ${numbers}. The check counts the probes the final context holds (the ` +
-        'retention column); the recall columns add those it names a handle for and the recall calls that would ' +
-        'bring them back (see the cost levers). ' +
-        (best.totals.policy.summarizes
-          ? ''
-          : 'It calls no summarizer: the summary it writes is the artifact trail alone, which holds the kinds of ' +
-            'facts the probes test (paths, commands, errors) and nothing a real summary would add (decisions, ' +
-            'state), and it saves the summarizer’s calls (each span read at the full input price, or asked in the ' +
-            'conversation, the conversation read from the cache) and the summary text every later call carries. ') +
-        (best.totals.policy.explored === true
-          ? 'Its settings were chosen by hand near the frontier of a search over a family of configurations on these ' +
-            'same transcripts (`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md), which lists the ' +
-            'cheapest members the search found); they are re-run at 16k and 64k in the cost levers’ table and on the ' +
-            'other coding transcripts below. '
-          : '') +
-        `The margin is ${percent(requiredBilling - best.billedRatio)} of no compaction’s bill and ` +
-        `${((best.retention - requiredRetention) * 100).toFixed(1)} points of retention. The bill assumes the ` +
-        'provider’s cache serves any prefix the previous request shares: OpenAI’s prompt cache finds it by itself; ' +
-        'with Anthropic, it takes `cache_control` breakpoints on the system prompt, the task and the last message.',
-    );
-  } else {
-    const withoutCaching = verdict.candidates.filter((candidate) => candidate.meetsWithoutCaching);
-    lines.push(
-      `**Not met with prompt caching.** The closest, ${name}, ${numbers}.` +
-        (withoutCaching.length > 0
-          ? ` Without caching (every input token at the input price) the bar is met by ${withoutCaching.map((candidate) => candidate.totals.policy.name).join(', ')}.`
-          : ' Without caching it is not met either.'),
-      '',
-      `Why caching changes the answer: with caching, no compaction pays for most of each request at the cache-read price ` +
-        `(${prices.cacheReadPerMillion} against ${prices.inputPerMillion} per million), so a shorter context saves less than its size suggests. ` +
-        `Part of the bill is out of any policy's reach: every message is written to the cache once when it is first sent ` +
-        `(${ratio(prices.cacheWritePerMillion / prices.inputPerMillion)} the input price), which alone is ${percent(writeFloor(best, prices))} of no compaction's billed input here; ` +
-        'on top of it, every compaction writes the compacted context to the cache again and every summarizer call reads its span at the full input price ' +
-        '(asked in the conversation, it reads the prefix the last call wrote from the cache, and writes the rest). ' +
-        'Compacting earlier and deeper lowers the bill, at the price of more compactions and, past a point, of probes.',
-    );
-  }
+  lines.push(
+    ...(best.meetsWithCaching
+      ? metVerdict(best, name, numbers)
+      : notMetVerdict(verdict, best, prices, name, numbers)),
+  );
+  lines.push(...losses(verdict, best, name));
+  lines.push(
+    '',
+    'Caveat on the summarizing pipelines: with a summarizer that writes no facts, their coding retention comes from the ' +
+      'artifact trail, which records the same kinds of facts these probes test (paths, commands, error lines), though with ' +
+      'its own code; facts the trail does not record, such as tau-bench’s booking arguments, are lost (see the tau-bench table).',
+  );
+  return lines;
+}
+
+type Candidate = Verdict['candidates'][number];
+
+/** Each strategy and pipeline on the verdict's transcripts: retention and bill, with and without recall. */
+function candidatesTable(verdict: Verdict): string {
+  return table(
+    [
+      'strategy or pipeline',
+      'retention',
+      `billed with caching ×none`,
+      'retention with recall',
+      'billed with recall ×none',
+      'input sent ×none',
+      'meets (caching)',
+      'meets (no caching)',
+    ],
+    verdict.candidates.map((candidate) => [
+      candidate.totals.policy.name,
+      percent(candidate.retention),
+      ratio(candidate.billedRatio, 3),
+      percent(recoverableOf(candidate.totals)),
+      ratio(billedWithRecallRatioOf(candidate.totals), 3),
+      ratio(candidate.inputRatio, 3),
+      candidate.meetsWithCaching ? 'yes' : 'no',
+      candidate.meetsWithoutCaching ? 'yes' : 'no',
+    ]),
+  );
+}
+
+/** The verdict when the best meets the bar with prompt caching, and what its margin rests on. */
+function metVerdict(best: Candidate, name: string, numbers: string): string[] {
+  return [
+    `**Met.** The best, ${name}, ${numbers}. The check counts the probes the final context holds (the ` +
+      'retention column); the recall columns add those it names a handle for and the recall calls that would ' +
+      'bring them back (see the cost levers). ' +
+      (best.totals.policy.summarizes
+        ? ''
+        : 'It calls no summarizer: the summary it writes is the artifact trail alone, which holds the kinds of ' +
+          'facts the probes test (paths, commands, errors) and nothing a real summary would add (decisions, ' +
+          'state), and it saves the summarizer’s calls (each span read at the full input price, or asked in the ' +
+          'conversation, the conversation read from the cache) and the summary text every later call carries. ') +
+      (best.totals.policy.explored === true
+        ? 'Its settings were chosen by hand near the frontier of a search over a family of configurations on these ' +
+          'same transcripts (`pnpm evaluate:explore`, [evaluation-explore.md](evaluation-explore.md), which lists the ' +
+          'cheapest members the search found); they are re-run at 16k and 64k in the cost levers’ table and on the ' +
+          'other coding transcripts below. '
+        : '') +
+      `The margin is ${percent(requiredBilling - best.billedRatio)} of no compaction’s bill and ` +
+      `${((best.retention - requiredRetention) * 100).toFixed(1)} points of retention. The bill assumes the ` +
+      'provider’s cache serves any prefix the previous request shares: OpenAI’s prompt cache finds it by itself; ' +
+      'with Anthropic, it takes `cache_control` breakpoints on the system prompt, the task and the last message.',
+  ];
+}
+
+/** The verdict when no candidate meets the bar with prompt caching, and why caching changes the answer. */
+function notMetVerdict(
+  verdict: Verdict,
+  best: Candidate,
+  prices: PriceModel,
+  name: string,
+  numbers: string,
+): string[] {
+  const withoutCaching = verdict.candidates.filter((candidate) => candidate.meetsWithoutCaching);
+  return [
+    `**Not met with prompt caching.** The closest, ${name}, ${numbers}.` +
+      (withoutCaching.length > 0
+        ? ` Without caching (every input token at the input price) the bar is met by ${withoutCaching.map((candidate) => candidate.totals.policy.name).join(', ')}.`
+        : ' Without caching it is not met either.'),
+    '',
+    `Why caching changes the answer: with caching, no compaction pays for most of each request at the cache-read price ` +
+      `(${prices.cacheReadPerMillion} against ${prices.inputPerMillion} per million), so a shorter context saves less than its size suggests. ` +
+      `Part of the bill is out of any policy's reach: every message is written to the cache once when it is first sent ` +
+      `(${ratio(prices.cacheWritePerMillion / prices.inputPerMillion)} the input price), which alone is ${percent(writeFloor(best, prices))} of no compaction's billed input here; ` +
+      'on top of it, every compaction writes the compacted context to the cache again and every summarizer call reads its span at the full input price ' +
+      '(asked in the conversation, it reads the prefix the last call wrote from the cache, and writes the rest). ' +
+      'Compacting earlier and deeper lowers the bill, at the price of more compactions and, past a point, of probes.',
+  ];
+}
+
+/** What the candidates that lose probes lose, by kind and why. */
+function losses(verdict: Verdict, best: Candidate, name: string): string[] {
+  const lines: string[] = [];
   const losing = verdict.candidates.filter((candidate) => candidate.lost.length > 0);
   if (best.lost.length === 0) {
     lines.push('', `${name} loses no probe: what keeps it from the bar is the bill, not retention.`);
@@ -323,12 +388,6 @@ function renderVerdict(verdict: Verdict, prices: PriceModel): string[] {
         'call, so it can only lose what results alone held: error lines, and tau-bench values first seen in a lookup.',
     );
   }
-  lines.push(
-    '',
-    'Caveat on the summarizing pipelines: with a summarizer that writes no facts, their coding retention comes from the ' +
-      'artifact trail, which records the same kinds of facts these probes test (paths, commands, error lines), though with ' +
-      'its own code; facts the trail does not record, such as tau-bench’s booking arguments, are lost (see the tau-bench table).',
-  );
   return lines;
 }
 

@@ -4,26 +4,24 @@
  * Sends its address to the bench, and stops when told to.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCliRegistry, createCompactionServer, resolveSettings } from '@compaction/cli';
+import { createCliRegistry, listenCompactionServer, resolveSettings } from '@compaction/server';
 
 const threads = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
 const contextWindow = process.argv[3];
 const directory = mkdtempSync(join(tmpdir(), 'compaction-bench-serve-'));
 const registry = await createCliRegistry();
-const server = createCompactionServer({
-  settings: resolveSettings(
-    registry,
-    contextWindow === undefined ? {} : { 'context-window': contextWindow },
-    directory,
-  ),
+const settings = resolveSettings(
   registry,
-  ...(threads === undefined ? {} : { compactionThreads: threads }),
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  contextWindow === undefined ? {} : { 'context-window': contextWindow },
+  directory,
+);
+const { server, url } = await listenCompactionServer(
+  { settings, registry, ...(threads === undefined ? {} : { compactionThreads: threads }) },
+  { port: 0 },
+);
+process.send?.({ url });
 process.on('message', async () => {
   await server.shutdown(5000);
   rmSync(directory, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { createCliRegistry, createCompactionServer, resolveSettings } from '@compaction/cli';
 import type { CompactionStore } from '@compaction/core';
+import { createCliRegistry, listenCompactionServer, resolveSettings } from '@compaction/server';
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -13,8 +13,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts what `compaction serve --port 0 --context-window 16k --store <file>` starts, through the CLI's
- * programmatic API: the installed strategies, the settings from the flags (and a `compaction.config.json`, if
+ * Starts what `compaction serve --port 0 --context-window 16k --store <file>` starts, through
+ * `@compaction/server`: the installed strategies, the settings from the flags (and a `compaction.config.json`, if
  * one is found from this folder upward), and the HTTP server on a free loopback port, keeping its sessions in
  * `store`.
  */
@@ -25,17 +25,11 @@ export async function startServer(store: CompactionStore): Promise<RunningServer
     { 'context-window': '16k' },
     fileURLToPath(new URL('..', import.meta.url)),
   );
-  const server = createCompactionServer({ settings, registry, store });
-  // The sessions of the store are restored before the server answers anything.
+  // The sessions of the store are restored before the server listens, so it answers nothing before.
+  const { server, url } = await listenCompactionServer({ settings, registry, store }, { port: 0 });
   const restored = await server.restored;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     strategyNames: settings.strategyNames,
     restored,
     // The graceful stop `compaction serve` runs on SIGTERM: requests in flight finish, event streams end.

@@ -21,6 +21,10 @@ describe('compaction --help', () => {
       const flags = [...source.matchAll(/^\s+'?([a-z-]+)'?: \{ type: '(?:string|boolean)'/gm)].map(
         (match) => match[1]!,
       );
+      // Flags that each take a value, declared together: valueFlags('store', 'session').
+      for (const [, names] of source.matchAll(/valueFlags\(([^)]*)\)/g)) {
+        flags.push(...[...names!.matchAll(/'([a-z-]+)'/g)].map((match) => match[1]!));
+      }
       for (const flag of flags) expect(stdout, `--${flag}`).toContain(`--${flag}`);
     });
   }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { usageError } from '@compaction/server';
 import { type CliIO, processIO } from './cli-io.js';
 import { chatCommand } from './commands/chat-command.js';
 import { compactCommand } from './commands/compact-command.js';
@@ -10,7 +11,6 @@ import { schemaCommand } from './commands/schema-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { simulateCommand } from './commands/simulate-command.js';
 import { didYouMean } from './did-you-mean.js';
-import { usageError } from './errors/cli-error.js';
 import { mainHelp } from './help.js';
 import { reportError } from './report-error.js';
 

@@ -1,6 +1,6 @@
-import { createFastEstimator, type Provider, type TokenEstimator } from '@compaction/core';
+import { createFastEstimator, type TokenEstimator } from '@compaction/core';
+import { CliError, usageError } from '@compaction/server';
 import { didYouMean } from './did-you-mean.js';
-import { CliError, usageError } from './errors/cli-error.js';
 
 /** How tokens are counted: the fast built-in estimator, tiktoken, or the provider's own count. */
 export const estimatorNames = ['fast', 'tiktoken', 'provider'] as const;
@@ -14,11 +14,6 @@ export function parseEstimatorName(text: string): EstimatorName {
   throw usageError(
     `--estimator must be one of ${estimatorNames.join(', ')}, got "${text}"${didYouMean(text, estimatorNames)}`,
   );
-}
-
-/** The fast estimator, dependency-free. */
-export function fastEstimator(): TokenEstimator {
-  return createFastEstimator();
 }
 
 interface TiktokenModule {
@@ -48,12 +43,5 @@ export async function tiktokenEstimator(): Promise<TokenEstimator> {
 
 /** A token estimator by name; `provider` has no estimator (it counts whole requests) and is rejected. */
 export async function estimatorByName(name: Exclude<EstimatorName, 'provider'>): Promise<TokenEstimator> {
-  return name === 'fast' ? fastEstimator() : tiktokenEstimator();
-}
-
-/** Whether a provider can count tokens exactly. */
-export function canCount(
-  provider: Provider | undefined,
-): provider is Provider & Required<Pick<Provider, 'countTokens'>> {
-  return provider?.countTokens !== undefined;
+  return name === 'fast' ? createFastEstimator() : tiktokenEstimator();
 }

@@ -1,6 +1,6 @@
 import { type FormatName, formatNames } from '@compaction/formats';
+import { usageError } from '@compaction/server';
 import { didYouMean } from './did-you-mean.js';
-import { usageError } from './errors/cli-error.js';
 
 /** Checks a `--from`/`--to` value. */
 export function parseFormatName(text: string | undefined, flag: string): FormatName | undefined {

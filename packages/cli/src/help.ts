@@ -261,8 +261,8 @@ Requests under the trigger and every response, streams included, pass through un
 keys, beta flags) pass through and are never logged or kept. Each conversation (a hash of its first
 messages, or the x-compaction-conversation header) keeps its compacted prefix: later requests that start
 with the same turns are sent with the same compacted turns, so the provider's prompt cache stays warm
-until the next compaction. When the provider answers that a request is too long, the proxy compacts harder
-and retries once, else returns the provider's error. Summaries use the provider configured here, never one
+until the next compaction. When the provider answers that a request is too long, the proxy compacts to the
+size its answer states and retries, up to twice, else returns the provider's error. Summaries use the provider configured here, never one
 a request names. One line per compaction goes to standard error.
 
   GET /compaction/status      {uptimeSeconds, requests, compactions, overflowRetries, conversations, upstreams}

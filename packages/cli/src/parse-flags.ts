@@ -1,7 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { usageError } from '@compaction/server';
 import type { CliIO } from './cli-io.js';
 import { didYouMean } from './did-you-mean.js';
-import { usageError } from './errors/cli-error.js';
 
 /** Flags every compacting command accepts. */
 export const compactionFlagOptions = {

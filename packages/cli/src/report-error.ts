@@ -5,12 +5,10 @@ import {
   StrategyNotFoundError,
 } from '@compaction/core';
 import { FormatError } from '@compaction/formats';
+import { apiKeyVariables, CliError, cliErrorOf, exitCodes } from '@compaction/server';
 import type { CliIO } from './cli-io.js';
 import { didYouMean } from './did-you-mean.js';
-import { CliError, cliErrorOf } from './errors/cli-error.js';
-import { exitCodes } from './errors/exit-codes.js';
 import { jsonDocumentVersion } from './output/json-document-version.js';
-import { apiKeyVariables } from './providers/create-provider.js';
 
 /** What `--json` prints on standard error when a command fails: one document, as schemas/error.schema.json. */
 export interface ErrorDocument {

@@ -1,5 +1,4 @@
-import { CliError } from './errors/cli-error.js';
-import { exitCodes } from './errors/exit-codes.js';
+import { CliError, exitCodes } from '@compaction/server';
 
 /**
  * The one input a command reads (a path, `-`, or none for standard input). Several are refused with exit 2

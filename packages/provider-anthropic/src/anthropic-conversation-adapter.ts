@@ -1,11 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { AgentConversationTypes, ConversationAdapter } from '@compaction/agent-loop';
 import { InvalidOptionsError, type Message } from '@compaction/core';
-import {
-  type AgentConversationTypes,
-  type ConversationAdapter,
-  callSdkMethod,
-  frozenCopy,
-} from '@compaction/provider-utils';
+import { callSdkMethod, frozenCopy } from '@compaction/provider-utils';
 import { isCompactionPart } from './anthropic-content-blocks.js';
 import { type AnthropicContextManagement, contextManagementBetas } from './anthropic-context-management.js';
 import {
@@ -51,6 +47,7 @@ async function sendMessages(
   signal: AbortSignal | undefined,
 ): Promise<Anthropic.Message> {
   const { contextManagement, client } = settings;
+  if (settings.stream === true) return streamMessage(settings, body, signal);
   if (contextManagement === undefined) {
     return callSdkMethod<typeof body, Anthropic.Message>(
       client.messages,
@@ -66,6 +63,34 @@ async function sendMessages(
     betas: contextManagementBetas(contextManagement.edits),
   };
   return callSdkMethod<typeof betaBody, Anthropic.Message>(beta, beta.create, betaBody, signal);
+}
+
+/**
+ * Sends one request as a stream and returns its final message; an error event of the stream (a refusal the
+ * API streams) rejects with the SDK's error, as a refusal before the stream does.
+ */
+async function streamMessage(
+  settings: AnthropicConversationSettings,
+  body: Anthropic.MessageCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+): Promise<Anthropic.Message> {
+  const { messages } = settings.client;
+  if (messages.stream === undefined || settings.contextManagement !== undefined) {
+    const message =
+      settings.contextManagement === undefined
+        ? 'stream needs a client with messages.stream (an Anthropic instance has it)'
+        : 'stream and contextManagement cannot be combined';
+    throw new InvalidOptionsError({
+      subject: 'Anthropic conversation',
+      issues: [{ path: 'stream', message }],
+    });
+  }
+  const stream = messages.stream.call(
+    messages,
+    body as never,
+    (signal === undefined ? {} : { signal }) as never,
+  );
+  return (await stream.finalMessage()) as Anthropic.Message;
 }
 
 /** The client's beta Messages API; `InvalidOptionsError` when it has none. */

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ConversationLoopEvents } from '@compaction/provider-utils';
+import type { ConversationLoopEvents } from '@compaction/agent-loop';
 
 /**
  * Events an {@link AnthropicConversation} emits, by name. `step` numbers the model calls of the

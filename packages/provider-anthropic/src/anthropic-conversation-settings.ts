@@ -1,17 +1,21 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/agent-loop';
 import { type Compactor, createFastEstimator } from '@compaction/core';
-import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { anthropicProfile } from '@compaction/token-estimator';
 import type { AnthropicContextManagement } from './anthropic-context-management.js';
 import { defaultAnthropicModelLimits, findAnthropicModel } from './anthropic-model-limits.js';
 import type { ToAnthropicRequestOptions } from './to-anthropic-request.js';
 
 /**
- * The part of the `@anthropic-ai/sdk` client a conversation uses: `messages.create`. An `Anthropic` instance
- * satisfies it, and so does any object with the same method (a proxy, a wrapper with logging).
+ * The part of the `@anthropic-ai/sdk` client a conversation uses: `messages.create` (and `messages.stream` when
+ * the conversation streams). An `Anthropic` instance satisfies it, and so does any object with the same
+ * methods (a proxy, a wrapper with logging).
  */
 export interface AnthropicConversationClient {
-  messages: { create(body: never, options?: never): PromiseLike<unknown> };
+  messages: {
+    create(body: never, options?: never): PromiseLike<unknown>;
+    stream?(body: never, options?: never): { finalMessage(): PromiseLike<unknown> };
+  };
   /** The beta Messages API, used when the conversation has `contextManagement`. */
   beta?: { messages: { create(body: never, options?: never): PromiseLike<unknown> } };
 }
@@ -54,6 +58,12 @@ export interface AnthropicConversationSettings {
    * the compactor's trigger: set that above the server's so that the server acts first.
    */
   contextManagement?: AnthropicContextManagement;
+  /**
+   * Sends each request with `messages.stream` and reads its final message: the SDK refuses requests without a
+   * stream that it expects to take longer than ten minutes (a large `max_tokens`). A refusal as too long,
+   * before the stream or as its first event, is recovered as any other. Not with `contextManagement`.
+   */
+  stream?: boolean;
 }
 
 /** The compactor of a conversation: the one given, or one created from `compaction`. */

@@ -2,8 +2,8 @@ import {
   AgentConversation,
   type ConversationRunOptions,
   type ConversationSendOptions,
-  frozenCopy,
-} from '@compaction/provider-utils';
+} from '@compaction/agent-loop';
+import { frozenCopy } from '@compaction/provider-utils';
 import {
   type AnthropicConversationTypes,
   anthropicConversationAdapter,
@@ -30,7 +30,8 @@ export type AnthropicRunOptions = ConversationRunOptions<AnthropicConversationTy
  * context when the compactor's trigger fires; it sends the request with the real SDK client, appends the
  * answer, and records the reported input tokens (cache reads and writes included) so the next count is exact
  * for what was sent. When the API refuses a request as too long, it compacts with the `overflow` trigger and
- * retries once; a second refusal throws `ContextOverflowError`. Other SDK errors are thrown unchanged.
+ * retries, as the one overflow policy of `@compaction/agent-loop` says; a refusal of the last retry throws
+ * `OverflowRetriesExhaustedError` (a `ContextOverflowError`). Other SDK errors are thrown unchanged.
  *
  * Messages given to it are copied, never changed; the messages it holds are frozen. A user turn must answer
  * every tool call of the answer before it.

@@ -1,10 +1,6 @@
-import { ProviderError } from '@compaction/core';
-import {
-  answersOfResults,
-  type ConversationAdapter,
-  callSdkMethod,
-  parseToolArguments,
-} from '@compaction/provider-utils';
+import { answersOfResults, type ConversationAdapter, parseToolArguments } from '@compaction/agent-loop';
+import { InvalidOptionsError, ProviderError } from '@compaction/core';
+import { callSdkMethod } from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
 import { addableMessageOf, openaiAdapterCommon } from './openai-conversation-base.js';
@@ -51,12 +47,15 @@ export function openaiConversationAdapter(
     },
     async send(body, signal) {
       const { completions } = settings.client.chat;
-      const completion = await callSdkMethod<typeof body, OpenAI.Chat.ChatCompletion>(
-        completions,
-        completions.create,
-        body,
-        signal,
-      );
+      const completion =
+        settings.stream === true
+          ? await streamedCompletion(completions, body, signal)
+          : await callSdkMethod<typeof body, OpenAI.Chat.ChatCompletion>(
+              completions,
+              completions.create,
+              body,
+              signal,
+            );
       const message = completion.choices?.[0]?.message;
       if (message === undefined) {
         throw new ProviderError({ provider: 'openai', message: 'the completion has no choices' });
@@ -68,6 +67,25 @@ export function openaiConversationAdapter(
       };
     },
   };
+}
+
+/** Sends a request as a stream, with usage in its last chunk, and returns the completion it adds up to. */
+async function streamedCompletion(
+  completions: OpenAIConversationSettings['client']['chat']['completions'],
+  body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+): Promise<OpenAI.Chat.ChatCompletion> {
+  if (completions.stream === undefined) {
+    const message = 'stream needs a client with chat.completions.stream (an OpenAI instance has it)';
+    throw new InvalidOptionsError({ subject: 'OpenAI conversation', issues: [{ path: 'stream', message }] });
+  }
+  const streamed = { ...body, stream_options: { include_usage: true } };
+  const stream = completions.stream.call(
+    completions,
+    streamed as never,
+    (signal === undefined ? {} : { signal }) as never,
+  );
+  return (await stream.finalChatCompletion()) as OpenAI.Chat.ChatCompletion;
 }
 
 /** The tool calls of the last assistant message that no tool message after it answers. */

@@ -1,10 +1,10 @@
-import { InvalidMessagesError, type Message } from '@compaction/core';
 import {
   AgentConversation,
   type AgentConversationTypes,
   type ConversationAdapter,
   type ConversationSendOptions,
-} from '@compaction/provider-utils';
+} from '@compaction/agent-loop';
+import { InvalidMessagesError, type Message } from '@compaction/core';
 import {
   type OpenAIConversationCompactionSettings,
   resolveOpenAIConversationCompactor,

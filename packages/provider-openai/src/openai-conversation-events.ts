@@ -1,4 +1,4 @@
-import type { ConversationLoopEvents } from '@compaction/provider-utils';
+import type { ConversationLoopEvents } from '@compaction/agent-loop';
 
 /**
  * Events an OpenAI conversation emits, by name, for a request body type and a response type. `step` numbers

@@ -1,3 +1,4 @@
+import type { OverflowRetriesExhaustedError } from '@compaction/agent-loop';
 import {
   ContextOverflowError,
   compactionMetadataOf,
@@ -96,7 +97,7 @@ describe('an OpenAI Responses conversation over the real SDK', () => {
     expect(conversation.context.slice(0, lastBody.input.length)).toEqual(lastBody.input);
   });
 
-  it('throws a ContextOverflowError when the retry is refused too', async () => {
+  it('throws a ContextOverflowError when every retry is refused too', async () => {
     server.handle('/v1/responses', () => ({
       status: 400,
       body: {
@@ -116,8 +117,13 @@ describe('an OpenAI Responses conversation over the real SDK', () => {
     });
     const failure = await conversation.send('Summarize.').catch((error: unknown) => error);
     expect(ContextOverflowError.isInstance(failure)).toBe(true);
-    expect(server.requests).toHaveLength(2);
-    expect(conversation.compactions.map((event) => event.trigger)).toEqual(['overflow']);
+    expect(failure).toMatchObject({ code: 'agent-loop/overflow-retries-exhausted' });
+    // Each refused request but the last is followed by one overflow compaction.
+    const { attempts } = failure as OverflowRetriesExhaustedError;
+    expect(server.requests).toHaveLength(attempts.length);
+    expect(conversation.compactions.map((event) => event.trigger)).toEqual(
+      attempts.slice(1).map(() => 'overflow'),
+    );
   });
 
   it('turns other failed responses into ProviderError and refuses unanswered calls', async () => {

@@ -1,5 +1,5 @@
+import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/agent-loop';
 import { type Compactor, createFastEstimator } from '@compaction/core';
-import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/provider-utils';
 import { cl100kProfile, o200kProfile } from '@compaction/token-estimator';
 import { defaultOpenAIModelLimits, encodingForModel, findOpenAIModel } from './openai-model-limits.js';
 

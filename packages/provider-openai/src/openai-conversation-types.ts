@@ -1,13 +1,19 @@
-import type { ConversationRunOptions } from '@compaction/provider-utils';
+import type { ConversationRunOptions } from '@compaction/agent-loop';
 import type OpenAI from 'openai';
 import type { OpenAIConversationBaseSettings, OpenAIConversationTypes } from './openai-conversation-base.js';
 
 /**
- * The part of the `openai` client a Chat Completions conversation uses: `chat.completions.create`. An `OpenAI`
- * or `AzureOpenAI` instance satisfies it, and so does any object with the same method.
+ * The part of the `openai` client a Chat Completions conversation uses: `chat.completions.create` (and
+ * `chat.completions.stream` when the conversation streams). An `OpenAI` or `AzureOpenAI` instance satisfies
+ * it, and so does any object with the same methods.
  */
 export interface OpenAIConversationClient {
-  chat: { completions: { create(body: never, options?: never): PromiseLike<unknown> } };
+  chat: {
+    completions: {
+      create(body: never, options?: never): PromiseLike<unknown>;
+      stream?(body: never, options?: never): { finalChatCompletion(): PromiseLike<unknown> };
+    };
+  };
 }
 
 /** What every request carries besides the messages: `model`, `max_completion_tokens`, `tools`... */
@@ -26,6 +32,11 @@ export interface OpenAIConversationSettings extends OpenAIConversationBaseSettin
   messages?: readonly OpenAI.Chat.ChatCompletionMessageParam[];
   /** Role of system messages that compaction creates or that do not say. Default `system`. */
   systemRole?: 'system' | 'developer';
+  /**
+   * Sends each request as a stream (`stream: true`, with usage in its last chunk) and reads the completion it
+   * adds up to. A refusal as too long, before the stream or inside it, is recovered as any other.
+   */
+  stream?: boolean;
 }
 
 /** A tool's answer to one call, as {@link OpenAIConversation.addToolResults} takes it. */

@@ -7,8 +7,9 @@ import type { OpenAIChatConversationTypes, OpenAIConversationSettings } from './
  * SDK's message shape and a working context; before each request it compacts when the trigger fires, sends
  * with the real SDK client, appends the answer and records the reported prompt tokens (cached ones are part
  * of them), so the next count is exact for what was sent. After a `context_length_exceeded` refusal it
- * compacts with the `overflow` trigger and retries once; a second refusal throws `ContextOverflowError`.
- * Other SDK errors are thrown unchanged.
+ * compacts with the `overflow` trigger and retries, as the one overflow policy of `@compaction/agent-loop`
+ * says; a refusal of the last retry throws `OverflowRetriesExhaustedError` (a `ContextOverflowError`). Other
+ * SDK errors are thrown unchanged.
  *
  * Messages given to it are copied, never changed; the messages it holds are frozen. Tool results may be
  * added a few at a time; a user message is accepted once every call is answered.

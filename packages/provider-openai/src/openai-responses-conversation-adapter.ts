@@ -1,10 +1,6 @@
-import { ProviderError } from '@compaction/core';
-import {
-  answersOfResults,
-  type ConversationAdapter,
-  callSdkMethod,
-  parseToolArguments,
-} from '@compaction/provider-utils';
+import { answersOfResults, type ConversationAdapter, parseToolArguments } from '@compaction/agent-loop';
+import { InvalidOptionsError, ProviderError } from '@compaction/core';
+import { callSdkMethod } from '@compaction/provider-utils';
 import type OpenAI from 'openai';
 import { convertResponsesItems } from './from-openai-responses-input.js';
 import {
@@ -23,6 +19,27 @@ import { parseOpenAIContextOverflow } from './parse-openai-context-overflow.js';
 import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
+
+/** Sends a request as a stream and returns the response it ends with (a failed one included). */
+async function streamedResponse(
+  responses: OpenAIResponsesConversationSettings['client']['responses'],
+  body: OpenAI.Responses.ResponseCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+): Promise<OpenAI.Responses.Response> {
+  if (responses.stream === undefined) {
+    const message = 'stream needs a client with responses.stream (an OpenAI instance has it)';
+    throw new InvalidOptionsError({
+      subject: 'OpenAI Responses conversation',
+      issues: [{ path: 'stream', message }],
+    });
+  }
+  const stream = responses.stream.call(
+    responses,
+    body as never,
+    (signal === undefined ? {} : { signal }) as never,
+  );
+  return (await stream.finalResponse()) as OpenAI.Responses.Response;
+}
 
 /** How a Responses conversation converts, sends and checks its input items. */
 export function openaiResponsesConversationAdapter(
@@ -77,12 +94,15 @@ export function openaiResponsesConversationAdapter(
     async send(body, signal) {
       refuseStoredContext(body, 'request');
       const { responses } = settings.client;
-      const response = await callSdkMethod<typeof body, OpenAI.Responses.Response>(
-        responses,
-        responses.create,
-        body,
-        signal,
-      );
+      const response =
+        settings.stream === true
+          ? await streamedResponse(responses, body, signal)
+          : await callSdkMethod<typeof body, OpenAI.Responses.Response>(
+              responses,
+              responses.create,
+              body,
+              signal,
+            );
       if (response.status === 'failed') {
         if (parseOpenAIContextOverflow(response) !== undefined) {
           throw openaiConversationErrors.toCompactionError(response);

@@ -1,10 +1,16 @@
-import type { ConversationRunOptions } from '@compaction/provider-utils';
+import type { ConversationRunOptions } from '@compaction/agent-loop';
 import type OpenAI from 'openai';
 import type { OpenAIConversationBaseSettings, OpenAIConversationTypes } from './openai-conversation-base.js';
 
-/** The part of the `openai` client a Responses conversation uses: `responses.create`. */
+/**
+ * The part of the `openai` client a Responses conversation uses: `responses.create` (and `responses.stream`
+ * when the conversation streams).
+ */
 export interface OpenAIResponsesConversationClient {
-  responses: { create(body: never, options?: never): PromiseLike<unknown> };
+  responses: {
+    create(body: never, options?: never): PromiseLike<unknown>;
+    stream?(body: never, options?: never): { finalResponse(): PromiseLike<unknown> };
+  };
 }
 
 /**
@@ -27,6 +33,11 @@ export interface OpenAIResponsesConversationSettings extends OpenAIConversationB
   input?: readonly OpenAI.Responses.ResponseInputItem[];
   /** Role of system messages that compaction creates or that do not say. Default `system`. */
   systemRole?: 'system' | 'developer';
+  /**
+   * Sends each request as a stream (`stream: true`) and reads the response it ends with. A refusal as too
+   * long, before the stream or as a `response.failed` inside it, is recovered as any other.
+   */
+  stream?: boolean;
 }
 
 /** A function's output for one call, as {@link OpenAIResponsesConversation.addToolResults} takes it. */

@@ -1,30 +1,6 @@
-export {
-  AgentConversation,
-  type AgentConversationSettings,
-  type ConversationRunOptions,
-  type ConversationSendOptions,
-} from './agent-conversation.js';
-export { answersOfResults } from './answers-of-results.js';
 export { assertEntries, notPlainJsonIssue } from './assert-entries.js';
 export { callSdkMethod, type SdkMethod } from './call-sdk-method.js';
-export { checkAnswers } from './check-answers.js';
 export { contextOverflowOfError } from './context-overflow-of-error.js';
-export type {
-  AdapterExchange,
-  AgentConversationTypes,
-  ConversationAdapter,
-  ConversationVocabulary,
-  ItemAnswers,
-  RecallDefinition,
-  RecallWire,
-} from './conversation-adapter.js';
-export {
-  type ConversationCall,
-  type ConversationExchange,
-  ConversationLoop,
-  type ConversationLoopSettings,
-} from './conversation-loop.js';
-export type { ConversationLoopEvents } from './conversation-loop-events.js';
 export {
   createModelLimitsResolver,
   type ModelLimitsResolverSettings,
@@ -42,22 +18,11 @@ export {
 } from './key-order.js';
 export { type LazyClientSettings, lazyClient } from './lazy-client.js';
 export { type ModelTableRow, modelTable } from './model-table.js';
-export { fromNativeCompaction, type IsNativeCompactionPart } from './native-compaction-start.js';
 export type { ProviderNativeCompaction } from './provider-native-compaction.js';
 export {
   type ProviderSettingsSchemaOptions,
   providerSettingsSchema,
 } from './provider-settings-schema.js';
-export {
-  parseToolArguments,
-  RecallInLoop,
-  type RecallInLoopSettings,
-} from './recall-in-loop.js';
-export {
-  type ConversationCompaction,
-  type ConversationCompactorSettings,
-  resolveConversationCompactor,
-} from './resolve-conversation-compactor.js';
 export {
   type GenerateDefaults,
   resolveGenerateRequest,

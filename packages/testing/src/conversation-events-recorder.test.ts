@@ -1,5 +1,5 @@
+import type { ConversationLoopEvents } from '@compaction/agent-loop';
 import { type CompactionEvent, ContextOverflowError } from '@compaction/core';
-import type { ConversationLoopEvents } from '@compaction/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { recordConversationEvents } from './conversation-events-recorder.js';
 

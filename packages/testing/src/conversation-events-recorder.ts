@@ -1,4 +1,4 @@
-import type { ConversationLoopEvents } from '@compaction/provider-utils';
+import type { ConversationLoopEvents } from '@compaction/agent-loop';
 
 /** Anything that emits the events of a provider conversation (core's `ConversationLoop` and the adapters'). */
 export interface ConversationEventSource<Body, Response> {

@@ -41,13 +41,14 @@ export interface ConversationRecoverySettings<Item> {
 
 /**
  * Registers the failure and on-demand tests every provider conversation passes over real HTTP: a refusal of
- * the retry too throws `ContextOverflowError` after exactly two requests and one `overflow` compaction, with
+ * every retry throws a `ContextOverflowError` that lists the refused requests, one `overflow` compaction
+ * between each two, with
  * the user turn kept and the caller's messages unchanged; other SDK errors are thrown unchanged, without a
  * compaction; `compact()` compacts the working context (trigger `manual`) and leaves the history whole. Call
  * it inside the adapter's `describe`.
  */
 export function describeConversationRecovery<Item>(settings: ConversationRecoverySettings<Item>): void {
-  it('throws a ContextOverflowError when the retry is refused too, after exactly two requests', async () => {
+  it('throws a ContextOverflowError listing what it tried when every retry is refused too', async () => {
     const server = settings.server();
     server.handle(settings.path, () => settings.refusal);
     const initial = settings.longToolHistory(4);
@@ -57,9 +58,14 @@ export function describeConversationRecovery<Item>(settings: ConversationRecover
     const failure = await conversation.send('Summarize what you found.').catch((error: unknown) => error);
     expect(ContextOverflowError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ requestTokens: 90_000, maximumTokens: 20_000 });
-    expect(server.requests).toHaveLength(2);
-    expect(events.overflows).toHaveLength(1);
-    expect(events.compactions.map(({ event }) => event.trigger)).toEqual(['overflow']);
+    // The error lists every refused request: each but the last was followed by one `overflow` compaction.
+    const { attempts } = failure as { attempts: unknown[] };
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests).toHaveLength(attempts.length);
+    expect(events.overflows).toHaveLength(attempts.length);
+    expect(events.compactions.map(({ event }) => event.trigger)).toEqual(
+      Array.from({ length: attempts.length - 1 }, () => 'overflow'),
+    );
     // The user turn stays in the history, without an answer; the caller's array is unchanged.
     expect(conversation.history).toHaveLength(initial.length + 1);
     expect(initial).toEqual(settings.longToolHistory(4));

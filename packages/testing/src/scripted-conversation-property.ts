@@ -1,5 +1,5 @@
+import type { ConversationCompaction } from '@compaction/agent-loop';
 import { CompactionError, type CompactionEvent, type TokenEstimator } from '@compaction/core';
-import type { ConversationCompaction } from '@compaction/provider-utils';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { startTestServer, type TestServer } from './loopback-server.js';

@@ -1,4 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { maximumOverflowRetries, OverflowRetriesExhaustedError } from '@compaction/agent-loop';
 import type { CompactionEvent } from '@compaction/core';
 import {
   APICallError,
@@ -150,15 +151,25 @@ describe.each(['generate', 'stream'] as const)('compactionMiddleware with %sText
     expect(requests[refused + 2]!.size).toBeLessThan(requests[refused]!.size);
   });
 
-  it('retries only once: a second refusal reaches the caller', async () => {
+  it('retries as the one overflow policy says: a second refusal is retried, a refused last retry is typed', async () => {
     const refused = 3;
-    const error = await run(mode, [refused, refused + 1]).then(
+    const { events, requests, text } = await run(mode, [refused, refused + 1]);
+    expect(text).toBe('All modules compute values.');
+    expect(requests[refused + 2]!.size).toBeLessThan(requests[refused + 1]!.size);
+    expect(events.filter((event) => event.trigger === 'overflow')).toHaveLength(2);
+
+    const every = Array.from({ length: maximumOverflowRetries + 1 }, (_, index) => refused + index);
+    const error = await run(mode, every).then(
       () => undefined,
       (failure: unknown) => failure,
     );
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect((error as APICallError).statusCode).toBe(400);
-    expect(server!.requests).toHaveLength(refused + 2);
+    expect(OverflowRetriesExhaustedError.isInstance(error)).toBe(true);
+    const exhausted = error as OverflowRetriesExhaustedError;
+    expect(exhausted).toMatchObject({ requestTokens: 17_250, maximumTokens: 16_000 });
+    // The model's own error is kept, and every refused request is listed.
+    expect(APICallError.isInstance(exhausted.cause)).toBe(true);
+    expect(exhausted.attempts).toHaveLength(every.length);
+    expect(server!.requests).toHaveLength(refused + every.length);
   });
 });
 

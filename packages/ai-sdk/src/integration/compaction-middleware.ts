@@ -1,4 +1,5 @@
-import { type Compactor, ContextOverflowError, type Message } from '@compaction/core';
+import { callWithCompaction } from '@compaction/agent-loop';
+import type { Compactor, Message } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
 import type {
   LanguageModelCallOptions,
@@ -22,8 +23,6 @@ interface Call {
   sent: Message[];
 }
 
-type Usage = { inputTokens: { total: number | undefined } };
-
 /**
  * Creates a language-model middleware that keeps every call of the wrapped model within the budget, whatever
  * calls it (`generateText`, `streamText`, agents, `generateObject`...):
@@ -31,9 +30,12 @@ type Usage = { inputTokens: { total: number | undefined } };
  * - before each call (`transformParams`) it counts the prompt, anchored on the input tokens the previous call
  *   reported, and compacts when the trigger fires; a compaction is re-applied to later calls of the same
  *   conversation, which the AI SDK sends whole each time;
- * - when the model refuses a call as too long for its context window (a context-overflow error, recognised by
- *   {@link parseContextOverflow} or the compactor's provider), it compacts with the `overflow` trigger and
- *   retries once; a second refusal is thrown. For streams this covers errors raised before streaming starts;
+ * - the call itself is wrapped by `callWithCompaction` of `@compaction/agent-loop`, the one overflow policy:
+ *   when the model refuses it as too long for its context window (a context-overflow error, recognised by
+ *   {@link parseContextOverflow} or the `provider` of the settings), it compacts with the `overflow` trigger,
+ *   sized by the figures the refusal states, and retries, at most `maximumOverflowRetries` times; a refusal
+ *   of the last retry throws `OverflowRetriesExhaustedError`. For streams this covers errors raised before
+ *   streaming starts;
  * - a call that continues context the provider stores (OpenAI Responses `previousResponseId` or
  *   `conversation` in its provider options) goes through untouched, overflow included: its history is
  *   upstream, and with `conversation` every item it sends is stored, so none may be left out.
@@ -43,48 +45,42 @@ type Usage = { inputTokens: { total: number | undefined } };
  * ```
  */
 export function compactionMiddleware(settings: CompactionIntegrationSettings): CompactionMiddleware {
-  const { compactor, sessionId, conversationId } = resolveCompactionSettings(settings);
-  const options = sessionId === undefined ? {} : { sessionId };
+  const { compactor, sessionId, conversationId, provider } = resolveCompactionSettings(settings);
   const tracker = new ConversationTracker<LanguageModelPromptMessage>((message, index) =>
     decodeOne(message, index, 'prompt'),
   );
   const calls = new WeakMap<object, Call>();
-
   const encode = (messages: readonly Message[]): LanguageModelPromptMessage[] =>
     messages.map((message) =>
       tracker.encode(message, (core) => encodeMessage(core, 'prompt') as LanguageModelPromptMessage),
     );
 
-  const recordUsage = (sent: readonly Message[], usage: Usage | undefined) => {
-    const inputTokens = usage?.inputTokens.total;
-    if (inputTokens !== undefined) compactor.recordUsage({ messages: sent, inputTokens });
-  };
-
-  /** Compacts after an overflow and returns the parameters of the one retry; rethrows any other error. */
-  const recover = async (
-    error: unknown,
-    call: Call | undefined,
+  /** Sends a call through the one call wrapper: its first attempt as the AI SDK made it, retries compacted. */
+  const wrapped = <Result>(
+    call: Call,
     params: LanguageModelCallOptions,
     model: WrappedLanguageModel,
-  ): Promise<{ params: LanguageModelCallOptions; sent: Message[] }> => {
-    if (call === undefined) throw error;
-    const overflow = parseContextOverflow(error);
-    const reason =
-      overflow === undefined
-        ? error
-        : new ContextOverflowError({ provider: model.provider, ...overflow, cause: error });
-    let result: Awaited<ReturnType<Compactor['recover']>>;
-    try {
-      result = await compactor.recover(call.sent, reason, options);
-    } catch (failure) {
-      // Not an overflow: the model's own error, unchanged.
-      if (failure === reason) throw error;
-      throw failure;
-    }
-    const sent = signedReasoningFirst(result.messages);
-    tracker.commit(call.view, sent);
-    return { params: { ...params, prompt: encode(sent) }, sent };
-  };
+    first: () => PromiseLike<Result>,
+    again: (params: LanguageModelCallOptions) => PromiseLike<Result>,
+    inputTokens: (result: Result) => number | undefined | Promise<number | undefined>,
+  ) =>
+    callWithCompaction({
+      compactor,
+      sessionId,
+      messages: call.sent,
+      prepare: false,
+      provider: model.provider,
+      parseContextOverflow: (error) => parseContextOverflow(error) ?? provider?.parseContextOverflow?.(error),
+      send: async (messages, attempt) =>
+        attempt === 1 ? first() : again({ ...params, prompt: encode(messages) }),
+      inputTokens,
+      onCompaction: (result) => {
+        // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
+        const sent = signedReasoningFirst(result.messages);
+        tracker.commit(call.view, sent);
+        return sent;
+      },
+    });
 
   return {
     specificationVersion: 'v3',
@@ -94,8 +90,7 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
       // The history of such a call is stored upstream: there is nothing here to count or shorten.
       if (continuesStoredContext(params)) return params;
       const view = tracker.view(params.prompt, conversationOf(params) ?? conversationId);
-      const result = await compactor.prepare(view.messages, options);
-      // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
+      const result = await compactor.prepare(view.messages, sessionId === undefined ? {} : { sessionId });
       const compacted = result.compacted ? signedReasoningFirst(result.messages) : undefined;
       if (compacted !== undefined) tracker.commit(view, compacted);
       const sent = compacted ?? view.messages;
@@ -107,37 +102,33 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
 
     async wrapGenerate({ doGenerate, params, model }) {
       const call = calls.get(params);
-      try {
-        const result = await doGenerate();
-        if (call !== undefined) recordUsage(call.sent, result.usage);
-        return result;
-      } catch (error) {
-        const retry = await recover(error, call, params, model);
-        const result = await model.doGenerate(retry.params);
-        recordUsage(retry.sent, result.usage);
-        return result;
-      }
+      if (call === undefined) return doGenerate();
+      const usage = (result: Awaited<ReturnType<typeof doGenerate>>) => result.usage?.inputTokens.total;
+      return (await wrapped(call, params, model, doGenerate, (retry) => model.doGenerate(retry), usage))
+        .result;
     },
 
     async wrapStream({ doStream, params, model }) {
       const call = calls.get(params);
-      let sent = call?.sent;
-      let response: Awaited<ReturnType<typeof doStream>>;
-      try {
-        response = await doStream();
-      } catch (error) {
-        const retry = await recover(error, call, params, model);
-        sent = retry.sent;
-        response = await model.doStream(retry.params);
-      }
-      if (sent === undefined) return response;
-      const messages = sent;
+      if (call === undefined) return doStream();
+      let reported: (tokens: number | undefined) => void = () => undefined;
+      const usage = new Promise<number | undefined>((resolve) => {
+        reported = resolve;
+      });
+      const { result } = await wrapped(
+        call,
+        params,
+        model,
+        doStream,
+        (retry) => model.doStream(retry),
+        () => usage,
+      );
       return {
-        ...response,
-        stream: response.stream.pipeThrough(
+        ...result,
+        stream: result.stream.pipeThrough(
           new TransformStream({
             transform(part, controller) {
-              if (part.type === 'finish') recordUsage(messages, part.usage);
+              if (part.type === 'finish') reported(part.usage.inputTokens.total);
               controller.enqueue(part);
             },
           }),

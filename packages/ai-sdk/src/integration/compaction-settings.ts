@@ -1,4 +1,4 @@
-import { type Compactor, type CompactorSettings, createCompactor } from '@compaction/core';
+import { type Compactor, type CompactorSettings, createCompactor, type Provider } from '@compaction/core';
 
 /** Settings shared by {@link compactionPrepareStep} and {@link compactionMiddleware}. */
 export interface CompactionIntegrationOptions {
@@ -33,13 +33,19 @@ export function resolveCompactionSettings(settings: CompactionIntegrationSetting
    * reads a per-call id from `providerOptions.compaction.conversationId`, which takes precedence.
    */
   conversationId?: string;
+  /** The provider of the settings a compactor was created from: it recognises its own overflow refusals too. */
+  provider?: Provider;
 } {
   if (isCompactor(settings)) return { compactor: settings };
   if ('compactor' in settings) {
     return { compactor: settings.compactor, ...sessionOf(settings) };
   }
   const { sessionId: _sessionId, ...compactorSettings } = settings;
-  return { compactor: createCompactor(compactorSettings), ...sessionOf(settings) };
+  return {
+    compactor: createCompactor(compactorSettings),
+    ...sessionOf(settings),
+    ...(settings.provider === undefined ? {} : { provider: settings.provider }),
+  };
 }
 
 function sessionOf(options: CompactionIntegrationOptions): { sessionId?: string } {

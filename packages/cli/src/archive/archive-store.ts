@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { CompactionStore } from '@compaction/core';
+import { openSessionStore, storeLocationOf, usageError } from '@compaction/server';
 import { redactConnectionString } from '@compaction/store-postgres/redact-connection-string';
-import { usageError } from '../errors/cli-error.js';
-import { openSessionStore, storeLocationOf } from '../serve/session-store.js';
 
 /** The session `compact --store` records under, and `recall` reads, when `--session` is not given. */
 export const defaultSessionId = 'default';

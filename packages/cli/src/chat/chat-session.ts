@@ -1,3 +1,4 @@
+import { callWithCompaction } from '@compaction/agent-loop';
 import {
   type CompactionResult,
   type Compactor,
@@ -10,7 +11,7 @@ import {
 /** What one chat turn did. */
 export interface ChatTurn {
   answer: string;
-  /** The compaction made before the call (automatic) or after an overflow, if any. */
+  /** The last compaction of the turn, if any: before the call (automatic) or after an overflow. */
   compaction?: CompactionResult;
   inputTokens?: number;
   outputTokens?: number;
@@ -19,7 +20,9 @@ export interface ChatTurn {
 /**
  * A chat conversation with a provider and a Compactor: each user message is appended, the history is
  * compacted when the trigger fires, the model answers, and the reported input tokens anchor the count.
- * A context-overflow refusal is recovered once by compacting with the `overflow` trigger.
+ * A context-overflow refusal is recovered by compacting with the `overflow` trigger and sending again, as the
+ * one overflow policy of `@compaction/agent-loop` says (sized by the provider's figures, a bounded number of
+ * retries).
  */
 export class ChatSession {
   messages: Message[];
@@ -46,21 +49,20 @@ export class ChatSession {
   /** Sends a user message and returns the model's answer. */
   async send(text: string, abortSignal?: AbortSignal): Promise<ChatTurn> {
     const history: Message[] = [...this.messages, { role: 'user', content: [{ type: 'text', text }] }];
-    let compaction: CompactionResult | undefined = await this.compactor.prepare(history);
-    let sent = compaction.messages;
-    if (!compaction.compacted) compaction = undefined;
-    let result: Awaited<ReturnType<Provider['generate']>>;
-    try {
-      result = await this.generate(sent, abortSignal);
-    } catch (error) {
-      compaction = await this.compactor.recover(sent, error);
-      sent = compaction.messages;
-      result = await this.generate(sent, abortSignal);
-    }
-    if (compaction?.compacted) this.compactions++;
-    if (result.usage !== undefined)
-      this.compactor.recordUsage({ messages: sent, inputTokens: result.usage.inputTokens });
-    this.messages = [...sent, { role: 'assistant', content: [{ type: 'text', text: result.text }] }];
+    const { provider } = this;
+    const call = await callWithCompaction({
+      compactor: this.compactor,
+      messages: history,
+      send: (messages) => this.generate(messages, abortSignal),
+      inputTokens: (result) => result.usage?.inputTokens,
+      parseContextOverflow: (error) => provider.parseContextOverflow?.(error),
+      provider: provider.name,
+      signal: abortSignal,
+    });
+    const { result } = call;
+    const compaction = call.compactions.at(-1);
+    this.compactions += call.compactions.length;
+    this.messages = [...call.messages, { role: 'assistant', content: [{ type: 'text', text: result.text }] }];
     return {
       answer: result.text,
       ...(compaction === undefined ? {} : { compaction }),

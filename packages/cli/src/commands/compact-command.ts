@@ -6,20 +6,28 @@ import {
   withStoredContext,
 } from '@compaction/formats';
 import {
+  type CompactionReport,
+  compactMessages,
+  createCliRegistry,
+  type FileIdentity,
+  fileIdentity,
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatTable,
+  resolveSettings,
+  summarizeCompaction,
+  usageError,
+} from '@compaction/server';
+import {
   type ArchiveStore,
   defaultSessionId,
   openArchiveStore,
   recallCommandLine,
 } from '../archive/archive-store.js';
 import type { CliIO } from '../cli-io.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
-import { resolveSettings } from '../config/resolve-settings.js';
-import { usageError } from '../errors/cli-error.js';
 import { parseFormatName } from '../format-flags.js';
 import { compactHelp } from '../help.js';
-import { summarizeCompaction } from '../output/compaction-summary.js';
-import { type FileIdentity, fileIdentity } from '../output/file-identity.js';
-import { formatChange, formatCount, formatDuration, formatTable } from '../output/format-numbers.js';
 import { jsonDocumentVersion } from '../output/json-document-version.js';
 import { resolveOutputPath } from '../output/output-path.js';
 import { writeOutput } from '../output/write-output.js';
@@ -30,7 +38,6 @@ import {
   parseFlags,
   printedHelp,
 } from '../parse-flags.js';
-import { type CompactionReport, compactMessages } from '../run-compaction.js';
 import { singleInput } from '../single-input.js';
 
 /** `compaction compact <input>`: compacts a conversation once and writes it back in its format. */

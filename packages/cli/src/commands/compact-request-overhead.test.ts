@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { largeTools } from '../../../server/src/proxy/__fixtures__/limited-upstream.js';
 import { temporaryDirectory } from '../__fixtures__/run-binary.js';
 import { runCommand } from '../__fixtures__/run-command.js';
-import { largeTools } from '../proxy/__fixtures__/limited-upstream.js';
 
 // A request's tool definitions take room in the window as its messages do: `compact` counts them, and compacts
 // the messages to what fits beside them.

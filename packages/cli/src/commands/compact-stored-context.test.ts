@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveClient } from '../../../server/src/serve/__fixtures__/serve-client.js';
 import { runBinary, temporaryFile } from '../__fixtures__/run-binary.js';
 import { type RunningServer, startServer } from '../__fixtures__/start-server.js';
-import { serveClient } from '../serve/__fixtures__/serve-client.js';
 
 // A Responses request that continues context the API stores (`previous_response_id`, or a `conversation` its
 // items are added to) holds only the new items; the model also sees the stored history, which is not in the

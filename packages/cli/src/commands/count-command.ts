@@ -1,16 +1,20 @@
-import type { Message, Provider } from '@compaction/core';
+import { createFastEstimator, type Message, type Provider } from '@compaction/core';
 import { readConversation } from '@compaction/formats';
+import {
+  CliError,
+  createProvider,
+  formatChange,
+  formatCount,
+  formatTable,
+  resolveProviderFlags,
+} from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
-import { resolveProviderFlags } from '../config/provider-flags.js';
 import { countTokens, scaleBreakdown, type TokenBreakdown } from '../count-tokens.js';
-import { CliError } from '../errors/cli-error.js';
-import { type EstimatorName, estimatorByName, fastEstimator, parseEstimatorName } from '../estimators.js';
+import { type EstimatorName, estimatorByName, parseEstimatorName } from '../estimators.js';
 import { parseFormatName } from '../format-flags.js';
 import { countHelp } from '../help.js';
-import { formatChange, formatCount, formatTable } from '../output/format-numbers.js';
 import { jsonDocumentVersion } from '../output/json-document-version.js';
 import { formatFlagOptions, helpFlagOptions, parseFlags, printedHelp } from '../parse-flags.js';
-import { createProvider } from '../providers/create-provider.js';
 import { singleInput } from '../single-input.js';
 
 /** `compaction count <input>`: tokens by role, part kind and tool, with one estimator or several. */
@@ -107,7 +111,7 @@ async function count(
   return {
     estimator: 'provider',
     source: exact.source,
-    ...scaleBreakdown(countTokens(messages, fastEstimator()), exact.tokens),
+    ...scaleBreakdown(countTokens(messages, createFastEstimator()), exact.tokens),
   };
 }
 

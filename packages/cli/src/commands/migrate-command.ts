@@ -1,9 +1,8 @@
+import { CliError, storeLocationOf, usageError } from '@compaction/server';
 import { redactConnectionString } from '@compaction/store-postgres/redact-connection-string';
 import type { CliIO } from '../cli-io.js';
-import { CliError, usageError } from '../errors/cli-error.js';
 import { migrateHelp } from '../help.js';
 import { helpFlagOptions, parseFlags, printedHelp, valueFlags } from '../parse-flags.js';
-import { storeLocationOf } from '../serve/session-store.js';
 
 /**
  * `compaction migrate --store postgres://...`: applies the schema migrations a PostgreSQL store lacks, so a

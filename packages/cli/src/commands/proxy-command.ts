@@ -1,14 +1,21 @@
+import {
+  createCliRegistry,
+  createProxyServer,
+  defaultProxyMaxBodyBytes,
+  describeStoreLocation,
+  listenCompactionProxy,
+  openSessionStore,
+  type ProxyServer,
+  parseDuration,
+  parseUpstreams,
+  proxyStrategyDefaults,
+  readRetentionFlags,
+  resolveSettings,
+} from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
-import { createCliRegistry, proxyStrategyDefaults } from '../config/installed-strategies.js';
-import { resolveSettings } from '../config/resolve-settings.js';
 import { proxyHelp } from '../help.js';
 import { parseFlags, printedHelp } from '../parse-flags.js';
-import { createProxyServer, defaultProxyMaxBodyBytes } from '../proxy/proxy-server.js';
-import { parseUpstreams } from '../proxy/upstreams.js';
-import { parseDuration } from '../serve/parse-duration.js';
-import { readRetentionFlags } from '../serve/retention-sweep.js';
-import { describeStoreLocation, openSessionStore } from '../serve/session-store.js';
-import { isLoopback, readServerFlags, serverFlagOptions, startListening } from './server-start.js';
+import { isLoopback, listenOnFlags, readServerFlags, serverFlagOptions } from './server-start.js';
 
 /** The default port of `compaction proxy` (next to `compaction serve`'s 4319). */
 export const defaultProxyPort = 4320;
@@ -33,7 +40,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd, proxyStrategyDefaults(registry));
   const store = await openSessionStore(flags.storeLocation);
-  let server: Awaited<ReturnType<typeof createProxyServer>>;
+  let server: ProxyServer;
   try {
     server = await createProxyServer({
       settings,
@@ -55,7 +62,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
     await store?.close();
     throw error;
   }
-  const url = await startListening(server, flags, store);
+  const { url } = await listenOnFlags((address) => listenCompactionProxy(server, address), flags, store);
   const routes = Object.entries(upstreams).map(
     ([provider, url]) => `${provider} → ${url.origin}${url.pathname.replace(/\/$/, '')}`,
   );

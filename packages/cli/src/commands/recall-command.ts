@@ -1,8 +1,7 @@
 import { createRecallTool, type RecallRequest } from '@compaction/recall';
+import { CliError, exitCodes } from '@compaction/server';
 import { defaultSessionId, openArchiveStore } from '../archive/archive-store.js';
 import type { CliIO } from '../cli-io.js';
-import { CliError } from '../errors/cli-error.js';
-import { exitCodes } from '../errors/exit-codes.js';
 import { recallHelp } from '../help.js';
 import { writeOutput } from '../output/write-output.js';
 import { helpFlagOptions, parseFlags, printedHelp, valueFlags } from '../parse-flags.js';

@@ -1,6 +1,6 @@
 import { compactionConfigSchema } from '@compaction/core';
+import { createCliRegistry } from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
 import { schemaHelp } from '../help.js';
 import { writeOutput } from '../output/write-output.js';
 import { helpFlagOptions, parseFlags, printedHelp } from '../parse-flags.js';

@@ -1,23 +1,34 @@
+import type { ParseArgsConfig } from 'node:util';
+import {
+  CliError,
+  type CompactionServer,
+  createCliRegistry,
+  createCompactionHttpServer,
+  createRequestPolicy,
+  describeStoreLocation,
+  listenCompactionServer,
+  openSessionStore,
+  ProviderPool,
+  parseByteSize,
+  parseDuration,
+  readRetentionFlags,
+  resolveSettings,
+  type ShutdownResult,
+  type StoreLocation,
+  serverDefaults,
+  usageError,
+  verifyRequestPolicy,
+} from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
-import { resolveSettings } from '../config/resolve-settings.js';
-import { CliError, usageError } from '../errors/cli-error.js';
 import { serveHelp } from '../help.js';
 import { parseFlags, printedHelp, valueFlags } from '../parse-flags.js';
-import { createCompactionServer } from '../serve/compaction-server.js';
-import { parseByteSize } from '../serve/parse-byte-size.js';
-import { parseDuration } from '../serve/parse-duration.js';
-import { ProviderPool } from '../serve/provider-pool.js';
-import { createRequestPolicy, verifyRequestPolicy } from '../serve/request-policy.js';
-import { readRetentionFlags } from '../serve/retention-sweep.js';
-import { serverDefaults } from '../serve/server-defaults.js';
-import { describeStoreLocation, openSessionStore } from '../serve/session-store.js';
 import {
   integerFlag,
   isLoopback,
+  listenOnFlags,
   readServerFlags,
+  type ServerFlags,
   serverFlagOptions,
-  startListening,
 } from './server-start.js';
 
 /** The default port of `compaction serve`. */
@@ -53,33 +64,31 @@ function tokenOf(flag: string | undefined, variable: string | undefined): string
   return token;
 }
 
-/** `compaction serve`: the HTTP API, until SIGINT or SIGTERM, which stop it gracefully. */
-export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags('serve', args, {
-    ...serverFlagOptions,
-    'allow-strategy': { type: 'string', multiple: true },
-    'allow-option': { type: 'string', multiple: true },
-    'allow-model': { type: 'string', multiple: true },
-    ...valueFlags(
-      'token',
-      'headers-timeout',
-      'request-timeout',
-      'max-sessions',
-      'max-session-size',
-      'session-idle',
-      'shutdown-timeout',
-      'store-pool-size',
-      'store-lock-timeout',
-      'retention',
-      'retention-size',
-    ),
-  });
-  if (printedHelp(values, serveHelp, io)) return 0;
-  const flags = readServerFlags(
-    values,
-    { port: defaultPort, maxBodyBytes: serverDefaults.maxBodyBytes },
-    io.cwd,
-  );
+/** The flags of `compaction serve` besides those of every server command. */
+const serveFlagOptions = {
+  ...serverFlagOptions,
+  'allow-strategy': { type: 'string', multiple: true },
+  'allow-option': { type: 'string', multiple: true },
+  'allow-model': { type: 'string', multiple: true },
+  ...valueFlags(
+    'token',
+    'headers-timeout',
+    'request-timeout',
+    'max-sessions',
+    'max-session-size',
+    'session-idle',
+    'shutdown-timeout',
+    'store-pool-size',
+    'store-lock-timeout',
+    'retention',
+    'retention-size',
+  ),
+} as const satisfies ParseArgsConfig['options'];
+
+type ServeValues = ReturnType<typeof parseFlags<typeof serveFlagOptions>>['values'];
+
+/** The limits and timeouts the flags set, each with the server's default. */
+function readLimits(values: ServeValues, flags: ServerFlags) {
   const duration = (
     flag: 'headers-timeout' | 'request-timeout' | 'session-idle' | 'shutdown-timeout',
     fallback: number,
@@ -94,23 +103,27 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       '--headers-timeout cannot be longer than --request-timeout (the headers are part of the request)',
     );
   }
-  const shutdownTimeoutMs = duration('shutdown-timeout', serverDefaults.shutdownTimeoutMs);
-  const limits = {
-    maxBodyBytes: flags.maxBodyBytes,
-    maxSessionBytes:
-      values['max-session-size'] === undefined
-        ? serverDefaults.maxSessionBytes
-        : parseByteSize(values['max-session-size'], '--max-session-size'),
-    sessionIdleMs: duration('session-idle', serverDefaults.sessionIdleMs),
-    headersTimeoutMs,
-    requestTimeoutMs,
-    maxConcurrent: flags.maxConcurrent,
-    maxQueue: flags.maxQueue,
-    ...(flags.compactionThreads === undefined ? {} : { compactionThreads: flags.compactionThreads }),
-    maxSessions: integerFlag(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
+  return {
+    shutdownTimeoutMs: duration('shutdown-timeout', serverDefaults.shutdownTimeoutMs),
+    limits: {
+      maxBodyBytes: flags.maxBodyBytes,
+      maxSessionBytes:
+        values['max-session-size'] === undefined
+          ? serverDefaults.maxSessionBytes
+          : parseByteSize(values['max-session-size'], '--max-session-size'),
+      sessionIdleMs: duration('session-idle', serverDefaults.sessionIdleMs),
+      headersTimeoutMs,
+      requestTimeoutMs,
+      maxConcurrent: flags.maxConcurrent,
+      maxQueue: flags.maxQueue,
+      ...(flags.compactionThreads === undefined ? {} : { compactionThreads: flags.compactionThreads }),
+      maxSessions: integerFlag(values['max-sessions'], '--max-sessions', serverDefaults.maxSessions),
+    },
   };
-  const retention = readRetentionFlags(values, flags.storeLocation);
-  const token = tokenOf(values.token, io.env.COMPACTION_TOKEN);
+}
+
+/** The operator's settings and what a request's `config` may choose (`--allow-*`), checked against the registry. */
+async function readPolicy(values: ServeValues, io: CliIO) {
   const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   const strategies = listFlag(values['allow-strategy']);
@@ -122,10 +135,12 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     ...(models === undefined ? {} : { models }),
   });
   await verifyRequestPolicy(requestPolicy, registry);
-  // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
-  await new ProviderPool(settings.provider, io.env).get();
-  const { storeLocation } = flags;
-  const store = await openSessionStore(storeLocation, {
+  return { registry, settings, requestPolicy };
+}
+
+/** The store `--store` names, with its pool size and lock timeout. */
+function openStore(values: ServeValues, storeLocation: StoreLocation) {
+  return openSessionStore(storeLocation, {
     ...(values['store-pool-size'] === undefined
       ? {}
       : { poolSize: integerFlag(values['store-pool-size'], '--store-pool-size', 10) }),
@@ -133,7 +148,26 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       ? {}
       : { lockTimeoutMs: parseDuration(values['store-lock-timeout'], '--store-lock-timeout') }),
   });
-  const server = createCompactionServer({
+}
+
+/** `compaction serve`: the HTTP API, until SIGINT or SIGTERM, which stop it gracefully. */
+export async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseFlags('serve', args, serveFlagOptions);
+  if (printedHelp(values, serveHelp, io)) return 0;
+  const flags = readServerFlags(
+    values,
+    { port: defaultPort, maxBodyBytes: serverDefaults.maxBodyBytes },
+    io.cwd,
+  );
+  const { limits, shutdownTimeoutMs } = readLimits(values, flags);
+  const retention = readRetentionFlags(values, flags.storeLocation);
+  const token = tokenOf(values.token, io.env.COMPACTION_TOKEN);
+  const { registry, settings, requestPolicy } = await readPolicy(values, io);
+  // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
+  await new ProviderPool(settings.provider, io.env).get();
+  const { storeLocation } = flags;
+  const store = await openStore(values, storeLocation);
+  const server = createCompactionHttpServer({
     settings,
     registry,
     requestPolicy,
@@ -147,6 +181,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   try {
     restored = await server.restored;
   } catch (error) {
+    await server.service.close(0);
     await store?.close();
     throw new CliError({
       reason: 'config',
@@ -154,7 +189,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       cause: error,
     });
   }
-  const url = await startListening(server, flags, store);
+  const { url } = await listenOnFlags((address) => listenCompactionServer(server, address), flags, store);
   const details = [
     `strategy ${settings.strategyNames.join(', ')}`,
     `${describeStoreLocation(storeLocation, io.cwd)}${store === undefined ? '' : `, ${restored} restored`}`,
@@ -166,11 +201,31 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'warning: listening beyond loopback without --token: anyone who can reach this port can use it\n',
     );
   }
-  const { unfinished } = await new Promise<{ unfinished: number }>((resolve) => {
+  const { unfinished } = await stopOnSignal(server, shutdownTimeoutMs, io);
+  await store?.close();
+  if (unfinished > 0) {
+    io.stderr.write(
+      `compaction serve: stopped; ${unfinished} requests were cut off at the shutdown timeout\n`,
+    );
+    return 1;
+  }
+  io.stderr.write('compaction serve: stopped\n');
+  return 0;
+}
+
+/**
+ * Resolves once SIGINT or SIGTERM has stopped the server gracefully; a second signal does not wait: whatever
+ * is still running is cut off then.
+ */
+function stopOnSignal(
+  server: CompactionServer,
+  shutdownTimeoutMs: number,
+  io: CliIO,
+): Promise<ShutdownResult> {
+  return new Promise((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
-        // A second signal does not wait: whatever is still running is cut off now.
         io.stderr.write(`compaction serve: ${signal} again, closing every connection now\n`);
         server.closeAllConnections();
         return;
@@ -189,13 +244,4 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await store?.close();
-  if (unfinished > 0) {
-    io.stderr.write(
-      `compaction serve: stopped; ${unfinished} requests were cut off at the shutdown timeout\n`,
-    );
-    return 1;
-  }
-  io.stderr.write('compaction serve: stopped\n');
-  return 0;
 }

@@ -1,11 +1,14 @@
-import type { AddressInfo, Server } from 'node:net';
 import type { ParseArgsConfig } from 'node:util';
-import { usageError } from '../errors/cli-error.js';
+import {
+  type ListenAddress,
+  parseByteSize,
+  parseDecimalInteger,
+  type StoreLocation,
+  serverDefaults,
+  storeLocationOf,
+  usageError,
+} from '@compaction/server';
 import { compactionFlagOptions, helpFlagOptions, valueFlags } from '../parse-flags.js';
-import { parseDecimalInteger } from '../serve/decimal-integer.js';
-import { parseByteSize } from '../serve/parse-byte-size.js';
-import { serverDefaults } from '../serve/server-defaults.js';
-import { type StoreLocation, storeLocationOf } from '../serve/session-store.js';
 
 /** The flags of every command that runs a server (`serve`, `proxy`). */
 export const serverFlagOptions = {
@@ -76,33 +79,23 @@ export function integerFlag(text: string | undefined, flag: string, fallback: nu
 }
 
 /**
- * Starts `server` listening and resolves with where it is reached, such as `http://127.0.0.1:4319` (an IPv6
- * address in brackets). When it cannot listen, `store` is closed and the error thrown: a port already in use
- * is a usage error that says to pick another.
+ * Runs a listen helper of `@compaction/server` on the flags' port and host. When it cannot listen, `store` is
+ * closed and the error thrown: a port already in use is a usage error that says to pick another.
  */
-export async function startListening(
-  server: Server,
+export async function listenOnFlags<Listening>(
+  listen: (address: ListenAddress) => Promise<Listening>,
   { port, host }: { port: number; host: string },
   store: { close(): Promise<void> } | undefined,
-): Promise<string> {
+): Promise<Listening> {
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          error.code === 'EADDRINUSE'
-            ? usageError(`port ${port} on ${host} is in use; pick another with --port`)
-            : error,
-        ),
-      );
-      server.listen(port, host, resolve);
-    });
+    return await listen({ port, host });
   } catch (error) {
     await store?.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw usageError(`port ${port} on ${host} is in use; pick another with --port`);
+    }
     throw error;
   }
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${shown}:${address.port}`;
 }
 
 /** Whether a host name is reachable only from this machine, so listening on it needs no warning. */

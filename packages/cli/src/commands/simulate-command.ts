@@ -1,20 +1,28 @@
-import { createTokenCounter, resolveCompactionConfig } from '@compaction/core';
+import { createFastEstimator, createTokenCounter, resolveCompactionConfig } from '@compaction/core';
 import { readConversation } from '@compaction/formats';
-import type { CliIO } from '../cli-io.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
-import { resolveSettings } from '../config/resolve-settings.js';
-import { replayTriggerPolicies } from '../config/trigger-policies.js';
-import { usageError } from '../errors/cli-error.js';
-import { fastEstimator } from '../estimators.js';
-import { parseFormatName } from '../format-flags.js';
-import { simulateHelp } from '../help.js';
 import {
+  contextWindowOf,
+  createCliRegistry,
   formatChange,
   formatCount,
   formatDollars,
   formatDuration,
   formatTable,
-} from '../output/format-numbers.js';
+  providerOf,
+  replayTriggerPolicies,
+  resolveSettings,
+  usageError,
+} from '@compaction/server';
+import {
+  createMeteredProvider,
+  type PriceModel,
+  plotSimulation,
+  type SimulationResult,
+  simulate,
+} from '@compaction/simulation';
+import type { CliIO } from '../cli-io.js';
+import { parseFormatName } from '../format-flags.js';
+import { simulateHelp } from '../help.js';
 import { jsonDocumentVersion } from '../output/json-document-version.js';
 import { createProgressBar } from '../output/progress-bar.js';
 import { writeOutput } from '../output/write-output.js';
@@ -26,11 +34,6 @@ import {
   printedHelp,
   valueFlags,
 } from '../parse-flags.js';
-import { contextWindowOf, providerOf } from '../run-compaction.js';
-import { createMeteredProvider } from '../simulate/metered-provider.js';
-import { plotSimulation } from '../simulate/plot-svg.js';
-import type { PriceModel } from '../simulate/price-model.js';
-import { type SimulationResult, simulate } from '../simulate/simulate.js';
 import { singleInput } from '../single-input.js';
 
 /** `compaction simulate <input>`: replays a conversation as an agent loop and reports sizes and costs. */
@@ -66,7 +69,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
     io.stdin,
     parseFormatName(values.from, '--from'),
   );
-  const estimator = fastEstimator();
+  const estimator = createFastEstimator();
   const provider = await providerOf(settings, io.env);
   const metered =
     provider === undefined ? undefined : createMeteredProvider(provider, createTokenCounter(estimator));

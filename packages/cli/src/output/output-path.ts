@@ -1,6 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { usageError } from '../errors/cli-error.js';
-import { OutputFileError } from './output-file-error.js';
+import { OutputFileError, usageError } from '@compaction/server';
 import { assertWritable, inspectOutputTarget } from './output-target.js';
 
 /** Where a command that rewrites its input writes: `-o`, or the input itself with `--in-place`. */

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { OutputFileError } from './output-file-error.js';
+import { OutputFileError } from '@compaction/server';
 
 /**
  * What an output path names, after following symbolic links:

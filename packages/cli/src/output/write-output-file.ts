@@ -1,8 +1,12 @@
 import { constants } from 'node:fs';
 import { access, type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isUnchanged } from './file-identity.js';
-import { changedFileError } from './output-file-error.js';
+import {
+  type AtomicWriteOptions,
+  changedFileError,
+  isUnchanged,
+  writeFileAtomically,
+} from '@compaction/server';
 import {
   assertWritable,
   currentUser,
@@ -10,7 +14,6 @@ import {
   type OutputTarget,
   type WritingUser,
 } from './output-target.js';
-import { type AtomicWriteOptions, writeFileAtomically } from './write-file-atomically.js';
 
 /**
  * Writes an output file the way a user expects of `-o FILE` and `--in-place`: as the shell's `>` would, but

@@ -1,8 +1,8 @@
 import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { AtomicWriteOptions } from '@compaction/server';
+import { CliError } from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
-import { CliError } from '../errors/cli-error.js';
-import type { AtomicWriteOptions } from './write-file-atomically.js';
 import { writeOutputFile } from './write-output-file.js';
 
 /**

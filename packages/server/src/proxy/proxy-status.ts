@@ -1,0 +1,32 @@
+import type { PrefixMemory } from './prefix-memory.js';
+import type { PrefixUse } from './prefix-use.js';
+import type { ProxyStatus } from './proxy-settings.js';
+import type { UpstreamLimits } from './upstream-limits.js';
+import type { Upstreams } from './upstreams.js';
+
+/** The proxy's running counts, as `GET /compaction/status` reports them. */
+export interface ProxyCounts {
+  requests: number;
+  compactions: number;
+  overflowRetries: number;
+  unreadBodies: number;
+}
+
+/** What the status endpoint answers, from the parts that keep each figure. */
+export function proxyStatus(parts: {
+  startedAt: number;
+  counts: ProxyCounts;
+  memory: PrefixMemory;
+  limits: UpstreamLimits;
+  prefixUse: PrefixUse;
+  upstreams: Upstreams;
+}): ProxyStatus {
+  return {
+    uptimeSeconds: Math.round((Date.now() - parts.startedAt) / 1000),
+    ...parts.counts,
+    conversations: parts.memory.size,
+    learnedLimits: parts.limits.list(),
+    prefixRequests: parts.prefixUse.summary(),
+    upstreams: Object.fromEntries(Object.entries(parts.upstreams).map(([name, url]) => [name, url.href])),
+  };
+}
