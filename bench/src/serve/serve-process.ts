@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCliRegistry, listenCompactionServer, resolveSettings } from '@compaction/server';
+import { createInstalledStrategyRegistry, listenCompactionServer, resolveSettings } from '@compaction/server';
 
 const threads = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
 const contextWindow = process.argv[3];
 const directory = mkdtempSync(join(tmpdir(), 'compaction-bench-serve-'));
-const registry = await createCliRegistry();
+const registry = await createInstalledStrategyRegistry();
 const settings = resolveSettings(
   registry,
   contextWindow === undefined ? {} : { 'context-window': contextWindow },

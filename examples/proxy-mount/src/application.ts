@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import {
   type CompactionProxy,
-  createCliRegistry,
   createCompactionProxy,
+  createInstalledStrategyRegistry,
   parseUpstreams,
   resolveSettings,
 } from '@compaction/server';
@@ -24,7 +24,7 @@ export interface RunningApplication {
  * compacted on the way (tool results shortened first, then the oldest turns left out).
  */
 export async function startApplication(upstream: string): Promise<RunningApplication> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   // The system's temporary folder: no `compaction.config.json` of a folder above is picked up.
   const settings = resolveSettings(
     registry,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { CompactionStore } from '@compaction/core';
-import { createCliRegistry, listenCompactionServer, resolveSettings } from '@compaction/server';
+import { createInstalledStrategyRegistry, listenCompactionServer, resolveSettings } from '@compaction/server';
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -19,7 +19,7 @@ export interface RunningServer {
  * `store`.
  */
 export async function startServer(store: CompactionStore): Promise<RunningServer> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(
     registry,
     { 'context-window': '16k' },

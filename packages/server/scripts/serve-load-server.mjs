@@ -4,7 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
-import { createCliRegistry, createCompactionHttpServer, resolveSettings } from '../dist/index.js';
+import {
+  createCompactionHttpServer,
+  createInstalledStrategyRegistry,
+  resolveSettings,
+} from '../dist/index.js';
 
 const { sessions, idleMs, store: storeKind } = JSON.parse(process.argv[2]);
 const store =
@@ -13,7 +17,7 @@ const store =
         path: join(mkdtempSync(join(tmpdir(), 'compaction-load-')), 'sessions.sqlite'),
       })
     : undefined;
-const registry = await createCliRegistry();
+const registry = await createInstalledStrategyRegistry();
 // A folder without a compaction.config.json, so the run uses the defaults whatever the working folder.
 const settings = resolveSettings(registry, { 'context-window': '16k' }, tmpdir());
 const server = createCompactionHttpServer({

@@ -1,6 +1,6 @@
 export type { StageReport } from './compaction-stages.js';
 export {
-  createCliRegistry,
+  createInstalledStrategyRegistry,
   defaultStrategy,
   proxyStrategyDefaults,
   type RegistryLocation,

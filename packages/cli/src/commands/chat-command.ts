@@ -5,7 +5,7 @@ import {
   CliError,
   cliTriggerPolicies,
   contextWindowOf,
-  createCliRegistry,
+  createInstalledStrategyRegistry,
   formatCount,
   parseTokenCount,
   providerOf,
@@ -63,7 +63,7 @@ export async function chatCommand(args: string[], io: CliIO): Promise<number> {
  * compacts.
  */
 async function startChat(values: ChatFlags, io: CliIO): Promise<ChatSession> {
-  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
+  const registry = await createInstalledStrategyRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   if (settings.provider === undefined) {
     throw new CliError({

@@ -8,7 +8,7 @@ import {
 import {
   type CompactionReport,
   compactMessages,
-  createCliRegistry,
+  createInstalledStrategyRegistry,
   type FileIdentity,
   fileIdentity,
   formatChange,
@@ -66,7 +66,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     output: values.output,
     inPlace: values['in-place'] === true,
   });
-  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
+  const registry = await createInstalledStrategyRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   // Taken before the read, so a change made while reading counts too: --in-place writes only over the state it
   // read, and a concurrent run or an editor's save in between makes it fail instead of overwrite.

@@ -1,5 +1,5 @@
 import {
-  createCliRegistry,
+  createInstalledStrategyRegistry,
   createProxyServer,
   defaultProxyMaxBodyBytes,
   describeStoreLocation,
@@ -37,7 +37,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   );
   const upstreams = parseUpstreams(values.upstream);
   const retention = readRetentionFlags(values, flags.storeLocation);
-  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
+  const registry = await createInstalledStrategyRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd, proxyStrategyDefaults(registry));
   const store = await openSessionStore(flags.storeLocation);
   let server: ProxyServer;

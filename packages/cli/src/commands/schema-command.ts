@@ -1,5 +1,5 @@
 import { compactionConfigSchema } from '@compaction/core';
-import { createCliRegistry } from '@compaction/server';
+import { createInstalledStrategyRegistry } from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
 import { schemaHelp } from '../help.js';
 import { writeOutput } from '../output/write-output.js';
@@ -12,7 +12,7 @@ export async function schemaCommand(args: string[], io: CliIO): Promise<number> 
     output: { type: 'string', short: 'o' },
   });
   if (printedHelp(values, schemaHelp, io)) return 0;
-  const schema = compactionConfigSchema(await createCliRegistry());
+  const schema = compactionConfigSchema(await createInstalledStrategyRegistry());
   await writeOutput(io, values.output, `${JSON.stringify(schema, null, 2)}\n`);
   return 0;
 }

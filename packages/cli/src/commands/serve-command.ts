@@ -2,8 +2,8 @@ import type { ParseArgsConfig } from 'node:util';
 import {
   CliError,
   type CompactionServer,
-  createCliRegistry,
   createCompactionHttpServer,
+  createInstalledStrategyRegistry,
   createRequestPolicy,
   describeStoreLocation,
   listenCompactionServer,
@@ -124,7 +124,7 @@ function readLimits(values: ServeValues, flags: ServerFlags) {
 
 /** The operator's settings and what a request's `config` may choose (`--allow-*`), checked against the registry. */
 async function readPolicy(values: ServeValues, io: CliIO) {
-  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
+  const registry = await createInstalledStrategyRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   const strategies = listFlag(values['allow-strategy']);
   const options = listFlag(values['allow-option']);

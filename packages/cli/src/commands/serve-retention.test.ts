@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { CompactionStore, Message } from '@compaction/core';
 import {
   type CompactionServerSettings,
-  createCliRegistry,
   createCompactionHttpServer,
+  createInstalledStrategyRegistry,
   resolveSettings,
 } from '@compaction/server';
 import { openPostgresCompactionStore } from '@compaction/store-postgres';
@@ -34,7 +34,7 @@ const json = async (response: Response) => (await response.json()) as LooseJson;
 
 /** `createCompactionHttpServer` on `store`, listening on loopback. */
 async function serveInProcess(store: CompactionStore, options: Partial<CompactionServerSettings> = {}) {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(
     registry,
     { strategy: 'tool-result-truncation,sliding-window', 'context-window': '3000' },

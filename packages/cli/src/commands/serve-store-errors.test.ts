@@ -1,7 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { CompactionStore, Message } from '@compaction/core';
-import { createCliRegistry, createCompactionHttpServer, resolveSettings } from '@compaction/server';
+import {
+  createCompactionHttpServer,
+  createInstalledStrategyRegistry,
+  resolveSettings,
+} from '@compaction/server';
 import { openPostgresCompactionStore } from '@compaction/store-postgres';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { startTestPostgres } from '@compaction/testing/postgres-server';
@@ -25,7 +29,7 @@ const text = (value: string): Message => ({ role: 'user', content: [{ type: 'tex
 
 /** `createCompactionHttpServer` on `store`, listening on loopback, with what it writes on standard error. */
 async function serveInProcess(store: CompactionStore) {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, { strategy: 'sliding-window' }, temporaryDirectory());
   const server = createCompactionHttpServer({ settings, registry, store });
   await server.restored;

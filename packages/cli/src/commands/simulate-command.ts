@@ -2,7 +2,7 @@ import { createFastEstimator, createTokenCounter, resolveCompactionConfig } from
 import { readConversation } from '@compaction/formats';
 import {
   contextWindowOf,
-  createCliRegistry,
+  createInstalledStrategyRegistry,
   formatChange,
   formatCount,
   formatDollars,
@@ -62,7 +62,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   price('cache-read-price', 'cacheReadPerMillion');
   price('cache-write-price', 'cacheWritePerMillion');
 
-  const registry = await createCliRegistry({ directory: io.cwd, config: values.config });
+  const registry = await createInstalledStrategyRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd);
   const conversation = await readConversation(
     singleInput('simulate', positionals),

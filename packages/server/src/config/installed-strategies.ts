@@ -72,7 +72,9 @@ export interface RegistryLocation {
  * else from the working folder (a CLI installed globally cannot see an application's packages by itself). A
  * bundled package that fails to load is left out, so one broken install does not stop the others.
  */
-export async function createCliRegistry(location?: RegistryLocation): Promise<StrategyRegistry> {
+export async function createInstalledStrategyRegistry(
+  location?: RegistryLocation,
+): Promise<StrategyRegistry> {
   const registry = createStrategyRegistry({
     loadPackage: importPackage,
     ...(location === undefined ? {} : { resolveFrom: resolveFolders(location) }),

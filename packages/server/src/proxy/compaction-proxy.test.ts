@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { CliError } from '../errors/cli-error.js';
 import { type CompactionProxy, createCompactionProxy } from './compaction-proxy.js';
@@ -18,7 +18,7 @@ let url: string;
 beforeAll(async () => {
   upstream = await startTestServer();
   upstream.handle('/v1/messages', () => ({ body: { type: 'message', content: [] } }));
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, { 'context-window': '200000' }, temporaryDirectory());
   proxy = await createCompactionProxy({
     settings,
@@ -79,7 +79,7 @@ describe('createCompactionProxy mounted under a base path', () => {
   });
 
   it('refuses a base path that does not start with a slash', async () => {
-    const registry = await createCliRegistry();
+    const registry = await createInstalledStrategyRegistry();
     const settings = resolveSettings(registry, {}, temporaryDirectory());
     const created = createCompactionProxy({
       settings,

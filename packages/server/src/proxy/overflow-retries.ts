@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callWithCompaction, OverflowRetriesExhaustedError } from '@compaction/agent-loop';
 import type { CompactionResult, ContextOverflow } from '@compaction/core';
-import { loadProviderPackage } from '@compaction/formats';
 import { errorJson, isPlainEventStream, pipeResponse, readWhole, sendBuffered } from './forward-request.js';
 import { storeSession } from './prefix-memory.js';
 import {
@@ -16,20 +15,11 @@ import type { ProxiedFormat } from './upstreams.js';
 
 type OverflowParser = (error: unknown) => ContextOverflow | undefined;
 
-/** Each provider's reading of its own "too long" refusal, from the provider packages. */
+/** Each provider's reading of its own "too long" refusal, from the provider packages, loaded on first use. */
 async function overflowParser(format: ProxiedFormat): Promise<OverflowParser> {
-  if (format === 'anthropic') {
-    const loaded = await loadProviderPackage<{ parseAnthropicContextOverflow: OverflowParser }>(
-      '@compaction/provider-anthropic',
-      ['parseAnthropicContextOverflow'],
-    );
-    return loaded.parseAnthropicContextOverflow;
-  }
-  const loaded = await loadProviderPackage<{ parseOpenAIContextOverflow: OverflowParser }>(
-    '@compaction/provider-openai',
-    ['parseOpenAIContextOverflow'],
-  );
-  return loaded.parseOpenAIContextOverflow;
+  if (format === 'anthropic')
+    return (await import('@compaction/provider-anthropic')).parseAnthropicContextOverflow;
+  return (await import('@compaction/provider-openai')).parseOpenAIContextOverflow;
 }
 
 /** An upstream answer: the overflow it refused the request with, if any, and how to pass it to the client. */

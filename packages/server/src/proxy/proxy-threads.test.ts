@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@compaction/testing/loopback-s
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { type CompactionSettings, resolveSettings } from '../config/resolve-settings.js';
 import { largeAgentRequest } from '../serve/__fixtures__/large-conversation.js';
 import { createProxyServer, type ProxyServer } from './proxy-server.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 async function startProxy(compactionThreads: number): Promise<string> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const resolved = resolveSettings(registry, {}, temporaryDirectory());
   const settings: CompactionSettings = {
     ...resolved,

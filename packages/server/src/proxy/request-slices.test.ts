@@ -1,7 +1,7 @@
 import { createFastEstimator, createTokenCounter } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { largeAgentRequest } from '../serve/__fixtures__/large-conversation.js';
 import { createThreadedCompactor } from '../workers/threaded-compactor.js';
@@ -16,7 +16,7 @@ import { UpstreamLimits } from './upstream-limits.js';
 // in turns of the event loop, not timed: a slow machine takes as many turns.
 
 async function compactionContext(): Promise<RequestCompactionContext> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, {}, temporaryDirectory());
   const counter = createTokenCounter(createFastEstimator());
   // On the event loop (no threads): every stage the proxy runs is here.

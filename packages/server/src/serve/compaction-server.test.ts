@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { InMemoryCompactionStore, type Message } from '@compaction/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { listenCompactionServer } from './compaction-http-server.js';
 import { type CompactionService, createCompactionServer } from './compaction-server.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
 async function mount(
   store = new InMemoryCompactionStore(),
 ): Promise<{ service: CompactionService; url: string }> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, { 'context-window': '16k' }, temporaryDirectory());
   const service = createCompactionServer({ settings, registry, store });
   const application: Server = createServer((request, response) => {
@@ -58,7 +58,7 @@ describe('createCompactionServer mounted in an application server', () => {
   });
 
   it('listens on loopback through listenCompactionServer, with the URL it answers on', async () => {
-    const registry = await createCliRegistry();
+    const registry = await createInstalledStrategyRegistry();
     const settings = resolveSettings(registry, {}, temporaryDirectory());
     const { server, url } = await listenCompactionServer({ settings, registry }, { port: 0 });
     closers.push(() => server.shutdown(100));
@@ -67,7 +67,7 @@ describe('createCompactionServer mounted in an application server', () => {
   });
 
   it('stops the service when it cannot listen, and throws the listen error', async () => {
-    const registry = await createCliRegistry();
+    const registry = await createInstalledStrategyRegistry();
     const settings = resolveSettings(registry, {}, temporaryDirectory());
     const { server, url } = await listenCompactionServer({ settings, registry }, { port: 0 });
     closers.push(() => server.shutdown(100));

@@ -3,7 +3,7 @@ import { InMemoryCompactionStore, type Message } from '@compaction/core';
 import { generateCodingHistory } from '@compaction/testing';
 import { expect, it } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import {
@@ -15,7 +15,7 @@ import {
 import { messagesBytes } from './message-bytes.js';
 import { SessionPersistence } from './session-persistence.js';
 
-const registry = await createCliRegistry();
+const registry = await createInstalledStrategyRegistry();
 const text = (value: string): Message => ({ role: 'user', content: [{ type: 'text', text: value }] });
 
 async function session(maxBytes?: number, contextWindow = '16k') {

@@ -12,7 +12,7 @@ import {
   vi,
 } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import type { RecordedAnswer } from '../workers/replayed-exchange.js';
 import { WorkerPool } from '../workers/worker-pool.js';
@@ -25,7 +25,7 @@ import { sendError } from './json-response.js';
 const running: CompactionServer[] = [];
 
 async function startServer(settings: { compactionThreads: number; threadedBodyBytes?: number }) {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const server = createCompactionHttpServer({
     settings: resolveSettings(registry, {}, temporaryDirectory()),
     registry,

@@ -3,7 +3,7 @@ import type { Message } from '@compaction/core';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import {
   type CompactionThreadAnswer,
@@ -76,7 +76,7 @@ describe('threadedConversationWriter', () => {
   });
 
   async function startPool() {
-    const registry = await createCliRegistry();
+    const registry = await createInstalledStrategyRegistry();
     const settings = resolveSettings(registry, {}, temporaryDirectory());
     const pool = new WorkerPool<CompactionThreadTask, CompactionThreadAnswer>({
       script: compactionWorkerScript,

@@ -1,12 +1,12 @@
 import { tmpdir } from 'node:os';
 import { afterEach, expect, it } from 'vitest';
 import { describeOnFullRun } from '../__fixtures__/full-run.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { CompactionSession, type SessionEndReason } from './compaction-session.js';
 import { LiveSessions } from './live-sessions.js';
 
-const registry = await createCliRegistry();
+const registry = await createInstalledStrategyRegistry();
 const settings = resolveSettings(registry, { 'context-window': '16k' }, tmpdir());
 const open: LiveSessions[] = [];
 afterEach(() => {

@@ -7,7 +7,7 @@ import {
 } from '@compaction/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { serveClient, waitFor } from './__fixtures__/serve-client.js';
 import { type CompactionServer, createCompactionHttpServer } from './compaction-http-server.js';
@@ -42,7 +42,7 @@ class SlowStore extends InMemoryCompactionStore {
 }
 
 async function startServer(store: CompactionStore): Promise<{ server: CompactionServer; url: string }> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, { strategy: 'sliding-window' }, temporaryDirectory());
   const server = createCompactionHttpServer({ settings, registry, store });
   await server.restored;

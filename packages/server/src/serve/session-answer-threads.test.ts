@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { itOnFullRun } from '../__fixtures__/full-run.js';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { type CompactionSettings, resolveSettings } from '../config/resolve-settings.js';
 import { largeAgentRequest } from './__fixtures__/large-conversation.js';
 import { type CompactionServer, createCompactionHttpServer } from './compaction-http-server.js';
@@ -11,7 +11,7 @@ const running: CompactionServer[] = [];
 
 /** A server whose sessions hold a large conversation without compacting it (a 2M-token window). */
 async function startServer(compactionThreads: number) {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const resolved = resolveSettings(registry, {}, temporaryDirectory());
   const settings: CompactionSettings = {
     ...resolved,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { itOnFullRun } from '../__fixtures__/full-run.js';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { type CompactionSettings, resolveSettings } from '../config/resolve-settings.js';
 import { largeAgentRequest } from './__fixtures__/large-conversation.js';
 import { type CompactionServer, createCompactionHttpServer } from './compaction-http-server.js';
@@ -20,7 +20,7 @@ const heavyStrategy = { name: 'summarization', options: { maxOutputTokens: 0 } }
  * a 400k-token window, so a large session is created whole and compacted by a request of the test.
  */
 async function startServer(compactionThreads: number, strategy: unknown = heavyStrategy, manualOnly = true) {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const resolved = resolveSettings(registry, {}, temporaryDirectory());
   const settings: CompactionSettings = {
     ...resolved,

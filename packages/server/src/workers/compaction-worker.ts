@@ -6,7 +6,7 @@
  * conversations that sessions' answers carry.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { sendError } from '../serve/json-response.js';
 import { ProviderPool } from '../serve/provider-pool.js';
@@ -48,13 +48,13 @@ const cutOff = new AbortController();
 
 /** What a thread works with, set up once: the registry by name, and the handler of `POST /v1/compact`. */
 interface ThreadParts {
-  registry: Awaited<ReturnType<typeof createCliRegistry>>;
+  registry: Awaited<ReturnType<typeof createInstalledStrategyRegistry>>;
   compact: RouteHandler;
 }
 
 /** The parts, set up once per thread: the registry by name, the operator's providers, the policy. */
 async function setUp(): Promise<ThreadParts> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   // Every strategy the server has, by name (bundled, or a package loaded by name); one that cannot be
   // loaded here makes the thread unavailable, and the server compacts on its event loop instead.
   for (const name of data.strategyNames) await registry.definition(name);

@@ -18,10 +18,9 @@ import { type StrategyThreads, threadedStrategy } from './threaded-strategy.js';
  * and fallback run on the compaction threads when the history is large (see {@link threadedStrategy}).
  * Without threads, it is that Compactor.
  *
- * A strategy that calls a model (a summarization with a provider) stays on the event loop: its time is spent
+ * A strategy that calls a model stays on the event loop (see {@link runsOnEventLoop}): its time is spent
  * waiting for the model, which does not hold the event loop, and the provider (its client, its abort on a
- * server's stop) is the server's. Only what does not call a model moves; and with a provider given, no
- * summarization at all (the thread builds strategies without the provider, which a summarization may consult).
+ * server's stop) is the server's. Only what does not call a model moves.
  */
 export async function createThreadedCompactor(
   config: CompactionConfig,
@@ -35,11 +34,8 @@ export async function createThreadedCompactor(
     ...given,
     triggerPolicies: cliTriggerPolicies,
   });
-  const staysInline = (entry: unknown) =>
-    registry.needsProvider?.(entry) === true ||
-    (provider !== undefined && JSON.stringify(entry ?? null).includes('"summarization"'));
   const onThreads = (strategy: CompactionStrategy, entry: unknown): CompactionStrategy =>
-    threads === undefined || staysInline(entry)
+    threads === undefined || runsOnEventLoop(registry, entry)
       ? strategy
       : threadedStrategy(strategy, entry as JSONValue, threads);
   return createCompactor({
@@ -49,4 +45,14 @@ export async function createThreadedCompactor(
     ...settings,
     ...given,
   });
+}
+
+/**
+ * Whether the strategy a config entry names stays on the event loop: when it calls a model, as its definition's
+ * `needsProvider` says for its options (a pipeline answers for its stages), since the thread builds strategies
+ * without the server's provider. A registry that cannot say keeps every strategy on the event loop, which is
+ * always correct, only slower on large histories.
+ */
+export function runsOnEventLoop(registry: Pick<StrategyRegistry, 'needsProvider'>, entry: unknown): boolean {
+  return registry.needsProvider?.(entry) ?? true;
 }

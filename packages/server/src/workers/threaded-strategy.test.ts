@@ -1,7 +1,7 @@
 import { BudgetUnreachableError, CompactionError, RuleViolationError } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
-import { createCliRegistry } from '../config/installed-strategies.js';
+import { createInstalledStrategyRegistry } from '../config/installed-strategies.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { largeAgentRequest } from '../serve/__fixtures__/large-conversation.js';
@@ -21,7 +21,7 @@ const script = new URL('../__fixtures__/scripted-worker.mjs', import.meta.url);
 
 /** A session of a large conversation whose compactions run on `threads`. */
 async function largeSession(threads: StrategyThreads) {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, {}, temporaryDirectory());
   const session = await CompactionSession.create('threads', settings, registry, undefined, { threads });
   const { messages } = await readRequestConversation(largeAgentRequest(300_000), undefined);
@@ -109,7 +109,7 @@ describe('strategies on compaction threads', () => {
   });
 
   it("keep the messages a strategy kept as the session's own objects, as on the event loop", async () => {
-    const registry = await createCliRegistry();
+    const registry = await createInstalledStrategyRegistry();
     const settings = resolveSettings(registry, {}, temporaryDirectory());
     const pool = new WorkerPool<CompactionThreadTask, CompactionThreadAnswer>({
       script: compactionWorkerScript,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { CompactionStore } from '@compaction/core';
 import { temporaryDirectory } from '../../__fixtures__/temporary-directory.js';
-import { createCliRegistry, proxyStrategyDefaults } from '../../config/installed-strategies.js';
+import { createInstalledStrategyRegistry, proxyStrategyDefaults } from '../../config/installed-strategies.js';
 import { type CompactionFlags, resolveSettings } from '../../config/resolve-settings.js';
 import { createProxyServer, type ProxyServer } from '../proxy-server.js';
 import type { CompactionProxySettings } from '../proxy-settings.js';
@@ -31,7 +31,7 @@ export async function startProxy(
     >;
   } = {},
 ): Promise<RunningProxy> {
-  const registry = await createCliRegistry();
+  const registry = await createInstalledStrategyRegistry();
   const folder = temporaryDirectory();
   const settings = resolveSettings(registry, flags, folder, proxyStrategyDefaults(registry));
   const lines: string[] = [];
