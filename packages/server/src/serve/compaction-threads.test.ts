@@ -88,11 +88,13 @@ describe('compaction threads', () => {
     for (const url of [inline, threaded]) expect((await post(url, largeBody)).status).toBe(200);
     const onTheEventLoop = await underLargeCompaction(inline, largeBody);
     const onAThread = await underLargeCompaction(threaded, largeBody);
-    // On the event loop, health is answered only while the body arrives: converting and compacting the
-    // conversation then hold the loop until the answer. On a thread, it is answered all along (every 5 ms
-    // or so, through a compaction of half a second or more). Counted, not timed, so a slow machine slows
-    // both alike.
-    expect(onAThread).toBeGreaterThanOrEqual(Math.max(10, 3 * onTheEventLoop));
+    // On the event loop, health is answered while the body arrives and between the slices its conversion is
+    // cut into, but not while the strategy runs: that holds the loop until the answer. On a thread, it is
+    // answered all along (every 5 ms or so, through a compaction of half a second or more). Counted, not
+    // timed, so a slow machine slows both alike; how long a check waits in each is measured by bench:serve,
+    // since the ratio of the counts moves with the machine's load (12 against 32 on a loaded 2-core run).
+    // What a thread adds is the checks answered while the strategy runs: ten at least.
+    expect(onAThread).toBeGreaterThanOrEqual(onTheEventLoop + 10);
   }, 120_000);
 
   it('answer byte for byte as the event loop does', async () => {
