@@ -1,4 +1,4 @@
-export type { RecallRequest } from './recall-request.js';
+export type { RecallRequest, RecallSearchRequest, RecallToolInput } from './recall-request.js';
 export {
   createRecallTool,
   type RecallAnswer,

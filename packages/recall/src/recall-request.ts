@@ -12,6 +12,15 @@ export interface RecallRequest {
   pattern?: string;
 }
 
+/** The arguments of a search of the session's archive, offered when the store can search. */
+export interface RecallSearchRequest {
+  /** Words that must all appear, and/or phrases in double quotes. */
+  query: string;
+}
+
+/** What one call of the `recall` tool asks: one item by handle, or, when the store can search, a search. */
+export type RecallToolInput = RecallRequest | RecallSearchRequest;
+
 /** The longest pattern accepted: a search, not a second copy of the text. */
 const maximumPatternLength = 1000;
 
@@ -33,16 +42,60 @@ export const recallInputSchema: JSONObject = {
   additionalProperties: false,
 };
 
-/** The request in `input`, or what is wrong with it, in words a model can act on. */
-export function parseRecallRequest(input: unknown): RecallRequest | string {
+/** The longest query accepted, as the stores' search takes it. */
+const maximumQueryLength = 1000;
+
+/**
+ * The JSON Schema of {@link RecallToolInput} for a tool whose store can search: `query` besides `handle`,
+ * neither required (the tool asks for one of them in words when neither or both are given).
+ */
+export const recallSearchInputSchema: JSONObject = {
+  ...recallInputSchema,
+  properties: {
+    ...(recallInputSchema.properties as JSONObject),
+    query: {
+      type: 'string',
+      minLength: 1,
+      maxLength: maximumQueryLength,
+      description:
+        'Instead of a handle: words (all must appear, any case) or "phrases in quotes" to find archived ' +
+        'text by; answers the matching handles with a snippet of each, to recall by handle next.',
+    },
+  },
+  required: [],
+};
+
+/**
+ * The search in `input`, or what is wrong with it, or `undefined` when `input` asks for no search (then it
+ * is a {@link RecallRequest} or wrong as one).
+ */
+export function parseRecallSearch(input: unknown): RecallSearchRequest | string | undefined {
+  if (typeof input !== 'object' || input === null || !('query' in input)) return undefined;
+  const { query, ...rest } = input as Record<string, unknown>;
+  const others = Object.keys(rest);
+  if (others.length > 0) {
+    const named = others.map((key) => `"${key}"`).join(', ');
+    return `"query" searches on its own: call again with either "query" or "handle" (not ${named})`;
+  }
+  if (typeof query !== 'string' || query.trim() === '') return '"query" must be some words to look for';
+  if (query.length > maximumQueryLength) return `"query" must be at most ${maximumQueryLength} characters`;
+  return { query };
+}
+/**
+ * The request in `input`, or what is wrong with it, in words a model can act on (which name `query` too when
+ * the tool `searches`).
+ */
+export function parseRecallRequest(input: unknown, searches = false): RecallRequest | string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return 'the arguments must be an object such as {"handle": "a1b2c3d4"}';
   }
   const { handle, fromLine, toLine, pattern, ...rest } = input as Record<string, unknown>;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) return `unknown argument ${unknown.map((key) => `"${key}"`).join(', ')}`;
-  if (typeof handle !== 'string' || handle.trim() === '')
-    return '"handle" must be the handle a placeholder named';
+  if (typeof handle !== 'string' || handle.trim() === '') {
+    const search = searches ? ', or pass "query" instead: words to search the archive for' : '';
+    return `"handle" must be the handle a placeholder named${search}`;
+  }
   for (const [name, line] of [
     ['fromLine', fromLine],
     ['toLine', toLine],

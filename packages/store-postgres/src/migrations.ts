@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { archiveSearchStatements, indexArchivedRecords } from './archive-search-migration.js';
 import { PostgresStoreError } from './errors/postgres-store-error.js';
 
 /** One step of the schema; applied once, in order, each in the transaction that records it. */
@@ -6,6 +7,8 @@ interface Migration {
   version: number;
   name: string;
   statements: string[];
+  /** What cannot be said in SQL alone, run after the statements in the same transaction. */
+  run?: (client: PoolClient) => Promise<void>;
 }
 
 /** Every version of the schema, oldest first. Never edit one that shipped: add the next. */
@@ -38,6 +41,14 @@ export const migrations: readonly Migration[] = [
     // What a compaction archived, as JSON text; NULL for records without (all of those before). Nullable, so
     // instances of the version before that are still running keep appending.
     statements: ['ALTER TABLE compaction_records ADD COLUMN archived TEXT'],
+  },
+  {
+    version: 3,
+    name: 'archive search',
+    statements: [...archiveSearchStatements],
+    // What was archived before, indexed as if appended again (its JSON is read in JavaScript, which takes
+    // every string JSON.stringify writes, where PostgreSQL refuses `\u0000` and lone surrogates).
+    run: indexArchivedRecords,
   },
 ];
 
@@ -80,6 +91,7 @@ export async function applyMigrations(client: PoolClient, database: string): Pro
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       for (const statement of migration.statements) await client.query(statement);
+      await migration.run?.(client);
       await client.query('INSERT INTO compaction_schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,

@@ -151,6 +151,61 @@ describe.skipIf(postgres === undefined)('PostgresCompactionStore', () => {
     expect(schemaVersion).toBeGreaterThan(1);
   });
 
+  it('indexes for search what a database of schema 2 archived, also text PostgreSQL cannot hold', async () => {
+    const connectionString = postgres!.createDatabase();
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    await client.query(
+      'CREATE TABLE compaction_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    for (const migration of migrations.filter((migration) => migration.version <= 2)) {
+      for (const statement of migration.statements) await client.query(statement);
+      await client.query('INSERT INTO compaction_schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    const records = [1, 2].map((round) => ({
+      ...sampleCompactionRecord('a', round),
+      archived: [
+        { handle: 'again', label: 'bash output', text: `round ${round}: 数据库 \u0000 \ud800 naïve` },
+      ],
+    }));
+    for (const { event, removedMessages, archived } of [...records, sampleArchivingRecord('b', 1)]) {
+      await client.query(
+        `INSERT INTO compaction_records
+           (event_id, session_id, round, started_at, event, removed_messages, archived)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          event.id,
+          event.sessionId,
+          event.round,
+          event.startedAt,
+          JSON.stringify(event),
+          JSON.stringify(removedMessages),
+          JSON.stringify(archived),
+        ],
+      );
+    }
+    await client.end();
+    expect(await migratePostgresStore(connectionString)).toEqual(
+      migrations.slice(2).map((migration) => migration.version),
+    );
+    const store = await openPostgresCompactionStore({ connectionString });
+    expect(await store.searchArchived({ text: '数据 NAÏVE' })).toEqual([
+      expect.objectContaining({
+        sessionId: 'a',
+        handle: 'again',
+        round: 2,
+        snippet: expect.stringContaining('**数据**'),
+      }),
+    ]);
+    expect((await store.searchArchived({ text: 'indented' })).map((hit) => hit.handle)).toEqual(['bash-1']);
+    // The records read back exactly as written: the index holds its own copy of the text.
+    expect(await store.list('a')).toEqual(records);
+    await store.close();
+  });
+
   it('runs one session lock holder at a time across stores, and commits its writes together', async () => {
     const first = newStore();
     const second = createPostgresCompactionStore({ connectionString: urls.get(first)! });

@@ -1,9 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CompactionRecord, CompactionStore, JSONObject, SessionUsage } from '@compaction/core';
+import type {
+  ArchiveSearchHit,
+  ArchiveSearchQuery,
+  CompactionRecord,
+  CompactionStore,
+  JSONObject,
+  SessionUsage,
+} from '@compaction/core';
+import { planArchiveSearch } from '@compaction/core/stores';
 import pg from 'pg';
 import { PostgresStoreError } from './errors/postgres-store-error.js';
 import { applyMigrations } from './migrations.js';
 import { redactConnectionString } from './redact-connection-string.js';
+import { searchArchivedItems } from './search-archived-items.js';
 import { type Queryable, storeQueries } from './store-queries.js';
 
 /** Settings of a {@link PostgresCompactionStore}. */
@@ -115,6 +124,25 @@ export class PostgresCompactionStore implements CompactionStore {
       storeQueries.deleteSession(this.current(sessionId)!.client, sessionId),
     ).catch((error: unknown) => {
       throw this.describe(error, sessionId);
+    });
+  }
+
+  /**
+   * Full-text search over what the records archived (see the README): every word and phrase anywhere in an
+   * item, in any case; ranked by how much of the item the matches cover, equal matches newest first. Rejects
+   * a query that cannot run with `InvalidSearchQueryError`.
+   */
+  async searchArchived(query: ArchiveSearchQuery): Promise<ArchiveSearchHit[]> {
+    const plan = planArchiveSearch(query);
+    return this.run(plan.sessionId, (client, inTransaction) => {
+      if (inTransaction) return searchArchivedItems(client, plan);
+      return this.transaction(async (own) => {
+        // The planner costs the items' text as if it were in the table, not compressed apart (TOAST), so it
+        // picks a sequential scan that decompresses every item over the trigram index: 470 ms against 1 ms
+        // for 20,000 items of 3 KB. Only this transaction's plans are told to avoid it.
+        await own.query("SELECT set_config('enable_seqscan', 'off', true)");
+        return searchArchivedItems(own, plan);
+      });
     });
   }
 

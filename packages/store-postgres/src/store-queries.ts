@@ -1,5 +1,6 @@
 import type { CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
 import { mergeSessionMetadata } from '@compaction/core/stores';
+import { indexedItems, insertItemsStatement, itemColumns } from './archived-items.js';
 
 /** A pool or one connection: what a query runs on. */
 export interface Queryable {
@@ -11,14 +12,23 @@ export interface Queryable {
  * exactly as written (`jsonb` reorders keys and refuses `\u0000` in strings).
  */
 export const storeQueries = {
-  /** A record whose event id is already stored is left as it is: a retried append writes nothing. */
+  /**
+   * A record whose event id is already stored is left as it is: a retried append writes nothing. The record
+   * and its entries in the archive search are written by one statement, so together or not at all.
+   */
   async append(client: Queryable, record: CompactionRecord): Promise<void> {
     const { event } = record;
     await client.query(
-      `INSERT INTO compaction_records (event_id, session_id, round, started_at, event, removed_messages, archived)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (event_id) DO NOTHING`,
+      `WITH record AS (
+         INSERT INTO compaction_records
+           (event_id, session_id, round, started_at, event, removed_messages, archived)
+         VALUES ($5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (event_id) DO NOTHING
+         RETURNING sequence, session_id, round, started_at
+       )
+       ${insertItemsStatement}`,
       [
+        ...itemColumns(indexedItems(record.archived ?? [])),
         event.id,
         event.sessionId,
         event.round,

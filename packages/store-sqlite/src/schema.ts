@@ -1,3 +1,5 @@
+import { archiveSearchStatements } from './archive-search-schema.js';
+
 /** One version of the schema: the statements that bring a file from the version before to this one. */
 interface SchemaMigration {
   version: number;
@@ -41,6 +43,7 @@ export const schemaMigrations: readonly SchemaMigration[] = [
     // start time stands in) and for those a process of the version before still appends.
     statements: ['ALTER TABLE compactions ADD COLUMN recorded_at TEXT'],
   },
+  { version: 4, statements: [...archiveSearchStatements] },
 ];
 
 /** The newest schema version this package reads and writes. */

@@ -32,6 +32,10 @@ describeStoreConformance('sqlite', {
     await store.close();
     return createSqliteCompactionStore({ path: paths.get(store)! });
   },
+  // The Node 22 compatibility run (scripts/test-node-22.sh) does not register the suite's eleven search tests,
+  // a store each: what they check is SQL run by SQLite's WebAssembly build, the same on every Node version,
+  // and the Node 20 run has checked it. archive-search.test.ts still searches on Node 22.
+  searches: process.env.COMPACTION_COMPATIBILITY_RUN === undefined,
 });
 
 describe('SqliteCompactionStore', () => {

@@ -1,6 +1,14 @@
 import { resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { CompactionRecord, CompactionStore, JSONObject, SessionUsage } from '@compaction/core';
+import type {
+  ArchiveSearchHit,
+  ArchiveSearchQuery,
+  CompactionRecord,
+  CompactionStore,
+  JSONObject,
+  SessionUsage,
+} from '@compaction/core';
+import { planArchiveSearch } from '@compaction/core/stores';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { startDatabaseWorker } from './start-database-worker.js';
 import type { StoreArguments, StoreOperation, StoreResult } from './store-operations.js';
@@ -97,6 +105,14 @@ export class SqliteCompactionStore implements CompactionStore {
    */
   async deleteSession(sessionId: string): Promise<void> {
     await this.call('deleteSession', [sessionId]);
+  }
+
+  /**
+   * Full-text search over what the records archived, through the file's FTS5 index (see the README): ranked
+   * by bm25, equal matches newest first. Rejects a query that cannot run with `InvalidSearchQueryError`.
+   */
+  async searchArchived(query: ArchiveSearchQuery): Promise<ArchiveSearchHit[]> {
+    return this.call('searchArchived', [planArchiveSearch(query)]);
   }
 
   sessionUsage(): Promise<SessionUsage[]> {

@@ -1,7 +1,8 @@
-import type { CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
-import { mergeSessionMetadata } from '@compaction/core/stores';
+import type { ArchiveSearchHit, CompactionRecord, JSONObject, SessionUsage } from '@compaction/core';
+import { type ArchiveSearchPlan, mergeSessionMetadata } from '@compaction/core/stores';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
 import { schemaMigrations, schemaVersion } from './schema.js';
+import { searchArchivedItems } from './search-archived-items.js';
 import { type Database, inTransaction } from './sqlite-connection.js';
 
 type Row = Record<string, unknown>;
@@ -97,12 +98,20 @@ export const storeOperations = {
     });
   },
 
-  /** Both tables in one transaction: a session's records and its metadata go together or not at all. */
+  /**
+   * Both tables in one transaction: a session's records and its metadata go together or not at all (and
+   * with the records, by trigger, their entries in the search index).
+   */
   deleteSession(database: Database, sessionId: string): void {
     inTransaction(database, () => {
       database.run('DELETE FROM compactions WHERE session_id = ?', [sessionId]);
       database.run('DELETE FROM sessions WHERE session_id = ?', [sessionId]);
     });
+  },
+
+  /** A query already checked on the calling thread, where its typed error can be thrown. */
+  searchArchived(database: Database, plan: ArchiveSearchPlan): ArchiveSearchHit[] {
+    return searchArchivedItems(database, plan);
   },
 
   sessionUsage(database: Database): SessionUsage[] {

@@ -1,6 +1,7 @@
 import type { CompactionRecord, CompactionStore, Message } from '@compaction/core';
 import { createRecallTool } from '@compaction/recall';
 import { describe, expect, it } from 'vitest';
+import { describeArchiveSearch } from './store-search-suite.js';
 
 /** Settings of {@link describeStoreConformance}. */
 export interface StoreConformanceSettings {
@@ -21,6 +22,11 @@ export interface StoreConformanceSettings {
    * a deleted session's text is found no more.
    */
   search?: (store: CompactionStore, text: string) => Promise<string[]>;
+  /**
+   * Whether the store has the optional `searchArchived` (default true): the suite then checks its full-text
+   * search of archived items (words and phrases, ranking, snippets, limits, sessions, scripts, query syntax).
+   */
+  searches?: boolean;
 }
 
 /** Waits long enough for a store's clock (milliseconds at least) to move on. */
@@ -180,6 +186,8 @@ export function describeStoreConformance(name: string, settings: StoreConformanc
     });
 
     if (settings.deletes !== false) describeDeletion(settings);
+    if (settings.searches !== false)
+      describeArchiveSearch({ create: settings.create, deletes: settings.deletes !== false });
 
     // Registered only for stores that can be reopened: an in-memory store has nothing to reopen, and a test
     // that could never run would count as skipped.

@@ -24,6 +24,37 @@ export interface SessionUsage {
   bytes: number;
 }
 
+/** What to look for among a store's archived items. */
+export interface ArchiveSearchQuery {
+  /**
+   * Words, all of which must appear (any order, any case), and/or phrases in double quotes, which must appear
+   * with their inner white space as typed (a line copied from a tool's output finds that line). A word or phrase
+   * matches anywhere in an item's text, also inside a longer word (`config` finds `parseConfig`), so text in
+   * scripts written without spaces (Chinese, Japanese) is found by any part of it.
+   */
+  text: string;
+  /** Only this session's items. Without it, every session's. */
+  sessionId?: string;
+  /** At most this many hits; default 10, at most 100. */
+  limit?: number;
+}
+
+/** One archived item that matched. */
+export interface ArchiveSearchHit {
+  /** The session whose record archived it. */
+  sessionId: string;
+  /** The handle `recall` takes. */
+  handle: string;
+  /** The item's label (`bash output`, `turns 3-7`). */
+  label: string;
+  /** The compaction round (event.round) of the record that archived it. */
+  round: number;
+  /** When that record was written (its event's time), ISO 8601. */
+  archivedAt: string;
+  /** Up to about 200 characters of the item around the first match, matched words marked as **word**. */
+  snippet: string;
+}
+
 /**
  * Where the Compactor records compactions, and where applications keep per-session metadata. Methods marked
  * optional were added after the first version: a store without them still works, but a server on it cannot
@@ -54,6 +85,13 @@ export interface CompactionStore {
    * for an unknown session. Storage shared by several processes takes the session's lock first.
    */
   deleteSession?(sessionId: string): Promise<void>;
+  /**
+   * Optional: full-text search over the items that records archived ({@link CompactionRecord.archived}), best
+   * match first, and among equally good matches the newest first. A handle archived more than once in a
+   * session is one hit, its newest record's. Rejects with `InvalidSearchQueryError` (an `InvalidOptionsError`)
+   * when the query has nothing to search for or a limit that is not a positive integer.
+   */
+  searchArchived?(query: ArchiveSearchQuery): Promise<ArchiveSearchHit[]>;
   /** Optional: every session of {@link CompactionStore.sessions} with its last activity and size, sorted by id. */
   sessionUsage?(): Promise<SessionUsage[]>;
   /**

@@ -1,6 +1,13 @@
 import type { JSONObject } from '../json.js';
-import type { CompactionRecord, CompactionStore, SessionUsage } from './compaction-store.js';
+import type {
+  ArchiveSearchHit,
+  ArchiveSearchQuery,
+  CompactionRecord,
+  CompactionStore,
+  SessionUsage,
+} from './compaction-store.js';
 import { mergeSessionMetadata } from './merge-session-metadata.js';
+import { searchArchivedRecords } from './search-archived-records.js';
 
 /** Keeps records and session metadata in memory, copied on the way in and out so they cannot change. */
 export class InMemoryCompactionStore implements CompactionStore {
@@ -44,6 +51,12 @@ export class InMemoryCompactionStore implements CompactionStore {
     this.records.delete(sessionId);
     this.metadata.delete(sessionId);
     this.activity.delete(sessionId);
+  }
+  /** Reads every archived item: memory holds no index. */
+  async searchArchived(query: ArchiveSearchQuery): Promise<ArchiveSearchHit[]> {
+    this.assertOpen();
+    const sessions = [...this.records].map(([sessionId, records]) => ({ sessionId, records }));
+    return searchArchivedRecords(sessions, query);
   }
   async sessionUsage(): Promise<SessionUsage[]> {
     const encoder = new TextEncoder();
