@@ -16,6 +16,8 @@ const models = {
  * How to run each agent headless against `baseUrl` (the origin of the proxy or the provider), in `folder`
  * (the task's files), with its own home in `home` so no setting of the machine is read: the command, its
  * environment, and the files it reads its settings from. Every agent's telemetry and update checks are off.
+ * `mcp`, when given (`{ name, command, args }`), is an MCP server over stdio the agent loads (Codex and Claude
+ * Code), its tools allowed without asking.
  */
 export const agentLaunchers = {
   codex: {
@@ -23,7 +25,7 @@ export const agentLaunchers = {
     packageName: '@openai/codex',
     binary: 'codex',
     format: 'openai-responses',
-    launch({ baseUrl, folder, home, task, window }) {
+    launch({ baseUrl, folder, home, task, window, mcp }) {
       const codexHome = join(home, 'codex');
       mkdirSync(codexHome, { recursive: true });
       writeFileSync(
@@ -46,6 +48,13 @@ export const agentLaunchers = {
           'env_key = "AGENTS_API_KEY"',
           'request_max_retries = 0',
           'stream_max_retries = 0',
+          ...(mcp === undefined
+            ? []
+            : [
+                `[mcp_servers.${mcp.name}]`,
+                `command = ${JSON.stringify(mcp.command)}`,
+                `args = ${JSON.stringify(mcp.args)}`,
+              ]),
           '',
         ].join('\n'),
       );
@@ -60,7 +69,7 @@ export const agentLaunchers = {
     packageName: '@anthropic-ai/claude-code',
     binary: 'claude',
     format: 'anthropic',
-    launch({ baseUrl, folder, home, task }) {
+    launch({ baseUrl, folder, home, task, mcp }) {
       const configFolder = join(home, 'claude');
       mkdirSync(configFolder, { recursive: true });
       writeFileSync(
@@ -75,6 +84,14 @@ export const agentLaunchers = {
           models['claude-code'],
           '--allowedTools',
           'Read',
+          ...(mcp === undefined ? [] : [`mcp__${mcp.name}__search`, `mcp__${mcp.name}__recall`]),
+          ...(mcp === undefined
+            ? []
+            : [
+                '--strict-mcp-config',
+                '--mcp-config',
+                JSON.stringify({ mcpServers: { [mcp.name]: { command: mcp.command, args: mcp.args } } }),
+              ]),
           '--output-format',
           'text',
           '--add-dir',
@@ -90,6 +107,8 @@ export const agentLaunchers = {
           DISABLE_BUG_COMMAND: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           DISABLE_NON_ESSENTIAL_MODEL_CALLS: '1',
+          // The MCP tools offered with their schemas, as the scripted model calls them, not behind ToolSearch.
+          ...(mcp === undefined ? {} : { ENABLE_TOOL_SEARCH: 'false' }),
         },
       };
     },

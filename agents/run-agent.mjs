@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentLaunchers } from './agent-launchers.mjs';
 import { binaryPath } from './install-agents.mjs';
+import { checkRecall, createRecallSteps, mcpServerName } from './recall-task.mjs';
 import { startRecordingPassThrough } from './recording-pass-through.mjs';
 import { startScriptedProvider } from './scripted-provider.mjs';
 import { taskText, writeTaskFiles } from './scripted-task.mjs';
@@ -61,8 +62,11 @@ function runProcess(command, args, options, timeLimitMs, overLimit) {
   });
 }
 
-/** Starts `compaction proxy` (the built CLI) in front of `upstream`, and waits until it answers. */
-async function startProxy(upstream, window) {
+/**
+ * Starts `compaction proxy` (the built CLI) in front of `upstream`, and waits until it answers; its store is
+ * memory, or the SQLite file `store`, where it archives what its compactions remove.
+ */
+async function startProxy(upstream, window, store = 'memory') {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -76,7 +80,7 @@ async function startProxy(upstream, window) {
       '--context-window',
       String(window),
       '--store',
-      'memory',
+      store,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -114,10 +118,13 @@ async function startProxy(upstream, window) {
  * run (see below). Returns what it
  * sent, what the provider received, the proxy's status and how the agent ended.
  */
-export async function runAgent({ agent, settings, mode, providerLimit, log }) {
+export async function runAgent({ agent, settings, mode, providerLimit, log, recall = false }) {
   const launcher = agentLaunchers[agent];
   const folder = mkdtempSync(join(tmpdir(), 'agents-work-'));
   const home = mkdtempSync(join(tmpdir(), 'agents-home-'));
+  // The recall task: the proxy archives in a SQLite file of its own, which `compaction mcp` serves the agent.
+  const store = recall ? join(home, 'archive.sqlite') : undefined;
+  const steps = recall ? createRecallSteps() : undefined;
   writeTaskFiles(folder, settings.fileCount, settings.fileBytes);
   const task = taskText(settings.fileCount);
   // The recording run sends the agent's requests to the provider directly, with no limit and the usage a
@@ -128,8 +135,9 @@ export async function runAgent({ agent, settings, mode, providerLimit, log }) {
     fileCount: settings.fileCount,
     limit: recording ? Number.POSITIVE_INFINITY : providerLimit,
     ...(recording ? { usageAtMost: Math.floor(settings.window / 2) } : {}),
+    ...(steps === undefined ? {} : { extraStep: steps.step }),
   });
-  const proxy = mode === 'proxy' ? await startProxy(provider.url, settings.window) : undefined;
+  const proxy = mode === 'proxy' ? await startProxy(provider.url, settings.window, store) : undefined;
   const passThrough = await startRecordingPassThrough(proxy?.url ?? provider.url);
   const started = performance.now();
   try {
@@ -139,6 +147,15 @@ export async function runAgent({ agent, settings, mode, providerLimit, log }) {
       home,
       task,
       window: settings.agentWindow,
+      ...(store === undefined
+        ? {}
+        : {
+            mcp: {
+              name: mcpServerName,
+              command: process.execPath,
+              args: [cliBinary, 'mcp', '--store', store],
+            },
+          }),
     });
     log(`${launcher.title} ${mode}: window ${settings.window}, provider limit ${providerLimit}`);
     const ended = await runProcess(
@@ -152,6 +169,10 @@ export async function runAgent({ agent, settings, mode, providerLimit, log }) {
       () => passThrough.sent.length > settings.fileCount * 3 + 20,
     );
     const status = proxy === undefined ? undefined : await proxy.status();
+    const recalled =
+      steps === undefined
+        ? undefined
+        : await checkRecall(launcher.format, passThrough.sent, steps.state, store);
     return {
       agent,
       mode,
@@ -164,6 +185,7 @@ export async function runAgent({ agent, settings, mode, providerLimit, log }) {
       exchanges: provider.exchanges,
       status,
       proxyLines: proxy?.lines ?? [],
+      ...(steps === undefined ? {} : { recall: recalled }),
     };
   } finally {
     await passThrough.close();

@@ -5,6 +5,7 @@
 //
 //   node agents/run.mjs [--agents codex,claude-code,pi,opencode] [--no-alone] [--no-half-limit] [--no-record]
 //                       [--no-docs] [--table-only]
+//   node agents/run.mjs --recall [--agents claude-code,codex]   (the recall task alone; see recall-task.mjs)
 
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { agentVersions } from './agent-versions.mjs';
 import { evaluateRun, mainRequests } from './evaluate-run.mjs';
 import { encodeRequests, writeFixture } from './fixture-recorder.mjs';
 import { installAgents, installedVersion, installFolder } from './install-agents.mjs';
+import { defaultRecallAgents, runRecallTask } from './recall-run.mjs';
 import { resultsTable, writeResultsSection } from './results-table.mjs';
 import { runAgent } from './run-agent.mjs';
 
@@ -60,8 +62,17 @@ const { values } = parseArgs({
     'no-docs': { type: 'boolean', default: false },
     // Writes the table from the last runs' results again, without running an agent.
     'table-only': { type: 'boolean', default: false },
+    // Runs the recall task (the agents that load MCP servers) instead of the table's runs.
+    recall: { type: 'boolean', default: false },
   },
 });
+if (values.recall) {
+  installAgents((line) => process.stderr.write(`agents: ${line}\n`));
+  const named = process.argv.some((argument) => argument.startsWith('--agents'));
+  const chosen = named ? values.agents.split(',').map((name) => name.trim()) : defaultRecallAgents;
+  process.exitCode = (await runRecallTask(chosen)) ? 0 : 1;
+  process.exit();
+}
 const agents = values['table-only'] ? [] : values.agents.split(',').map((name) => name.trim());
 for (const agent of agents) {
   if (settings[agent] === undefined)

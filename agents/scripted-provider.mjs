@@ -119,15 +119,23 @@ function filesRead(body) {
   return highest;
 }
 
+/** What an `extraStep` asked for, as the answer's text and call (its id in the provider's form). */
+function extraAnswer(format, extra) {
+  const prefix = format === 'anthropic' ? 'toolu' : 'call';
+  const call = extra.call === undefined ? {} : { call: { ...extra.call, id: `${prefix}_${extra.call.id}` } };
+  return { text: extra.text ?? '', ...call };
+}
+
 /**
  * Starts the scripted provider on 127.0.0.1: on `/v1/messages`, `/v1/responses` and `/v1/chat/completions` it
  * answers as the real API does (a stream when asked), reading the next file of the task after each tool result
  * and answering DONE after the last, and refuses a request whose input tokens pass `limit` with the provider's
  * own overflow error. `usageAtMost` caps the input tokens its answers report, as when a proxy in front keeps
  * the requests it forwards under its window: the agent's own compaction then stays off, as it does through the
- * proxy. `limit` can be changed between runs with `setLimit`.
+ * proxy. `limit` can be changed between runs with `setLimit`. `extraStep({ format, body, items, turn, tools })`,
+ * when given, may answer a request of the task first (`{ call }` or `{ text }`), as a task of its own scripts.
  */
-export async function startScriptedProvider({ folder, fileCount, limit, usageAtMost }) {
+export async function startScriptedProvider({ folder, fileCount, limit, usageAtMost, extraStep }) {
   const server = await startTestServer();
   const exchanges = [];
   let currentLimit = limit;
@@ -170,7 +178,13 @@ export async function startScriptedProvider({ folder, fileCount, limit, usageAtM
       const thinking = thinks ? `The task says to read the files in order; ${read} read so far.` : undefined;
       const asksForSummary = turn.kind === 'user' && summaryRequest.test(turn.lastText);
       const onTask = JSON.stringify(body).includes('Audit the folder files/');
-      if (
+      const extra = onTask
+        ? extraStep?.({ format, body, items, turn, tools: toolsOf(format, body) })
+        : undefined;
+      if (extra !== undefined) {
+        exchange.kind = 'extra';
+        Object.assign(answer, { thinking, ...extraAnswer(format, extra) });
+      } else if (
         call !== undefined &&
         onTask &&
         !asksForSummary &&

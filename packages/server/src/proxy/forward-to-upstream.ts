@@ -43,8 +43,16 @@ export async function forwardToUpstream(
     if (!response.writableFinished) aborted.abort();
   });
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? defaultUpstreamTimeoutMs;
-  const send = (body: Buffer) =>
-    sendUpstream(target, method, headers, body, aborted.signal, upstreamTimeoutMs);
+  const send = async (body: Buffer) => {
+    const answer = await sendUpstream(target, method, headers, body, aborted.signal, upstreamTimeoutMs).catch(
+      (error: unknown) => {
+        options.observer?.upstreamAnswered('error');
+        throw error;
+      },
+    );
+    options.observer?.upstreamAnswered(answer.statusCode ?? 0);
+    return answer;
+  };
   let prepared: PreparedRequest = { body: raw };
   if (route.format !== undefined && method === 'POST' && unreadEncoding === undefined) {
     try {

@@ -30,6 +30,14 @@ export const proxySessionPrefix = 'proxy:';
  */
 export const storeSession = (key: string) => `${proxySessionPrefix}${key}`;
 
+/** What a {@link PrefixMemory} tells its owner. */
+export interface PrefixMemoryEvents {
+  /** A conversation was deleted from the store (by retention), with its records and archive. */
+  forgotten?(sessionId: string): void;
+  /** The store refused to keep a compacted prefix; without it, {@link PrefixMemory.set} throws the error. */
+  failed?(problem: string, error: unknown): void;
+}
+
 /**
  * The compacted prefixes by conversation key: in memory (the most recent `maxEntries`), and in the store
  * when there is one, so a restarted proxy keeps sending the same prefixes. An entry holds up to a window of
@@ -44,6 +52,7 @@ export class PrefixMemory {
   constructor(
     private readonly store: CompactionStore | undefined,
     private readonly maxEntries = 256,
+    private readonly events: PrefixMemoryEvents = {},
   ) {}
 
   /** Conversations remembered in memory now. */
@@ -66,9 +75,18 @@ export class PrefixMemory {
     return stored;
   }
 
+  /**
+   * Remembers a conversation's compaction, here and in the store. A store that refuses the write is reported
+   * to `events.failed`, not thrown: the entry held here still serves the conversation's next requests.
+   */
   async set(key: string, entry: CompactedPrefix): Promise<void> {
     this.remember(key, entry);
-    await this.store?.updateSessionMetadata(storeSession(key), { proxy: entry });
+    try {
+      await this.store?.updateSessionMetadata(storeSession(key), { proxy: entry });
+    } catch (error) {
+      if (this.events.failed === undefined) throw error;
+      this.events.failed(`could not keep the compacted prefix of session ${storeSession(key)}`, error);
+    }
   }
 
   /** Forgets a conversation: its entry here, and all the store holds of it (entry, records, archived text). */
@@ -76,6 +94,7 @@ export class PrefixMemory {
     this.entries.delete(key);
     this.usedAt.delete(key);
     await this.store?.deleteSession?.(storeSession(key));
+    this.events.forgotten?.(storeSession(key));
   }
 
   /**

@@ -11,6 +11,7 @@ import { defaultThreadedHistoryTokens, strategyThreads } from '../workers/thread
 import { compactionLine } from './compaction-line.js';
 import { PrefixMemory } from './prefix-memory.js';
 import { PrefixUse } from './prefix-use.js';
+import { ProxyArchive } from './proxy-archive.js';
 import {
   type CompactionProxySettings,
   defaultProxyMaxBodyBytes,
@@ -41,6 +42,20 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
   // The summarizer is the operator's provider, built from the operator's settings and environment only.
   const provider = await new ProviderPool(settings.provider, options.environment).get();
   const maxConcurrent = options.maxConcurrent ?? serverDefaults.maxConcurrent;
+  const counts: ProxyCounts = {
+    requests: 0,
+    compactions: 0,
+    overflowRetries: 0,
+    unreadBodies: 0,
+    storeErrors: 0,
+  };
+  // A write the store refuses is reported and counted; the request it was for goes on, compacted.
+  const storeFailed = (problem: string, error: unknown) => {
+    counts.storeErrors++;
+    log(`compaction proxy: ${problem}: ${(error as Error)?.message ?? error}`);
+  };
+  const archive =
+    store === undefined || options.archive === false ? undefined : new ProxyArchive(store, storeFailed);
   // Started on the first large compaction. Each compaction passes its conversation's state to the thread
   // (the history, the round), so any thread can run any conversation's; the remembered prefixes, the store
   // and the counts stay here.
@@ -60,7 +75,9 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
       budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
       // The fast estimator, never anchored on a provider's usage: what the compaction threads count with.
       counter: createTokenCounter(createFastEstimator()),
-      ...(store === undefined ? {} : { store }),
+      // Archiving, every compaction is recorded with what it removed, under the handles its placeholders name;
+      // not archiving, nothing of it is kept.
+      ...(archive === undefined ? {} : { store: archive.store, archive: true }),
     },
     pool === undefined
       ? undefined
@@ -68,10 +85,12 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
           log(`compaction proxy: compacting on the event loop, not on threads: ${error.message}`),
         ),
   );
-  const memory = new PrefixMemory(store);
+  const memory = new PrefixMemory(store, undefined, {
+    failed: storeFailed,
+    forgotten: (sessionId) => archive?.forget(sessionId),
+  });
   const retention = options.retention === undefined ? undefined : memory.keepWithin(options.retention, log);
   const limiter = new CompactionLimiter(maxConcurrent, options.maxQueue ?? serverDefaults.maxQueue);
-  const counts: ProxyCounts = { requests: 0, compactions: 0, overflowRetries: 0, unreadBodies: 0 };
   const limits = new UpstreamLimits();
   const prefixUse = new PrefixUse();
   const context: RequestCompactionContext = {
@@ -86,7 +105,8 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
       : {}),
     compacted(key, event, served) {
       counts.compactions++;
-      log(compactionLine(key, event, served));
+      const line = compactionLine(key, event, served, archive?.takeOutcome(event.id));
+      options.observer === undefined ? log(line) : options.observer.compacted(event, line);
     },
     learned(limit) {
       log(
@@ -110,7 +130,8 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
     log,
     counts,
     context,
-    status: () => proxyStatus({ startedAt, counts, memory, limits, prefixUse, upstreams: options.upstreams }),
+    status: () =>
+      proxyStatus({ startedAt, counts, memory, limits, prefixUse, archive, upstreams: options.upstreams }),
     close: () => closeParts(retention, pool, log),
   };
 }

@@ -1,7 +1,10 @@
 import type { CompactionStore, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
+import type { ObservabilitySettings } from '../observability/observability-settings.js';
+import type { ProxyObserver } from '../observability/service-observability.js';
 import type { RetentionSettings } from '../serve/retention-sweep.js';
 import type { PrefixUseSummary } from './prefix-use.js';
+import type { ProxyArchiveStatus } from './proxy-archive.js';
 import type { LearnedLimit } from './upstream-limits.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -27,6 +30,13 @@ export interface CompactionProxySettings {
   basePath?: string;
   /** Where compacted prefixes and compactions are kept; none keeps them in memory only. */
   store?: CompactionStore;
+  /**
+   * Whether each compaction archives what it removes or shortens in `store`, under the handles its
+   * placeholders name, so `compaction recall` and `compaction mcp` find it (session `proxy:<conversation>`).
+   * False records nothing of a compaction in the store (only the compacted prefixes). Needs `store`.
+   * Default true.
+   */
+  archive?: boolean;
   /** Largest request body in bytes. Default 32 MiB. */
   maxBodyBytes?: number;
   /** Compactions running at once. Default 8. */
@@ -45,6 +55,16 @@ export interface CompactionProxySettings {
   environment?: NodeJS.ProcessEnv;
   /** Where the line about each compaction goes. Default standard error. */
   log?: (line: string) => void;
+  /**
+   * What hears each compaction and upstream answer: the metrics and log of {@link createProxyServer}'s server,
+   * which writes each compaction's line in place of `log`.
+   */
+  observer?: ProxyObserver;
+  /**
+   * The metrics (`GET /metrics`, on unless `metrics: false`), log format and request tracing of the server of
+   * {@link createProxyServer}, whose every answer carries an `x-request-id`.
+   */
+  observability?: ObservabilitySettings;
   /** How long the upstream may stay silent (before its answer, and within a stream), in ms. Default 10 minutes. */
   upstreamTimeoutMs?: number;
   /** Conversations past this age or beyond this size are deleted from the store and memory (needs `store`). */
@@ -68,5 +88,12 @@ export interface ProxyStatus {
   learnedLimits: LearnedLimit[];
   /** How many requests each compacted prefix served before the next compaction replaced it. */
   prefixRequests: PrefixUseSummary;
+  /** What the compactions archived, per conversation and in all, since the proxy started. */
+  archive: ProxyArchiveStatus;
+  /**
+   * Writes the store refused (an archived compaction, a compacted prefix): each was reported on the log, and
+   * its request went on, compacted.
+   */
+  storeErrors: number;
   upstreams: Record<string, string>;
 }

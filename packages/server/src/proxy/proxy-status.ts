@@ -1,5 +1,6 @@
 import type { PrefixMemory } from './prefix-memory.js';
 import type { PrefixUse } from './prefix-use.js';
+import type { ProxyArchive } from './proxy-archive.js';
 import type { ProxyStatus } from './proxy-settings.js';
 import type { UpstreamLimits } from './upstream-limits.js';
 import type { Upstreams } from './upstreams.js';
@@ -10,6 +11,7 @@ export interface ProxyCounts {
   compactions: number;
   overflowRetries: number;
   unreadBodies: number;
+  storeErrors: number;
 }
 
 /** What the status endpoint answers, from the parts that keep each figure. */
@@ -20,6 +22,8 @@ export function proxyStatus(parts: {
   limits: UpstreamLimits;
   prefixUse: PrefixUse;
   upstreams: Upstreams;
+  /** Undefined when the proxy does not archive. */
+  archive: ProxyArchive | undefined;
 }): ProxyStatus {
   return {
     uptimeSeconds: Math.round((Date.now() - parts.startedAt) / 1000),
@@ -27,6 +31,7 @@ export function proxyStatus(parts: {
     conversations: parts.memory.size,
     learnedLimits: parts.limits.list(),
     prefixRequests: parts.prefixUse.summary(),
+    archive: parts.archive?.status() ?? { enabled: false, items: 0, bytes: 0, conversations: [] },
     upstreams: Object.fromEntries(Object.entries(parts.upstreams).map(([name, url]) => [name, url.href])),
   };
 }

@@ -25,6 +25,8 @@ export async function startProxy(
   options: {
     environment?: NodeJS.ProcessEnv;
     store?: CompactionStore;
+    /** Whether compactions archive in `store` (the proxy's default: true). */
+    archive?: boolean;
     limits?: Pick<
       CompactionProxySettings,
       'maxConcurrent' | 'maxQueue' | 'upstreamTimeoutMs' | 'compactionThreads' | 'threadedHistoryTokens'
@@ -42,6 +44,7 @@ export async function startProxy(
     log: (line) => lines.push(line),
     environment: options.environment ?? {},
     ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.archive === undefined ? {} : { archive: options.archive }),
     ...options.limits,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
