@@ -7,12 +7,32 @@ describe('compaction --help', () => {
   it('lists every command', async () => {
     const { code, stdout } = await runBinary(['--help']);
     expect(code).toBe(0);
-    for (const command of ['compact', 'count', 'simulate', 'serve', 'chat', 'schema', 'migrate', 'proxy']) {
+    for (const command of [
+      'compact',
+      'count',
+      'simulate',
+      'serve',
+      'chat',
+      'schema',
+      'migrate',
+      'proxy',
+      'mcp',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
 
-  for (const command of ['compact', 'count', 'simulate', 'serve', 'chat', 'schema', 'migrate', 'proxy']) {
+  for (const command of [
+    'compact',
+    'count',
+    'simulate',
+    'serve',
+    'chat',
+    'schema',
+    'migrate',
+    'proxy',
+    'mcp',
+  ]) {
     it(`documents every flag of ${command}`, async () => {
       const { code, stdout } = await runBinary([command, '--help']);
       expect(code).toBe(0);

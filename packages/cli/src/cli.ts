@@ -4,6 +4,7 @@ import { type CliIO, processIO } from './cli-io.js';
 import { chatCommand } from './commands/chat-command.js';
 import { compactCommand } from './commands/compact-command.js';
 import { countCommand } from './commands/count-command.js';
+import { mcpCommand } from './commands/mcp-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { proxyCommand } from './commands/proxy-command.js';
 import { recallCommand } from './commands/recall-command.js';
@@ -21,6 +22,7 @@ const commands: Record<string, Command> = {
   count: countCommand,
   simulate: simulateCommand,
   recall: recallCommand,
+  mcp: mcpCommand,
   serve: serveCommand,
   proxy: proxyCommand,
   chat: chatCommand,

@@ -26,6 +26,7 @@ Commands:
   count <input>      count tokens by role, part kind and tool
   simulate <input>   replay a conversation as an agent loop: context size, billed tokens, compactions
   recall <handle>    print text a compaction archived (compact --store) under the handle its output names
+  mcp                MCP server for agents: recall, search and compaction status over the store
   serve              HTTP API: stateless compaction and sessions with live events
   proxy              compacting proxy for the Anthropic and OpenAI APIs (set ANTHROPIC_BASE_URL)
   chat               terminal chat with a real provider that compacts automatically
@@ -126,6 +127,29 @@ handle, no store at the path).
 Examples:
   compaction recall --store archive.sqlite k3j9x0a2m1q
   compaction recall --store archive.sqlite --session build-7 k3j9x0a2m1q --pattern error
+`;
+
+/** `compaction mcp --help`. */
+export const mcpHelp = `Usage: compaction mcp [--store <path|url>] [--session <id>] [--http [options]]
+
+An MCP server for agents that load MCP servers (Claude Code, Codex, opencode; docs/mcp.md), over the
+store that compaction proxy, serve or compact --store archived into. Its tools: recall (the text a
+placeholder's handle names, whole, as a line range or the lines matching a pattern), search (archived text
+by words or a phrase, best first, with the handles to recall) and compaction_status (the rounds, tokens
+and archived handles of a session, or the sessions). Serves standard input and output by default.
+
+      --store <path|url>      a SQLite file (default .compaction/sessions.sqlite in the working folder,
+                              the proxy's), postgres://user:password@host:port/database, or a store package
+      --session <id>          the session the tools read when a call names none (default: every session;
+                              recall takes the newest that archived the handle)
+      --http                  serve Streamable HTTP at /mcp instead, until SIGINT or SIGTERM
+      --host <address>        default 127.0.0.1; any other needs --token
+      --port <n>              default 4321; 0 picks a free port
+      --token <secret>        require "Authorization: Bearer <secret>" (or set COMPACTION_TOKEN)
+
+Examples:
+  claude mcp add compaction -- compaction mcp --store .compaction/sessions.sqlite
+  compaction mcp --http --port 4321 --token "$COMPACTION_TOKEN"
 `;
 
 /** `compaction count --help`. */
@@ -244,8 +268,23 @@ Limits (sizes accept 512kb, 10mb; durations 500ms, 10s, 5m, 1h):
       --shutdown-timeout <t>  on SIGTERM or SIGINT, time for requests in flight to finish (default 30s);
                               exit 0 when they all did, 1 when some were cut off
 
+${observabilityFlags('behind --token like every route')}
 ${compactionFlags}
 `;
+
+/** The metrics, traces and logs flags of `compaction serve` and `compaction proxy`. */
+function observabilityFlags(metricsAccess: string): string {
+  return `Metrics, traces and logs (docs/observability.md); every answer carries an x-request-id (the
+request's own when it is a plain token):
+      --no-metrics            no GET /metrics (Prometheus text: requests, latency, compactions, tokens
+                              saved, sessions, store errors; ${metricsAccess}), 404 instead
+      --otel [endpoint]       export a span per request over OTLP/HTTP, continuing the caller's
+                              traceparent: to endpoint/v1/traces, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+                              else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318
+      --log-format <f>        text (default) or json: one JSON object per request and compaction on
+                              standard error, without headers, keys or message text
+`;
+}
 
 /** `compaction proxy --help`. */
 export const proxyHelp = `Usage: compaction proxy [options]
@@ -263,9 +302,11 @@ messages, or the x-compaction-conversation header) keeps its compacted prefix: l
 with the same turns are sent with the same compacted turns, so the provider's prompt cache stays warm
 until the next compaction. When the provider answers that a request is too long, the proxy compacts to the
 size its answer states and retries, up to twice, else returns the provider's error. Summaries use the provider configured here, never one
-a request names. One line per compaction goes to standard error.
+a request names. One line per compaction goes to standard error, naming the store's session (proxy:...)
+that archived what it removed: compaction recall --store <path> --session <id> <handle> prints it back.
 
-  GET /compaction/status      {uptimeSeconds, requests, compactions, overflowRetries, conversations, upstreams}
+  GET /compaction/status      {uptimeSeconds, requests, compactions, overflowRetries, conversations,
+                              archive: {items, bytes, conversations}, storeErrors, upstreams}
 
       --upstream <where>      anthropic (https://api.anthropic.com), openai (https://api.openai.com),
                               anthropic=<url>, openai=<url>, or a <url> for both; repeatable
@@ -280,8 +321,10 @@ a request names. One line per compaction goes to standard error.
       --store <path|memory>   where compacted prefixes and compactions are kept: a SQLite file (default
                               .compaction/sessions.sqlite in the working folder), memory, or any store
                               compaction serve takes
+      --no-archive            keep nothing a compaction removes (default: archived in the store, each
+                              item under the handle its placeholder names; not with --store memory)
       --retention <t>         delete conversations not compacted or used for this long (30d, 12h) from the
-                              store and memory, removed messages included (default: kept)
+                              store and memory, removed messages and archived items included (default: kept)
       --retention-size <s>    beyond this much in the store (1gb), delete the least recently used
                               conversations
       --host <address>        default 127.0.0.1 (loopback only)
@@ -295,6 +338,7 @@ a request names. One line per compaction goes to standard error.
                               loop (default: the cores less one, at least 1, at most --max-concurrent);
                               0 compacts on the event loop
 
+${observabilityFlags('open like /compaction/status')}
 ${compactionFlags}
 
 Default strategy in the proxy: tool-result-truncation,summarization with the summary the artifact trail

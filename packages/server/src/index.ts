@@ -15,6 +15,23 @@ export { exitCodes } from './errors/exit-codes.js';
 export { TargetUnreachableError, type UnreachableBudget } from './errors/target-unreachable-error.js';
 export type { ListenAddress } from './listen-on.js';
 export {
+  defaultOtlpEndpoint,
+  type ObservabilityFlagValues,
+  observabilityFlagOptions,
+  readObservabilityFlags,
+  tracesEndpoint,
+  withBareOtelFlag,
+} from './observability/observability-flags.js';
+export type { ObservabilitySettings } from './observability/observability-settings.js';
+export type {
+  RequestTracing,
+  TracedRequest,
+  TracingSettings,
+} from './observability/request-tracing.js';
+export type { LogFormat } from './observability/service-log.js';
+export type { ProxyObserver } from './observability/service-observability.js';
+export { startTracing } from './observability/start-tracing.js';
+export {
   type ArchivedItemSummary,
   type CompactionSummary,
   summarizeCompaction,
@@ -32,6 +49,7 @@ export { type AtomicWriteOptions, writeFileAtomically } from './output/write-fil
 export { apiKeyVariables, createProvider, type ProviderSettings } from './providers/create-provider.js';
 export { type CompactionProxy, createCompactionProxy } from './proxy/compaction-proxy.js';
 export type { PrefixUseSummary } from './proxy/prefix-use.js';
+export type { ArchivedConversation, ProxyArchiveStatus } from './proxy/proxy-archive.js';
 export { createProxyServer, listenCompactionProxy, type ProxyServer } from './proxy/proxy-server.js';
 export {
   type CompactionProxySettings,

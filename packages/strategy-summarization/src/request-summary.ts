@@ -36,7 +36,7 @@ export type SummaryAnswer = {
 export async function requestSummary(
   plan: SummaryPlan,
   summarizer: Summarizer,
-  input: Pick<CompactionInput, 'messages' | 'counter' | 'instructions' | 'abortSignal'>,
+  input: Pick<CompactionInput, 'messages' | 'counter' | 'instructions' | 'abortSignal' | 'observe'>,
 ): Promise<SummaryAnswer> {
   const { options } = summarizer;
   if (plan.summaryTokens < minimumSummaryTokens || summarizer.provider === undefined) {
@@ -64,6 +64,7 @@ export async function requestSummary(
     inputShare: options.summarizerInputShare,
     estimator: input.counter.estimator,
     abortSignal: input.abortSignal,
+    observe: input.observe,
   };
   const continued =
     options.summarizerRequest === 'continuation'

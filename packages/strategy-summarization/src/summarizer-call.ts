@@ -3,6 +3,7 @@ import {
   type GenerateRequest,
   type Message,
   type Provider,
+  type StrategyStepRunner,
   type TokenEstimator,
 } from '@compaction/core';
 import { checkSummary, type SummaryFailure } from './summary-failure.js';
@@ -57,6 +58,8 @@ export interface SummarizerCallSettings {
   temperature: number | undefined;
   requiredSections: readonly string[];
   abortSignal: AbortSignal | undefined;
+  /** The Compactor's observers, when it has any: each call is one `generate` step. */
+  observe?: StrategyStepRunner | undefined;
 }
 
 /** The call settings of a summary request: the input's provider and model settings, with its output limit. */
@@ -64,8 +67,8 @@ export function summarizerCallSettings(
   input: Omit<SummarizerCallSettings, 'outputTokens'>,
   outputTokens: number,
 ): SummarizerCallSettings {
-  const { provider, model, temperature, requiredSections, abortSignal } = input;
-  return { provider, model, outputTokens, temperature, requiredSections, abortSignal };
+  const { provider, model, temperature, requiredSections, abortSignal, observe } = input;
+  return { provider, model, outputTokens, temperature, requiredSections, abortSignal, observe };
 }
 
 /**
@@ -85,7 +88,14 @@ export async function callSummarizer(
   };
   let result: Awaited<ReturnType<Provider['generate']>>;
   try {
-    result = await settings.provider.generate(request);
+    const { provider, observe } = settings;
+    const generate = () => provider.generate(request);
+    const step = {
+      kind: 'generate',
+      provider: provider.name,
+      model: settings.model ?? provider.modelId,
+    } as const;
+    result = await (observe?.(step, generate) ?? generate());
   } catch (error) {
     if (settings.abortSignal?.aborted) throw new CompactionAbortedError({ cause: error });
     const message = error instanceof Error ? error.message : String(error);

@@ -4,13 +4,16 @@ import {
   defaultProxyMaxBodyBytes,
   describeStoreLocation,
   listenCompactionProxy,
+  observabilityFlagOptions,
   openSessionStore,
   type ProxyServer,
   parseDuration,
   parseUpstreams,
   proxyStrategyDefaults,
+  readObservabilityFlags,
   readRetentionFlags,
   resolveSettings,
+  withBareOtelFlag,
 } from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
 import { proxyHelp } from '../help.js';
@@ -22,12 +25,14 @@ export const defaultProxyPort = 4320;
 
 /** `compaction proxy`: the compacting proxy, until SIGINT or SIGTERM. */
 export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags('proxy', args, {
+  const { values } = parseFlags('proxy', withBareOtelFlag(args), {
     ...serverFlagOptions,
+    ...observabilityFlagOptions,
     upstream: { type: 'string', multiple: true },
     'upstream-timeout': { type: 'string' },
     retention: { type: 'string' },
     'retention-size': { type: 'string' },
+    'no-archive': { type: 'boolean' },
   });
   if (printedHelp(values, proxyHelp, io)) return 0;
   const flags = readServerFlags(
@@ -39,6 +44,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   const retention = readRetentionFlags(values, flags.storeLocation);
   const registry = await createInstalledStrategyRegistry({ directory: io.cwd, config: values.config });
   const settings = resolveSettings(registry, values, io.cwd, proxyStrategyDefaults(registry));
+  const observability = await readObservabilityFlags(values, io.env, 'compaction-proxy');
   const store = await openSessionStore(flags.storeLocation);
   let server: ProxyServer;
   try {
@@ -56,10 +62,13 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
         : { upstreamTimeoutMs: parseDuration(values['upstream-timeout'], '--upstream-timeout') }),
       log: (line) => io.stderr.write(`${line}\n`),
       ...(store === undefined ? {} : { store }),
+      archive: values['no-archive'] !== true,
       ...(retention === undefined ? {} : { retention }),
+      observability,
     });
   } catch (error) {
     await store?.close();
+    await observability.tracing?.shutdown().catch(() => undefined);
     throw error;
   }
   const { url } = await listenOnFlags((address) => listenCompactionProxy(server, address), flags, store);
@@ -68,7 +77,8 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
   );
   io.stderr.write(
     `compaction proxy listening on ${url} ` +
-      `(${routes.join(', ')}; strategy ${settings.strategyNames.join(', ')}; ${describeStoreLocation(flags.storeLocation, io.cwd).replace('sessions', 'conversations')})\n`,
+      `(${routes.join(', ')}; strategy ${settings.strategyNames.join(', ')}; ${describeStoreLocation(flags.storeLocation, io.cwd).replace('sessions', 'conversations')}` +
+      `${store === undefined || values['no-archive'] === true ? '' : ', what compactions remove archived there'})\n`,
   );
   if (!isLoopback(flags.host)) {
     io.stderr.write(
@@ -89,6 +99,9 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
     process.on('SIGTERM', stop);
   });
   await store?.close();
+  await observability.tracing?.shutdown().catch((error: Error) => {
+    io.stderr.write(`compaction proxy: could not send the last spans: ${error.message}\n`);
+  });
   io.stderr.write('compaction proxy: stopped\n');
   return 0;
 }

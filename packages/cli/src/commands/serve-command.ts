@@ -7,10 +7,12 @@ import {
   createRequestPolicy,
   describeStoreLocation,
   listenCompactionServer,
+  observabilityFlagOptions,
   openSessionStore,
   ProviderPool,
   parseByteSize,
   parseDuration,
+  readObservabilityFlags,
   readRetentionFlags,
   resolveSettings,
   type ShutdownResult,
@@ -18,6 +20,7 @@ import {
   serverDefaults,
   usageError,
   verifyRequestPolicy,
+  withBareOtelFlag,
 } from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
 import { serveHelp } from '../help.js';
@@ -67,6 +70,7 @@ function tokenOf(flag: string | undefined, variable: string | undefined): string
 /** The flags of `compaction serve` besides those of every server command. */
 const serveFlagOptions = {
   ...serverFlagOptions,
+  ...observabilityFlagOptions,
   'allow-strategy': { type: 'string', multiple: true },
   'allow-option': { type: 'string', multiple: true },
   'allow-model': { type: 'string', multiple: true },
@@ -152,7 +156,7 @@ function openStore(values: ServeValues, storeLocation: StoreLocation) {
 
 /** `compaction serve`: the HTTP API, until SIGINT or SIGTERM, which stop it gracefully. */
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags('serve', args, serveFlagOptions);
+  const { values } = parseFlags('serve', withBareOtelFlag(args), serveFlagOptions);
   if (printedHelp(values, serveHelp, io)) return 0;
   const flags = readServerFlags(
     values,
@@ -165,6 +169,10 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { registry, settings, requestPolicy } = await readPolicy(values, io);
   // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
   await new ProviderPool(settings.provider, io.env).get();
+  const observability = {
+    ...(await readObservabilityFlags(values, io.env, 'compaction-serve')),
+    log: (line: string) => io.stderr.write(`${line}\n`),
+  };
   const { storeLocation } = flags;
   const store = await openStore(values, storeLocation);
   const server = createCompactionHttpServer({
@@ -176,6 +184,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     ...(token === undefined ? {} : { token }),
     ...(store === undefined ? {} : { store }),
     ...(retention === undefined ? {} : { retention }),
+    observability,
   });
   let restored: number;
   try {
@@ -203,6 +212,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   }
   const { unfinished } = await stopOnSignal(server, shutdownTimeoutMs, io);
   await store?.close();
+  await observability.tracing?.shutdown().catch((error: Error) => {
+    io.stderr.write(`compaction serve: could not send the last spans: ${error.message}\n`);
+  });
   if (unfinished > 0) {
     io.stderr.write(
       `compaction serve: stopped; ${unfinished} requests were cut off at the shutdown timeout\n`,

@@ -33,7 +33,26 @@ export interface CompactionInputV1 {
    * replaces it, so the model can fetch it again with the `recall` tool. The Compactor stores the items.
    */
   archive?: boolean;
+  /**
+   * Given when the Compactor has observers (tracing, metrics): run each stage and each model call through it,
+   * so they are timed inside the compaction they belong to. Absent otherwise: then run them directly.
+   */
+  observe?: StrategyStepRunnerV1;
 }
+
+/** A part of a strategy's work that observers see on its own: a pipeline's stage, a call to a model. */
+export type StrategyStepV1 =
+  | { kind: 'stage'; name: string; index: number }
+  | { kind: 'generate'; provider: string; model: string };
+
+/**
+ * Runs `run` as one step and returns (or throws) what it does. `run` is handed the runner of the step's own
+ * steps (a stage's model calls), so each one is seen inside the step it belongs to.
+ */
+export type StrategyStepRunnerV1 = <Result>(
+  step: StrategyStepV1,
+  run: (observe: StrategyStepRunnerV1) => Promise<Result>,
+) => Promise<Result>;
 
 /** Text a strategy removed or shortened, kept so the model can fetch it again through the `recall` tool. */
 export interface ArchivedItemV1 {
@@ -80,3 +99,5 @@ export type CompactionInput = CompactionInputV1;
 export type CompactionOutput = CompactionOutputV1;
 export type CompactionBudget = CompactionBudgetV1;
 export type ArchivedItem = ArchivedItemV1;
+export type StrategyStep = StrategyStepV1;
+export type StrategyStepRunner = StrategyStepRunnerV1;

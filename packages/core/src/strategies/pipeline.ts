@@ -51,7 +51,10 @@ export function createPipeline(stages: readonly CompactionStrategy[]): Compactio
         const stageBudget = isLast ? budget : { limit: Number.MAX_SAFE_INTEGER, target: budget.target };
         let output: CompactionOutput;
         try {
-          output = await stage.compact({ ...input, messages, budget: stageBudget });
+          const stageInput = { ...input, messages, budget: stageBudget };
+          const step = { kind: 'stage', name: stage.name, index } as const;
+          output = await (input.observe?.(step, (observe) => stage.compact({ ...stageInput, observe })) ??
+            stage.compact(stageInput));
         } catch (error) {
           if (!BudgetUnreachableError.isInstance(error)) throw error;
           if (!isLast) continue;

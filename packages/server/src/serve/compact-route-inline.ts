@@ -1,7 +1,8 @@
 import { withStoredContext } from '@compaction/formats';
-import { badRequest } from '../errors/http-error.js';
+import { badRequest, HttpError } from '../errors/http-error.js';
+import { type CompactionObserver, strategyLabelOf } from '../observability/service-observability.js';
 import { summarizeCompaction } from '../output/compaction-summary.js';
-import { compactMessages } from '../run-compaction.js';
+import { type CompactionReport, compactMessages } from '../run-compaction.js';
 import { sendJson } from './json-response.js';
 import { instructionsOf } from './request-body.js';
 import {
@@ -30,15 +31,17 @@ export function compactRoute(context: RouteContext): RouteHandler {
     const report = await limited(async (runInSlot) => {
       const provider = await providerFor(settings);
       return runInSlot(() =>
-        compactMessages(conversation.messages, {
-          settings,
-          registry,
-          targetOfInput: true,
-          ...(provider === undefined ? {} : { provider }),
-          ...(instructions === undefined ? {} : { instructions }),
-          ...withStoredContext(conversation),
-          ...(conversation.envelope === undefined ? {} : { envelope: conversation.envelope }),
-        }),
+        observedCompaction(context.observer, settings.strategyNames, () =>
+          compactMessages(conversation.messages, {
+            settings,
+            registry,
+            targetOfInput: true,
+            ...(provider === undefined ? {} : { provider }),
+            ...(instructions === undefined ? {} : { instructions }),
+            ...withStoredContext(conversation),
+            ...(conversation.envelope === undefined ? {} : { envelope: conversation.envelope }),
+          }),
+        ),
       );
     });
     // Nothing compacted: the conversation as it came (providers cache on the exact prefix).
@@ -50,4 +53,33 @@ export function compactRoute(context: RouteContext): RouteHandler {
       report: summarizeCompaction(report, conversation.format),
     });
   };
+}
+
+/**
+ * Runs a stateless compaction and tells `observer` what it came to: compacted (or by the fallback), or failed.
+ * A request refused before compacting (an `HttpError`) is no compaction.
+ */
+async function observedCompaction(
+  observer: CompactionObserver | undefined,
+  strategyNames: readonly string[],
+  compact: () => Promise<CompactionReport>,
+): Promise<CompactionReport> {
+  const strategy = strategyLabelOf(strategyNames);
+  try {
+    const report = await compact();
+    if (report.compacted) {
+      observer?.compaction({
+        strategy,
+        trigger: 'manual',
+        outcome: report.usedFallback ? 'fallback' : 'compacted',
+        tokensBefore: report.before.tokens,
+        tokensAfter: report.after.tokens,
+      });
+    }
+    return report;
+  } catch (error) {
+    if (!HttpError.isInstance(error))
+      observer?.compaction({ strategy, trigger: 'manual', outcome: 'failed' });
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import type { CompactionStore, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
+import type { ObservabilitySettings } from '../observability/observability-settings.js';
 import type { RequestPolicy } from './request-policy.js';
 import type { RetentionSettings } from './retention-sweep.js';
 
@@ -57,6 +58,11 @@ export interface CompactionServerSettings {
   store?: CompactionStore;
   /** Sessions past this age or beyond this size are deleted from the store whole (needs `store`). */
   retention?: RetentionSettings;
+  /**
+   * Metrics (`GET /metrics`, on unless `metrics: false`, behind the bearer token like every route), the log
+   * format and request tracing. Every answer carries an `x-request-id`.
+   */
+  observability?: ObservabilitySettings;
 }
 
 /** What a graceful stop did. */

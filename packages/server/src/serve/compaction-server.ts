@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
+import { observeRequests } from '../observability/observe-requests.js';
 import { hasBearerToken } from './bearer-token.js';
 import type { CompactionServerSettings, ShutdownResult } from './compaction-server-settings.js';
 import { sendError } from './json-response.js';
@@ -10,6 +11,7 @@ import { createRequestPolicy } from './request-policy.js';
 import { requestSettings } from './request-settings.js';
 import type { RouteHandler } from './route-handlers.js';
 import { matchRoute, type RouteKey } from './routes.js';
+import { observedServe, serveObservation } from './serve-observation.js';
 import { startServeRetention } from './serve-retention.js';
 import { serverDefaults } from './server-defaults.js';
 import { serverHandlers } from './server-handlers.js';
@@ -57,7 +59,9 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const idleMs = options.sessionIdleMs ?? serverDefaults.sessionIdleMs;
   // A stop's timeout refuses the store writes of the requests it cuts off (see ShutdownWriteGate).
   const writeGate = new ShutdownWriteGate();
-  const store = options.store === undefined ? undefined : writeGate.guard(options.store);
+  // Read at each scrape, once the sessions and the limiter below exist.
+  const admitted = () => handlers.limiter.size;
+  const { observability, store } = observedServe(options, writeGate, () => keeping.sessions.size, admitted);
   const settingsFor = (config: unknown): CompactionSettings =>
     requestSettings(config, policy, operatorSettings, registry);
   const providerFor = (settings: CompactionSettings) => providers.get(settings.provider?.model);
@@ -68,6 +72,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     idleMs,
     settingsFor,
     providerFor,
+    observer: observability,
   });
   const keeping = keepSessions({
     registry,
@@ -78,6 +83,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     settingsFor,
     providerFor,
     ...(handlers.threads === undefined ? {} : { threads: handlers.threads }),
+    observer: observability,
   });
   const { sessions, persistence } = keeping;
   const restored = keeping.restoreSessions();
@@ -96,7 +102,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
   const inFlight = handlers.inFlight;
   let draining = false;
 
-  const handle = (request: IncomingMessage, response: ServerResponse): void => {
+  const answer = (request: IncomingMessage, response: ServerResponse): void => {
     if (draining) {
       sendError(request, response, stoppingError(), true);
       return;
@@ -106,6 +112,7 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
       .run(response, () => answerRequest(request, response, options.token, restored, routes))
       .catch((error: unknown) => sendError(request, response, error, draining));
   };
+  const handle = observeRequests(answer, serveObservation(observability, options.token));
 
   const stop = serviceStop({
     inFlight,

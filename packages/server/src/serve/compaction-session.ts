@@ -2,6 +2,7 @@ import {
   type CompactionEvent,
   type CompactionStore,
   type Compactor,
+  type CompactorObserver,
   createFastEstimator,
   createTokenCounter,
   type JSONValue,
@@ -11,6 +12,11 @@ import {
 } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
+import {
+  type CompactionObserver,
+  observeCompactor,
+  strategyLabelOf,
+} from '../observability/service-observability.js';
 import { contextWindowOf } from '../run-compaction.js';
 import { createThreadedCompactor } from '../workers/threaded-compactor.js';
 import type { StrategyThreads } from '../workers/threaded-strategy.js';
@@ -60,6 +66,10 @@ export interface SessionOptions {
    * does not hold up other requests. None runs every compaction on the event loop.
    */
   threads?: StrategyThreads;
+  /** What hears its compactions: the server's metrics and log. */
+  observer?: CompactionObserver;
+  /** What traces its Compactor's work, as spans of the request that runs it. */
+  compactorObservers?: readonly CompactorObserver[];
   /** What it was when the server stopped, for a session restored from the store. */
   restored?: {
     sequence: number;
@@ -147,9 +157,13 @@ export class CompactionSession {
         counter: createTokenCounter(createFastEstimator()),
         // With a store, what strategies remove stays recallable (GET /v1/sessions/{id}/archive/{handle}).
         ...(options.store === undefined ? {} : { store: options.store, archive: true }),
+        ...(options.compactorObservers?.length ? { observers: options.compactorObservers } : {}),
       },
       options.threads,
     );
+    if (options.observer !== undefined) {
+      observeCompactor(compactor, options.observer, strategyLabelOf(settings.strategyNames), id);
+    }
     return new CompactionSession(id, compactor, options);
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompactionEvent, Provider, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
+import type { CompactionObserver } from '../observability/service-observability.js';
 import type { CompactionLimiter } from './compaction-limiter.js';
 import type { CompactionSession, SessionOptions } from './compaction-session.js';
 import {
@@ -33,6 +34,8 @@ export interface ServerParts {
   readBody(request: IncomingMessage, allowed: readonly string[]): Promise<Record<string, unknown>>;
   /** Writes the conversation a session's answer carries; default on the event loop. */
   writeConversation?: ConversationWriter;
+  /** What hears the compactions of `POST /v1/compact`: the server's metrics and log. */
+  observer?: CompactionObserver;
 }
 
 /** Answers one route's requests. */

@@ -1,5 +1,6 @@
 import type { Provider } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
+import type { CompactionObserver } from '../observability/service-observability.js';
 import type { CompactTask } from '../workers/compact-task.js';
 import { createCompactionPool, defaultCompactionThreads } from '../workers/compaction-pool.js';
 import type { RecordedAnswer } from '../workers/replayed-exchange.js';
@@ -29,11 +30,15 @@ export interface ServerBasics {
   idleMs: number;
   settingsFor(config: unknown): CompactionSettings;
   providerFor(settings: CompactionSettings): Promise<Provider | undefined>;
+  /** What hears the compactions of `POST /v1/compact`: the server's metrics and log. */
+  observer?: CompactionObserver;
 }
 
 /** A server's routes and the work they share: the compaction slots, the requests in flight, the threads. */
 export interface ServerHandlers {
   inFlight: InFlightRequests;
+  /** The compaction slots and their queue. */
+  limiter: CompactionLimiter;
   /** Where sessions' large strategies run; none when the server has no threads. */
   threads?: StrategyThreads;
   /** The handler of every route, over the server's sessions. */
@@ -83,6 +88,7 @@ export function serverHandlers(options: CompactionServerSettings, basics: Server
       sessionOf: keeping.sessionOf,
       readBody: (request, allowed) => readObjectBody(request, maxBodyBytes, allowed),
       ...(keeping.persistence === undefined ? {} : { persistence: keeping.persistence }),
+      ...(basics.observer === undefined ? {} : { observer: basics.observer }),
       ...(pool === undefined
         ? {}
         : {
@@ -108,6 +114,7 @@ export function serverHandlers(options: CompactionServerSettings, basics: Server
   };
   return {
     inFlight,
+    limiter,
     ...(threads === undefined ? {} : { threads }),
     routes,
     abort: (reason) => pool?.abort(reason),

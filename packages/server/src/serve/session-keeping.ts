@@ -1,5 +1,6 @@
 import type { CompactionStore, JSONValue, Provider, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
+import type { CompactionObserver } from '../observability/service-observability.js';
 import type { StrategyThreads } from '../workers/threaded-strategy.js';
 import { CompactionSession, type SessionEndReason, type SessionOptions } from './compaction-session.js';
 import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
@@ -19,6 +20,8 @@ export interface SessionKeepingOptions {
   providerFor(settings: CompactionSettings): Promise<Provider | undefined>;
   /** Where sessions' large strategies run; none runs them on the event loop. */
   threads?: StrategyThreads;
+  /** What hears the sessions' compactions (the server's metrics and log) and traces their Compactors. */
+  observer?: CompactionObserver;
 }
 
 /** The live sessions of a server, how they are built, and how they are kept in and read from the store. */
@@ -60,6 +63,10 @@ export function keepSessions(options: SessionKeepingOptions): SessionKeeping {
       maxBytes: options.maxSessionBytes,
       ...(store === undefined ? {} : { store, shared }),
       ...(options.threads === undefined ? {} : { threads: options.threads }),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(options.observer?.compactorObservers === undefined
+        ? {}
+        : { compactorObservers: options.observer.compactorObservers }),
     });
   };
   /** A session built again from what the store kept of it. */
