@@ -1,8 +1,10 @@
 // The contract (message model, specs, errors) and the engine (Compactor, budget, registries, configs, counting,
 // repair, verification, the pipeline); types cost a plugin nothing at run time, values are kept few.
 export { type Budget, type BudgetOptions, resolveBudget } from './budget/budget.js';
+export type { BackgroundSettings } from './compactor/background-settings.js';
 export type * from './compactor/compaction-event.js';
 export type * from './compactor/compaction-hooks.js';
+export type * from './compactor/compaction-step.js';
 export {
   type CheckResult,
   type CompactionResult,

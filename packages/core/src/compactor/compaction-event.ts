@@ -63,10 +63,42 @@ export type SkipReason =
  */
 export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener' | 'count';
 
+/**
+ * Why a compaction made in the background was dropped: the history no longer begins with the messages it
+ * compacted (`history-changed`); it failed or its hook cancelled it (`failed`, `skipped`: `prepare` compacts in
+ * line at the trigger); the session was forgotten or evicted (`session-closed`); or another compaction of the
+ * session was recorded since it started (`superseded`).
+ */
+export type BackgroundDiscardReason =
+  | 'history-changed'
+  | 'failed'
+  | 'skipped'
+  | 'session-closed'
+  | 'superseded';
+
+/** The life of one compaction made in the background (the Compactor's `background` setting). */
+export type BackgroundEvent =
+  | { status: 'started'; sessionId: string; tokens: number; messages: number }
+  | {
+      status: 'used';
+      sessionId: string;
+      /** Time `prepare` did not wait at the trigger: the job's duration less what `prepare` waited for it. */
+      savedMs: number;
+      /** Time `prepare` waited for the job at the trigger (0 when it was ready). */
+      waitedMs: number;
+      /** Messages that came after the compacted history, added to the result. */
+      appended: number;
+      /** Whether the result with them was over the trigger and was compacted again in line (nothing saved). */
+      compactedAgain: boolean;
+    }
+  | { status: 'discarded'; sessionId: string; reason: BackgroundDiscardReason; error?: unknown };
+
 /** Events the Compactor emits, by name. */
 export interface CompactorEvents {
   start: { sessionId: string; trigger: CompactionTrigger; tokens: number; messages: number };
   end: CompactionEvent;
+  /** With the `background` setting: a compaction started ahead of the trigger, used, or dropped. */
+  background: BackgroundEvent;
   skipped: { sessionId: string; trigger: CompactionTrigger; reason: SkipReason; tokens: number };
   error: {
     sessionId: string;

@@ -11,6 +11,7 @@ import type { Message } from '../messages/message.js';
 import type {
   ArchivedItem,
   CompactionInput,
+  CompactionOutput,
   CompactionStrategy,
   CompactionTrigger,
 } from '../specs/compaction-strategy-v1.js';
@@ -27,9 +28,13 @@ import type { RepairOptions } from '../turns/repair.js';
 import { repairHistory } from '../turns/repair-history.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
+import { type BackgroundJob, BackgroundJobs, untilAborted } from './background-jobs.js';
+import { type BackgroundSettings, resolveBackground } from './background-settings.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
 import type { CompactionHooks } from './compaction-hooks.js';
+import type { CompactorObserver, CompactorStepRunner } from './compaction-step.js';
 import { randomUUID } from './random-uuid.js';
+import { composeObservers, runStep } from './run-step.js';
 
 /** Settings of {@link createCompactor}. */
 export interface CompactorSettings {
@@ -61,6 +66,11 @@ export interface CompactorSettings {
   /** Decides when automatic compaction runs under the limit, instead of the token trigger alone. */
   triggerPolicy?: CompactionTriggerPolicy;
   hooks?: CompactionHooks;
+  /**
+   * Watch each step of the work (prepare, recover, compaction, strategy attempts, pipeline stages, model calls)
+   * to trace and measure it, such as `compactionTelemetry()` of `@compaction/opentelemetry`.
+   */
+  observers?: readonly CompactorObserver[];
   /** How damaged histories are repaired before compacting; see {@link RepairOptions}. */
   repair?: RepairOptions;
   /**
@@ -72,6 +82,12 @@ export interface CompactorSettings {
   generateId?: () => string;
   /** Sessions kept; beyond them the least recently used idle one is forgotten. Default 1000. */
   maximumSessions?: number;
+  /**
+   * Compaction off the critical path: from `prepareAt` on, `prepare` compacts in the background and returns
+   * at once; at the trigger it uses that result when the history still begins with what was compacted. Off
+   * when absent. See {@link BackgroundSettings}.
+   */
+  background?: BackgroundSettings;
 }
 
 /** What {@link Compactor.check} found. */
@@ -129,6 +145,16 @@ export interface CompactionResult {
   archived?: ArchivedItem[];
 }
 
+/** A compaction run but not yet recorded: recorded when used (at once in line, at the trigger in the background). */
+interface CompactionDraft {
+  event: CompactionEvent;
+  output: CompactionOutput;
+  tokens: number;
+  removedMessages: Message[];
+  archived: ArchivedItem[];
+  failures: CompactionFailure[];
+}
+
 /** What the Compactor keeps for a session; one with compactions `underWay` is never evicted. */
 interface SessionState {
   rounds: number;
@@ -148,6 +174,10 @@ export class Compactor {
   private readonly listeners = new Map<keyof CompactorEvents, Set<(payload: never) => void>>();
   /** In order of use, least recent first: a Map keeps insertion order, and a use re-inserts. */
   private readonly sessions = new Map<string, SessionState>();
+  /** Every observer as one runner; undefined without observers, so their steps cost nothing. */
+  private readonly observe: CompactorStepRunner | undefined;
+  /** The background compactions, with the `background` setting. */
+  private readonly background: BackgroundJobs<CompactionDraft> | undefined;
 
   /** The store archived text goes to, when the Compactor archives (`archive`): where `recall` reads. */
   get archiveStore(): CompactionStore | undefined {
@@ -170,9 +200,17 @@ export class Compactor {
       throw invalid('countTokens', 'must be "estimate", or "provider" with a provider that counts');
     }
     this.counter = settings.counter ?? createTokenCounter(settings.estimator);
+    this.observe = composeObservers(settings.observers);
+    const { background } = settings;
+    this.background =
+      background === undefined
+        ? undefined
+        : new BackgroundJobs(resolveBackground(background, this.budget), (event) =>
+            this.emit('background', event),
+          );
   }
 
-  /** Subscribes to `start`, `end`, `skipped` or `error`; returns the unsubscribe function. */
+  /** Subscribes to `start`, `end`, `skipped`, `error` or `background`; returns the unsubscribe function. */
   on<Name extends keyof CompactorEvents>(name: Name, listener: (payload: CompactorEvents[Name]) => void) {
     const set = this.listeners.get(name) ?? new Set();
     this.listeners.set(name, set.add(listener as (payload: never) => void));
@@ -181,10 +219,12 @@ export class Compactor {
 
   /**
    * Forgets a session's rounds (its next compaction is round 1 again), last result and single-flight record.
-   * Call it when a conversation ends; a compaction of the session already under way still completes.
+   * Call it when a conversation ends; a compaction of the session already under way still completes, but
+   * one running in the background (`background`) is stopped and dropped.
    */
   forget(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.background?.cancel(sessionId);
   }
 
   /** Records the input tokens a provider reported for the messages sent, anchoring later counts. */
@@ -239,6 +279,17 @@ export class Compactor {
     options: Omit<CompactOptions, 'trigger'> = {},
   ): Promise<CompactionResult> {
     const sessionId = options.sessionId ?? 'default';
+    return runStep(this.observe, { kind: 'prepare', sessionId }, (observe) =>
+      this.prepareObserved(messages, options, observe),
+    );
+  }
+
+  private async prepareObserved(
+    messages: readonly Message[],
+    options: Omit<CompactOptions, 'trigger'>,
+    observe: CompactorStepRunner | undefined,
+  ): Promise<CompactionResult> {
+    const sessionId = options.sessionId ?? 'default';
     await this.countWithProvider(messages, sessionId);
     // The trigger policy hears of every history returned to be sent, whichever way it was reached.
     const sent = (result: CompactionResult, tokens = result.event?.tokensAfter) => {
@@ -263,7 +314,7 @@ export class Compactor {
         const appended = messages.slice(underWay.input.length);
         if (appended.length === 0) return sent({ ...shared, messages: [...shared.messages] });
         // Messages came after the history the shared compaction started from: they follow its result.
-        return this.prepare([...shared.messages, ...appended], options);
+        return this.prepareObserved([...shared.messages, ...appended], options, observe);
       }
     }
     const check = this.check(messages, { ...options, sessionId });
@@ -272,11 +323,17 @@ export class Compactor {
       if (skipped !== 'under-trigger') {
         this.emit('skipped', { sessionId, trigger: 'auto', reason: skipped, tokens: check.tokens });
       }
+      this.startInBackground(messages, options, check);
       return sent({ messages: [...messages], compacted: false, skipped, failures: [] }, check.tokens);
     }
     const failures: CompactionFailure[] = [];
     const session = this.session(sessionId);
-    const result = this.enqueue(messages, { ...options, trigger: 'auto' }, failures, check.target);
+    // Taken out now, before any await: of calls made together, one uses it and the others share its result.
+    const job = this.background?.take(sessionId, messages);
+    const result =
+      job === undefined
+        ? this.enqueue(messages, { ...options, trigger: 'auto' }, failures, check.target, observe)
+        : this.useBackground(job, messages, options, failures, check, observe);
     const automatic = { input: messages, result };
     session.automatic = automatic;
     try {
@@ -299,14 +356,22 @@ export class Compactor {
     error: unknown,
     options: Omit<CompactOptions, 'trigger' | 'overflow'> = {},
   ): Promise<CompactionResult> {
-    const overflow = ContextOverflowError.isInstance(error)
+    const sessionId = options.sessionId ?? 'default';
+    return runStep(this.observe, { kind: 'recover', sessionId }, async (observe) => {
+      const overflow = this.overflowOf(error);
+      if (overflow === undefined) throw error;
+      return this.enqueue(messages, { ...options, trigger: 'overflow', overflow }, [], undefined, observe);
+    });
+  }
+
+  /** A provider's context-overflow error as what it said; `undefined` for any other error. */
+  private overflowOf(error: unknown): ContextOverflow | undefined {
+    return ContextOverflowError.isInstance(error)
       ? {
           message: error.message,
           ...present({ requestTokens: error.requestTokens, maximumTokens: error.maximumTokens }),
         }
       : this.settings.provider?.parseContextOverflow?.(error);
-    if (overflow === undefined) throw error;
-    return this.compact(messages, { ...options, trigger: 'overflow', overflow });
   }
 
   /**
@@ -315,7 +380,7 @@ export class Compactor {
    * Compaction error (or a `StrategyFailedError` wrapping its error).
    */
   async compact(messages: readonly Message[], options: CompactOptions = {}): Promise<CompactionResult> {
-    return this.enqueue(messages, options, []);
+    return this.enqueue(messages, options, [], undefined, this.observe);
   }
 
   /** Listeners are observers: one that throws changes nothing; its failure is a `listener` `error` event. */
@@ -330,19 +395,27 @@ export class Compactor {
             throw error;
           });
         } else {
-          const { sessionId, trigger } = payload as CompactorEvents['start'];
+          // A `background` event has no trigger: its compactions are automatic ones.
+          const { sessionId, trigger = 'auto' } = payload as {
+            sessionId: string;
+            trigger?: CompactionTrigger;
+          };
           this.emit('error', { sessionId, trigger, error, failures: [], source: 'listener' });
         }
       }
     }
   }
 
-  /** Runs a side effect whose failure is emitted as an `error` event, then thrown. */
-  private async observed<Result>(context: Omit<CompactorEvents['error'], 'error'>, effect: () => Result) {
+  /** Runs a side effect whose failure is emitted as an `error` event (unless `quiet`), then thrown. */
+  private async observed<Result>(
+    context: Omit<CompactorEvents['error'], 'error'>,
+    effect: () => Result,
+    quiet = () => false,
+  ) {
     try {
       return await effect();
     } catch (error) {
-      this.emit('error', { ...context, error });
+      if (!quiet()) this.emit('error', { ...context, error });
       throw error;
     }
   }
@@ -375,7 +448,7 @@ export class Compactor {
     this.sessions.set(sessionId, state);
     for (const [id, candidate] of this.sessions) {
       if (this.sessions.size <= (this.settings.maximumSessions ?? 1000)) break;
-      if (candidate.underWay === 0 && id !== sessionId) this.sessions.delete(id);
+      if (candidate.underWay === 0 && id !== sessionId) this.forget(id);
     }
     return state;
   }
@@ -385,105 +458,239 @@ export class Compactor {
     input: readonly Message[],
     options: CompactOptions,
     failures: CompactionFailure[],
-    target?: number,
+    target: number | undefined,
+    observing: CompactorStepRunner | undefined,
   ) {
     const sessionId = options.sessionId ?? 'default';
     const session = this.session(sessionId);
+    const trigger = options.trigger ?? 'manual';
+    const step = { kind: 'compaction', sessionId, trigger, strategy: this.settings.strategy.name } as const;
+    const compaction = async (observe: CompactorStepRunner | undefined): Promise<CompactionResult> => {
+      const drafted = await this.draft(session, input, options, failures, target, observe);
+      return 'skipped' in drafted ? drafted.skipped : this.commit(session, drafted);
+    };
+    return this.queue(session, () => runStep(observing, step, compaction));
+  }
+
+  /** Runs `task` after the session's earlier compactions; the session counts as busy until it ends. */
+  private queue<Result>(session: SessionState, task: () => Promise<Result>): Promise<Result> {
     session.underWay++;
-    const run = session.running.then(async (): Promise<CompactionResult> => {
-      const trigger = options.trigger ?? 'manual';
-      const { messages, repairs } = repairHistory(input, this.settings.repair);
-      const tokensBefore = this.counter.count(messages);
-      const observe = <Result>(source: CompactorEvents['error']['source'], effect: () => Result) =>
-        this.observed({ sessionId, trigger, failures, source }, effect);
-      const skip = (reason: SkipReason): CompactionResult => {
-        this.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
-        return { messages, compacted: false, skipped: reason, failures };
-      };
-      const { hooks, store } = this.settings;
-      const context = { sessionId, trigger, messages, tokens: tokensBefore };
-      const decision = await observe('hook', () =>
-        hooks?.beforeCompaction?.({ ...context, ...present({ instructions: options.instructions }) }),
-      );
-      if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
-      const instructions = decision?.instructions ?? options.instructions;
-      const budget = this.budgetFor(trigger, tokensBefore, options, target);
-      if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
-      this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
-      const startedAt = new Date().toISOString();
-      const started = performance.now();
-      const round = session.rounds + 1;
-      const archive = this.settings.archive === true ? { archive: true } : {};
-      const extra = { ...present({ instructions, abortSignal: options.abortSignal }), ...archive };
-      const request = { messages, counter: this.counter, budget, trigger, round, sessionId, ...extra };
-      const { strategy, output, tokens } = await observe('compaction', () =>
-        this.attempt(request, tokensBefore, failures),
-      );
-      const event: CompactionEvent = {
-        id: this.settings.generateId?.() ?? randomUUID(),
-        sessionId,
-        round,
-        trigger,
-        strategy: strategy.name,
-        // The fallback runs only after the strategy failed.
-        usedFallback: failures.length > 0,
-        tokensBefore,
-        tokensAfter: tokens,
-        messagesBefore: messages.length,
-        messagesAfter: output.messages.length,
-        durationMs: performance.now() - started,
-        startedAt,
-        failures: [...failures],
-        repairs,
-        ...present({ summary: output.summary, instructions, details: output.details }),
-      };
-      const kept = new Set(output.messages);
-      const removedMessages = messages.filter((message) => !kept.has(message));
-      const archived = this.settings.archive === true ? uniqueByHandle(output.archived ?? []) : [];
-      const record = { event, removedMessages, ...(archived.length > 0 ? { archived } : {}) };
-      // Unrecorded, the removed messages could not be recalled: the compaction fails and the session stays.
-      if (store !== undefined) await observe('store', () => store.append(record));
-      session.rounds = round;
-      session.last = { output: output.messages, tokensAfter: tokens };
-      // The compaction is recorded and stands: a failing `afterCompaction` is reported, not thrown.
-      await observe('hook', () => hooks?.afterCompaction?.(event)).catch(() => undefined);
-      this.emit('end', event);
-      const result = { messages: output.messages, compacted: true, event, failures };
-      return archived.length > 0 ? { ...result, archived } : result;
-    });
+    const run = session.running.then(task);
     session.running = run.catch(() => undefined).finally(() => session.underWay--);
     return run;
   }
 
+  /**
+   * Runs the compaction without recording it: the hook, the budget, the strategy (and fallback), the event.
+   * `announce: false` (in the background) leaves the `start` event to when the draft is used.
+   */
+  private async draft(
+    session: SessionState,
+    input: readonly Message[],
+    options: CompactOptions,
+    failures: CompactionFailure[],
+    target: number | undefined,
+    observe: CompactorStepRunner | undefined,
+    announce = true,
+  ): Promise<CompactionDraft | { skipped: CompactionResult }> {
+    const sessionId = options.sessionId ?? 'default';
+    const trigger = options.trigger ?? 'manual';
+    const { messages, repairs } = repairHistory(input, this.settings.repair);
+    const tokensBefore = this.counter.count(messages);
+    const observed = <Result>(source: CompactorEvents['error']['source'], effect: () => Result) =>
+      this.observed({ sessionId, trigger, failures, source }, effect);
+    const skip = (reason: SkipReason) => {
+      this.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
+      return { skipped: { messages, compacted: false, skipped: reason, failures } };
+    };
+    const context = { sessionId, trigger, messages, tokens: tokensBefore };
+    const decision = await observed('hook', () =>
+      this.settings.hooks?.beforeCompaction?.({
+        ...context,
+        ...present({ instructions: options.instructions }),
+      }),
+    );
+    if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
+    const instructions = decision?.instructions ?? options.instructions;
+    const budget = this.budgetFor(trigger, tokensBefore, options, target);
+    if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
+    if (announce) this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    const round = session.rounds + 1;
+    const archive = this.settings.archive === true ? { archive: true } : {};
+    const extra = { ...present({ instructions, abortSignal: options.abortSignal }), ...archive };
+    const request = { messages, counter: this.counter, budget, trigger, round, sessionId, ...extra };
+    const run = () => this.attempt(request, tokensBefore, failures, observe);
+    // A background job stopped because it was dropped has no error to report: its `discarded` event says why.
+    const dropped = () => !announce && options.abortSignal?.aborted === true;
+    const failureContext = { sessionId, trigger, failures, source: 'compaction' } as const;
+    const { strategy, output, tokens } = await this.observed(failureContext, run, dropped);
+    const event: CompactionEvent = {
+      id: this.settings.generateId?.() ?? randomUUID(),
+      sessionId,
+      round,
+      trigger,
+      strategy: strategy.name,
+      // The fallback runs only after the strategy failed.
+      usedFallback: failures.length > 0,
+      tokensBefore,
+      tokensAfter: tokens,
+      messagesBefore: messages.length,
+      messagesAfter: output.messages.length,
+      durationMs: performance.now() - started,
+      startedAt,
+      failures: [...failures],
+      repairs,
+      ...present({ summary: output.summary, instructions, details: output.details }),
+    };
+    const kept = new Set(output.messages);
+    const removedMessages = messages.filter((message) => !kept.has(message));
+    const archived = this.settings.archive === true ? uniqueByHandle(output.archived ?? []) : [];
+    return { event, output, tokens, removedMessages, archived, failures };
+  }
+
+  /** Records a drafted compaction: the store, the session's round and last result, the hook, `end`. */
+  private async commit(session: SessionState, draft: CompactionDraft): Promise<CompactionResult> {
+    const { event, output, tokens, removedMessages, archived, failures } = draft;
+    const { hooks, store } = this.settings;
+    const { sessionId, trigger } = event;
+    const observed = <Result>(source: CompactorEvents['error']['source'], effect: () => Result) =>
+      this.observed({ sessionId, trigger, failures, source }, effect);
+    const record = { event, removedMessages, ...(archived.length > 0 ? { archived } : {}) };
+    // Unrecorded, the removed messages could not be recalled: the compaction fails and the session stays.
+    if (store !== undefined) await observed('store', () => store.append(record));
+    session.rounds = event.round;
+    session.last = { output: output.messages, tokensAfter: tokens };
+    // The compaction is recorded and stands: a failing `afterCompaction` is reported, not thrown.
+    await observed('hook', () => hooks?.afterCompaction?.(event)).catch(() => undefined);
+    this.emit('end', event);
+    const result = { messages: output.messages, compacted: true, event, failures };
+    return archived.length > 0 ? { ...result, archived } : result;
+  }
+
+  /**
+   * Under the trigger, from `prepareAt` on: starts compacting `messages` in the background, unless the
+   * session has a job for them already. A job the history no longer begins with is dropped here too.
+   */
+  private startInBackground(messages: readonly Message[], options: CompactOptions, check: CheckResult): void {
+    const background = this.background;
+    if (background === undefined) return;
+    const sessionId = options.sessionId ?? 'default';
+    // A request with a lower limit lowers `prepareAt` in the same proportion as the trigger.
+    const prepareAt = background.settings.prepareAt * (check.limit / this.budget.limit);
+    // Right after a compaction, as after one that fell short: wait for new messages (no compaction loop).
+    const enoughNew = () => {
+      const last = this.find(sessionId)?.last;
+      if (last === undefined || !startsWith(messages, last.output, Object.is)) return true;
+      return messages.length - last.output.length >= (this.settings.minimumNewMessages ?? 4);
+    };
+    const due =
+      check.reason === 'under-trigger' &&
+      check.tokens >= prepareAt &&
+      messages.length >= this.budget.minimumMessages &&
+      enoughNew();
+    if (!due) {
+      background.matching(sessionId, messages);
+      return;
+    }
+    const session = this.session(sessionId);
+    // The job outlives this call: the caller's abort signal is not its own; it has its own, for when it is dropped.
+    const { abortSignal: _callers, ...request } = options;
+    background.start(
+      sessionId,
+      messages,
+      { rounds: session.rounds, tokens: check.tokens },
+      async (signal) => {
+        const compaction = { ...request, sessionId, trigger: 'auto' as const, abortSignal: signal };
+        const drafted = await this.draft(
+          session,
+          messages,
+          compaction,
+          [],
+          check.target,
+          this.observe,
+          false,
+        );
+        return 'skipped' in drafted ? undefined : drafted;
+      },
+    );
+  }
+
+  /**
+   * At the trigger, with a background job whose input `messages` begin with: waits for it if it is still
+   * running (it started earlier, so it ends sooner than a compaction started now), records it, and adds the
+   * messages that came since. Over the trigger with them, that history is compacted again in line. A job that
+   * failed, or that another recorded compaction superseded, leaves the compaction to be done in line.
+   */
+  private async useBackground(
+    job: BackgroundJob<CompactionDraft>,
+    messages: readonly Message[],
+    options: Omit<CompactOptions, 'trigger'>,
+    failures: CompactionFailure[],
+    check: CheckResult,
+    observe: CompactorStepRunner | undefined,
+  ): Promise<CompactionResult> {
+    const sessionId = options.sessionId ?? 'default';
+    const inLine = (history: readonly Message[]) =>
+      this.enqueue(history, { ...options, trigger: 'auto' }, failures, check.target, observe);
+    const waiting = performance.now();
+    // The caller's signal stops the wait, not the job: it stays for the next call.
+    const outcome = await untilAborted(job.outcome, options.abortSignal).catch((error: unknown) => {
+      this.background?.restore(job);
+      throw error;
+    });
+    const waitedMs = performance.now() - waiting;
+    // A failed or skipped job was reported when it ended.
+    if (outcome.kind !== 'ready') return inLine(messages);
+    const { draft } = outcome;
+    const session = this.session(sessionId);
+    const committed = await this.queue(session, async () => {
+      // Checked in the queue: a compaction recorded before this one would make its round and input stale.
+      if (session.rounds !== job.rounds) return undefined;
+      const { tokensBefore: tokens, messagesBefore } = draft.event;
+      this.emit('start', { sessionId, trigger: 'auto', tokens, messages: messagesBefore });
+      return this.commit(session, draft);
+    });
+    if (committed === undefined) {
+      this.background?.report(job, 'superseded');
+      return inLine(messages);
+    }
+    // Kept messages as the caller's own objects: equal to the job's input, maybe not the same ones.
+    const current = new Map(job.input.map((message, index) => [message, messages[index]!]));
+    const appended = messages.slice(job.input.length);
+    const history = [...committed.messages.map((message) => current.get(message) ?? message), ...appended];
+    const historyTokens = this.counter.count(history);
+    const compactedAgain = historyTokens + (options.overheadTokens ?? 0) > (check.trigger ?? check.limit);
+    const savedMs = compactedAgain ? 0 : Math.max(0, draft.event.durationMs - waitedMs);
+    const used = { sessionId, savedMs, waitedMs, appended: appended.length, compactedAgain } as const;
+    this.emit('background', { status: 'used', ...used });
+    session.last = { output: history, tokensAfter: historyTokens };
+    if (!compactedAgain) return { ...committed, messages: history };
+    // The background compaction is recorded: if compacting again fails, its result stands while it fits.
+    return inLine(history).catch((error: unknown) => {
+      if (CompactionAbortedError.isInstance(error) || historyTokens > check.limit) throw error;
+      return { ...committed, messages: history };
+    });
+  }
+
   /** Runs the strategy, then the fallback if it fails; a result must keep every rule and make progress. */
-  private async attempt(input: CompactionInput, tokensBefore: number, failures: CompactionFailure[]) {
+  private async attempt(
+    input: CompactionInput,
+    tokensBefore: number,
+    failures: CompactionFailure[],
+    observe: CompactorStepRunner | undefined,
+  ) {
     const { strategy, fallback } = this.settings;
-    const { messages, counter, budget, abortSignal: signal } = input;
+    const { messages, budget, round, abortSignal: signal } = input;
     const errors: unknown[] = [];
     for (const current of fallback ? [strategy, fallback] : [strategy]) {
+      const step = { kind: 'strategy', name: current.name, fallback: current !== strategy, round } as const;
+      const { target, limit } = budget;
       try {
-        signal?.throwIfAborted();
-        const output = await current.compact({ ...input });
-        signal?.throwIfAborted();
-        const { limit } = budget;
-        const archived = input.archive === true ? output.archived : undefined;
-        const violations = verifyCompaction({
-          before: messages,
-          after: output.messages,
-          counter,
-          limit,
-          archived,
-        });
-        const tokens = counter.count(output.messages);
-        const unreachable = (best: number, reason: string) =>
-          new BudgetUnreachableError({ ...budget, best, reason: `"${current.name}" ${reason}` });
-        // A result over the limit is the strategy's way of saying how far it got.
-        if (violations.length > 0 && violations.every((violation) => violation.rule === 'within-limit')) {
-          throw unreachable(tokens, 'returned a history over the limit');
-        }
-        if (violations.length > 0) throw new RuleViolationError({ strategy: current.name, violations });
-        if (tokens >= tokensBefore) throw unreachable(tokensBefore, 'made no progress');
-        return { strategy: current, output, tokens };
+        return await runStep(observe, { ...step, messages, tokens: tokensBefore, target, limit }, (inner) =>
+          this.attemptOne(current, inner === undefined ? input : { ...input, observe: inner }, tokensBefore),
+        );
       } catch (error) {
         if (CompactionAbortedError.isInstance(error)) throw error;
         if (signal?.aborted && error === signal.reason) throw new CompactionAbortedError({ cause: error });
@@ -499,6 +706,33 @@ export class Compactor {
     if (closest !== undefined) throw closest;
     if (CompactionError.isInstance(last)) throw last;
     throw new StrategyFailedError({ strategy: strategy.name, cause: last });
+  }
+
+  /** One strategy's attempt: its result, checked; a result that breaks a rule or makes no progress throws. */
+  private async attemptOne(current: CompactionStrategy, input: CompactionInput, tokensBefore: number) {
+    const { messages, counter, budget, abortSignal: signal } = input;
+    signal?.throwIfAborted();
+    const output = await current.compact({ ...input });
+    signal?.throwIfAborted();
+    const { limit } = budget;
+    const archived = input.archive === true ? output.archived : undefined;
+    const violations = verifyCompaction({
+      before: messages,
+      after: output.messages,
+      counter,
+      limit,
+      archived,
+    });
+    const tokens = counter.count(output.messages);
+    const unreachable = (best: number, reason: string) =>
+      new BudgetUnreachableError({ ...budget, best, reason: `"${current.name}" ${reason}` });
+    // A result over the limit is the strategy's way of saying how far it got.
+    if (violations.length > 0 && violations.every((violation) => violation.rule === 'within-limit')) {
+      throw unreachable(tokens, 'returned a history over the limit');
+    }
+    if (violations.length > 0) throw new RuleViolationError({ strategy: current.name, violations });
+    if (tokens >= tokensBefore) throw unreachable(tokensBefore, 'made no progress');
+    return { strategy: current, output, tokens };
   }
 
   /**
