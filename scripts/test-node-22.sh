@@ -23,6 +23,6 @@ export COMPACTION_COMPATIBILITY_RUN=1
 # second Node version tells nothing about them that the Node 20 run has not.
 runtime_packages=(
   @compaction/cli @compaction/server @compaction/store-sqlite @compaction/token-estimator @compaction/tokenizer-tiktoken
-  @compaction/provider-anthropic @compaction/provider-openai @compaction/ai-sdk @compaction/example-serve
+  @compaction/provider-anthropic @compaction/provider-openai @compaction/ai-sdk @compaction/mcp @compaction/example-serve
 )
 pnpm -r --workspace-concurrency=2 --reporter=append-only "${runtime_packages[@]/#/--filter=}" run test
