@@ -278,9 +278,10 @@ function observabilityFlags(metricsAccess: string): string {
 request's own when it is a plain token):
       --no-metrics            no GET /metrics (Prometheus text: requests, latency, compactions, tokens
                               saved, sessions, store errors; ${metricsAccess}), 404 instead
-      --otel [endpoint]       export a span per request over OTLP/HTTP, continuing the caller's
-                              traceparent: to endpoint/v1/traces, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-                              else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318
+      --otel [endpoint]       export a span per request (continuing the caller's traceparent) and the
+                              compaction metrics over OTLP/HTTP: to endpoint/v1/traces and /v1/metrics,
+                              else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / _METRICS_ENDPOINT, else
+                              OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318
       --log-format <f>        text (default) or json: one JSON object per request and compaction on
                               standard error, without headers, keys or message text
 `;

@@ -2,8 +2,8 @@ import { type CompactionResult, createCompactor, createTokenCounter } from '@com
 import { createSummarization } from '@compaction/strategy-summarization';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
 import { codingConversation, createMockProvider } from '@compaction/testing';
-import { context, type MeterProvider, metrics, trace } from '@opentelemetry/api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { context, type MeterProvider, metrics, ProxyTracer, trace } from '@opentelemetry/api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AsyncContextManager } from './__fixtures__/async-context-manager.js';
 import { parentOf, telemetrySdk } from './__fixtures__/telemetry-sdk.js';
 import { compactionTelemetry } from './compaction-telemetry.js';
@@ -48,6 +48,26 @@ describe('compactionTelemetry with the global providers', () => {
     const points = (await sdk.points()).filter((point) => point.name === 'compaction.compactions');
     expect(points.map((point) => point.value)).toEqual([1]);
     await sdk.shutdown();
+  });
+
+  it('starts no span at all while no SDK is registered, and spans as soon as one is', async () => {
+    const started = vi.spyOn(ProxyTracer.prototype, 'startSpan');
+    try {
+      const observer = await compactionTelemetry();
+      const compactor = createCompactor({ strategy, budget, counter, observers: [observer] });
+      await compactor.prepare(history.slice(0, 4), { sessionId: 'under the trigger' });
+      await compactor.compact(history, { sessionId: 'before' });
+      expect(started).not.toHaveBeenCalled();
+
+      const sdk = telemetrySdk();
+      trace.setGlobalTracerProvider(sdk.tracerProvider);
+      await compactor.prepare(history.slice(0, 4), { sessionId: 'after' });
+      expect(started).toHaveBeenCalledTimes(1);
+      expect(sdk.spans().map((span) => span.name)).toEqual(['compaction.prepare']);
+      await sdk.shutdown();
+    } finally {
+      started.mockRestore();
+    }
   });
 
   it('records the metrics with a meter provider and no tracer provider, and the spans with only a tracer', async () => {

@@ -44,20 +44,36 @@ export async function compactionTelemetry(
 ): Promise<CompactorObserver> {
   const api = await (options.loadApi ?? loadOpenTelemetryApi)();
   if (api === undefined) return { observe: passThrough };
-  const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(
-    instrumentationScope,
-    options.version,
-  );
+  const tracerProvider = options.tracerProvider ?? api.trace.getTracerProvider();
+  const tracer = tracerProvider.getTracer(instrumentationScope, options.version);
   const meterProvider = () => options.meterProvider ?? api.metrics.getMeterProvider();
   const metrics = compactionMetrics(meterProvider, options.version, api.createNoopMeter());
-  const telemetry = { api, tracer, metrics };
+  const telemetry = { api, tracer, tracingOff: tracingOffIn(api, tracerProvider), metrics };
   return { observe: runnerIn(telemetry, undefined, undefined) };
+}
+
+/**
+ * Whether `provider` is the API's global proxy with no SDK behind it yet, read at each call: registering an SDK
+ * (`trace.setGlobalTracerProvider`) gives the proxy its delegate, and its tracer's spans record from then on.
+ * Any other provider (one given, or registered globally by another copy of the API) is never off.
+ */
+function tracingOffIn(api: OpenTelemetryApi, provider: TracerProvider): () => boolean {
+  if (!(provider instanceof api.ProxyTracerProvider)) return () => false;
+  // What a proxy with no delegate answers: the API's no-op provider.
+  const none = new api.ProxyTracerProvider().getDelegate();
+  return () => provider.getDelegate() === none;
 }
 
 /** Runs every step as it is, recording nothing. */
 const passThrough: CompactorStepRunner = (_step, run) => run(passThrough);
 
-type Telemetry = { api: OpenTelemetryApi; tracer: Tracer; metrics: ReturnType<typeof compactionMetrics> };
+type Telemetry = {
+  api: OpenTelemetryApi;
+  tracer: Tracer;
+  /** Whether the tracer is the API's no-op one for now (no SDK registered): its spans would not record. */
+  tracingOff: () => boolean;
+  metrics: ReturnType<typeof compactionMetrics>;
+};
 
 /** The runner of steps inside `parent` (the active context at the outermost step), and of one compaction. */
 function runnerIn(
@@ -68,6 +84,8 @@ function runnerIn(
   const { api, tracer } = telemetry;
   // Not async itself: the path with nothing to record adds no promise of its own (prepare runs at every call).
   return (step, run) => {
+    // No SDK registered, for spans or metrics: the steps run as they are, without even a no-op span.
+    if (parent === undefined && telemetry.tracingOff() && telemetry.metrics.off()) return run(passThrough);
     const outer = parent ?? api.context.active();
     const span = startSpan(tracer, api, outer, step);
     // No SDK registered (or this trace not sampled, and no meter): the steps run as they are, at no cost.

@@ -37,20 +37,42 @@ export function withBareOtelFlag(args: readonly string[]): string[] {
  * {@link defaultOtlpEndpoint}; `/v1/traces` is added to a base URL.
  */
 export function tracesEndpoint(flag: string, environment: NodeJS.ProcessEnv): string {
-  if (flag !== '') return withTracesPath(checkedUrl(flag, '--otel'));
-  const traces = environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (traces !== undefined && traces !== '') {
-    return checkedUrl(traces, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT').href;
-  }
-  const base = environment.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (base !== undefined && base !== '')
-    return withTracesPath(checkedUrl(base, 'OTEL_EXPORTER_OTLP_ENDPOINT'));
-  return withTracesPath(new URL(defaultOtlpEndpoint));
+  return signalEndpoint('traces', flag, environment);
 }
 
 /**
- * What the observability flags ask for; with `--otel`, tracing is started (the OpenTelemetry SDK loaded then
- * only). `serviceName` names the spans' service unless `OTEL_SERVICE_NAME` does.
+ * The OTLP/HTTP metrics URL: `--otel <endpoint>` (a base URL), else `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` as it
+ * is, else `OTEL_EXPORTER_OTLP_ENDPOINT`, else {@link defaultOtlpEndpoint}; `/v1/metrics` is added to a base URL.
+ */
+export function metricsEndpoint(flag: string, environment: NodeJS.ProcessEnv): string {
+  return signalEndpoint('metrics', flag, environment);
+}
+
+function signalEndpoint(signal: 'traces' | 'metrics', flag: string, environment: NodeJS.ProcessEnv): string {
+  if (flag !== '') return withSignalPath(checkedUrl(flag, '--otel'), signal);
+  const variable = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`;
+  const own = environment[variable];
+  if (own !== undefined && own !== '') return checkedUrl(own, variable).href;
+  const base = environment.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (base !== undefined && base !== '')
+    return withSignalPath(checkedUrl(base, 'OTEL_EXPORTER_OTLP_ENDPOINT'), signal);
+  return withSignalPath(new URL(defaultOtlpEndpoint), signal);
+}
+
+/** `OTEL_METRIC_EXPORT_INTERVAL`, in ms, when it is set: how often the metrics are sent. */
+function metricInterval(environment: NodeJS.ProcessEnv): number | undefined {
+  const text = environment.OTEL_METRIC_EXPORT_INTERVAL;
+  if (text === undefined || text === '') return undefined;
+  const interval = Number(text);
+  if (!Number.isInteger(interval) || interval <= 0) {
+    throw usageError(`OTEL_METRIC_EXPORT_INTERVAL must be a positive number of ms, got "${text}"`);
+  }
+  return interval;
+}
+
+/**
+ * What the observability flags ask for; with `--otel`, tracing and the export of the Compactors' metrics are
+ * started (the OpenTelemetry SDK loaded then only). `serviceName` names the spans' service unless `OTEL_SERVICE_NAME` does.
  */
 export async function readObservabilityFlags(
   values: ObservabilityFlagValues,
@@ -64,10 +86,17 @@ export async function readObservabilityFlags(
   const settings: ObservabilitySettings = { metrics: values['no-metrics'] !== true, logFormat };
   if (values.otel === undefined) return settings;
   const url = tracesEndpoint(values.otel, environment);
+  const metricsUrl = metricsEndpoint(values.otel, environment);
+  const interval = metricInterval(environment);
   const name = environment.OTEL_SERVICE_NAME;
   return {
     ...settings,
-    tracing: await startTracing({ url, serviceName: name === undefined || name === '' ? serviceName : name }),
+    tracing: await startTracing({
+      url,
+      metricsUrl,
+      ...(interval === undefined ? {} : { metricIntervalMs: interval }),
+      serviceName: name === undefined || name === '' ? serviceName : name,
+    }),
   };
 }
 
@@ -84,10 +113,10 @@ function checkedUrl(text: string, source: string): URL {
   return url;
 }
 
-function withTracesPath(base: URL): string {
+function withSignalPath(base: URL, signal: 'traces' | 'metrics'): string {
   const path = base.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/v1/traces')) return base.href;
+  if (path.endsWith(`/v1/${signal}`)) return base.href;
   const url = new URL(base.href);
-  url.pathname = `${path}/v1/traces`;
+  url.pathname = `${path}/v1/${signal}`;
   return url.href;
 }

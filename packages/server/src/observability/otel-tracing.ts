@@ -14,12 +14,14 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createOtlpMeterProvider } from './otel-metrics.js';
 import type { RequestTracing, TracingSettings } from './request-tracing.js';
 
 /** The tracing of `startTracing`, over the OpenTelemetry SDK (loaded only through it). */
 export async function createOtelTracing(settings: TracingSettings): Promise<RequestTracing> {
+  const resource = resourceFromAttributes({ 'service.name': settings.serviceName });
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
+    resource,
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.url }))],
   });
   const propagator = new W3CTraceContextPropagator();
@@ -31,8 +33,15 @@ export async function createOtelTracing(settings: TracingSettings): Promise<Requ
     propagator: propagation.setGlobalPropagator(propagator),
   };
   const tracer = provider.getTracer('@compaction/server');
-  // Its spans go to this provider even when the application registered its own as the global one.
-  const compactorObserver = await compactionTelemetry({ tracerProvider: provider });
+  const meterProvider =
+    settings.metricsUrl === undefined
+      ? undefined
+      : createOtlpMeterProvider(resource, settings.metricsUrl, settings.metricIntervalMs);
+  // Its spans and metrics go to these providers even when the application registered its own as the global ones.
+  const compactorObserver = await compactionTelemetry({
+    tracerProvider: provider,
+    ...(meterProvider === undefined ? {} : { meterProvider }),
+  });
   return {
     compactorObservers: [compactorObserver],
     startRequest(request: IncomingMessage, { method, route, requestId }) {
@@ -60,9 +69,13 @@ export async function createOtelTracing(settings: TracingSettings): Promise<Requ
         },
       };
     },
-    flush: () => provider.forceFlush(),
+    flush: async () => {
+      await Promise.all([provider.forceFlush(), meterProvider?.forceFlush()]);
+    },
     shutdown: async () => {
-      await provider.shutdown();
+      // Both are stopped, the metrics sent, even when the spans cannot be.
+      const [spans, metrics] = await Promise.allSettled([provider.shutdown(), meterProvider?.shutdown()]);
+      for (const outcome of [spans, metrics]) if (outcome.status === 'rejected') throw outcome.reason;
       if (registered.provider) trace.disable();
       if (registered.context) context.disable();
       if (registered.propagator) propagation.disable();

@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { createStrategyRegistry, defineStrategy } from '@compaction/core';
+import { metricNames } from '@compaction/opentelemetry';
 import { startTestServer, type TestServer } from '@compaction/testing/loopback-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../__fixtures__/temporary-directory.js';
@@ -10,6 +12,7 @@ import { listenCompactionProxy, type ProxyServer } from '../proxy/proxy-server.j
 import type { CompactionProxySettings } from '../proxy/proxy-settings.js';
 import { parseUpstreams } from '../proxy/upstreams.js';
 import { waitFor } from '../serve/__fixtures__/serve-client.js';
+import { receivedPoints } from './__fixtures__/otlp-metrics.js';
 import { receivedSpans } from './__fixtures__/otlp-spans.js';
 import { scrapeMetrics } from './__fixtures__/scraped-metrics.js';
 import type { RequestTracing } from './request-tracing.js';
@@ -32,6 +35,7 @@ beforeAll(async () => {
   upstream = await startTestServer();
   receiver = await startTestServer();
   receiver.handle('/v1/traces', () => ({ status: 200, body: {} }));
+  receiver.handle('/v1/metrics', () => ({ status: 200, body: {} }));
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -42,14 +46,42 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function startProxy(observability: CompactionProxySettings['observability']) {
-  const registry = await createInstalledStrategyRegistry();
-  const settings = resolveSettings(
-    registry,
-    { 'context-window': '200k' },
-    temporaryDirectory(),
-    proxyStrategyDefaults(registry),
-  );
+/** A strategy that always throws: every compaction of a proxy using it fails. */
+const brokenDefinition = defineStrategy<Record<string, never>>({
+  specificationVersion: 'v1',
+  name: 'broken',
+  description: 'Fails every compaction.',
+  optionsSchema: { type: 'object', properties: {} },
+  create: () => ({
+    specificationVersion: 'v1',
+    name: 'broken',
+    compact: async () => {
+      throw new Error('the broken strategy failed');
+    },
+  }),
+});
+
+async function startProxy(
+  observability: CompactionProxySettings['observability'],
+  broken?: { contextWindow: string },
+) {
+  const registry =
+    broken === undefined
+      ? await createInstalledStrategyRegistry()
+      : createStrategyRegistry({ loadPackage: false, definitions: [brokenDefinition] });
+  const settings =
+    broken === undefined
+      ? resolveSettings(
+          registry,
+          { 'context-window': '200k' },
+          temporaryDirectory(),
+          proxyStrategyDefaults(registry),
+        )
+      : resolveSettings(
+          registry,
+          { 'context-window': broken.contextWindow, strategy: 'broken' },
+          temporaryDirectory(),
+        );
   const { server, url } = await listenCompactionProxy(
     {
       settings,
@@ -76,6 +108,8 @@ describe('compaction proxy: metrics, logs and traces', () => {
     const lines: string[] = [];
     const tracing: RequestTracing = await startTracing({
       url: `${receiver.url}/v1/traces`,
+      metricsUrl: `${receiver.url}/v1/metrics`,
+      metricIntervalMs: 100,
       serviceName: 'proxy-under-test',
     });
     closers.push(() => tracing.shutdown());
@@ -149,20 +183,100 @@ describe('compaction proxy: metrics, logs and traces', () => {
       status: '200',
     });
 
+    // The Compactor's metrics, sent over OTLP every 100 ms: counted as cumulative sums, so the newest export.
+    const exported = () =>
+      receiver.requests
+        .filter((each) => each.path === '/v1/metrics')
+        .map(receivedPoints)
+        .filter((points) => points.some((point) => point.name === metricNames.compactions))
+        .at(-1);
+    await waitFor(() => exported() !== undefined, 'an OTLP export of the compactions metric');
+    const points = exported() ?? [];
+    expect(points.filter((point) => point.name === metricNames.compactions)).toEqual([
+      expect.objectContaining({
+        value: compactions,
+        serviceName: 'proxy-under-test',
+        attributes: expect.objectContaining({
+          'compaction.trigger': 'overflow',
+          'compaction.outcome': 'compacted',
+        }),
+      }),
+    ]);
+    expect(points.find((point) => point.name === metricNames.overflowRetries)?.value).toBe(1);
+
     await tracing.flush();
-    const span = receivedSpans(receiver.requests).find((each) => each.name === 'POST /v1/messages');
+    const spans = receivedSpans(receiver.requests.filter((each) => each.path === '/v1/traces'));
+    const span = spans.find((each) => each.name === 'POST /v1/messages');
     expect(span).toMatchObject({
       traceId: callerTrace,
       parentSpanId: callerSpan,
       serviceName: 'proxy-under-test',
       attributes: { 'http.route': '/v1/messages', 'http.response.status_code': 200 },
     });
+    // The Compactor's own spans (`@compaction/opentelemetry`) are children of the request's.
+    const compactionSpans = spans.filter((each) => each.name === 'compaction.compact');
+    expect(compactionSpans).toHaveLength(compactions);
+    for (const compaction of compactionSpans) {
+      expect(compaction).toMatchObject({
+        traceId: callerTrace,
+        parentSpanId: span?.spanId,
+        attributes: { 'compaction.trigger': 'overflow', 'compaction.compacted': true },
+      });
+    }
+    expect(spans.filter((each) => each.name === 'compaction.strategy').length).toBeGreaterThanOrEqual(
+      compactions,
+    );
 
     for (const secret of [apiKey, bearer, marker]) {
       expect(metrics.text).not.toContain(secret);
       expect(lines.join('\n')).not.toContain(secret);
       expect(receiver.requests.map((each) => each.rawBody).join('\n')).not.toContain(secret);
     }
+  });
+
+  it('counts a compaction that fails as failed, logs it, and forwards the request unchanged', async () => {
+    const lines: string[] = [];
+    const url = await startProxy(
+      { logFormat: 'json', log: (line) => lines.push(line) },
+      { contextWindow: '4k' },
+    );
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
+    const direct = new Anthropic({ apiKey: 'client-key', baseURL: upstream.url, maxRetries: 0 });
+    const { history } = await runAgent(direct, 16, {
+      history: [{ role: 'user', content: 'Find where compute() is defined.' }],
+    });
+    upstream.reset();
+    upstream.handle('/v1/messages', answerWithToolCalls(upstream));
+    const body = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 1024, tools, messages: history });
+    const answer = await fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    await answer.arrayBuffer();
+    // Sent on as the client sent it.
+    expect(upstream.requests.map((request) => request.rawBody)).toEqual([body]);
+
+    const metrics = await scrapeMetrics(url);
+    expect(metrics.total('compaction_compactions_total', { outcome: 'failed' })).toBe(1);
+    expect(metrics.total('compaction_compactions_total', { strategy: 'broken', trigger: 'auto' })).toBe(1);
+    expect(metrics.total('compaction_compactions_total')).toBe(1);
+    expect(metrics.observations('compaction_tokens_saved')).toBe(0);
+    await waitFor(
+      () => lines.some((line) => line.includes('"event":"request"')),
+      'the log line of the request',
+    );
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => entry.event === 'compaction')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        route: '/v1/messages',
+        outcome: 'failed',
+        strategy: 'broken',
+      }),
+    ]);
+    expect(entries.some((entry) => String(entry.message).includes('compaction failed'))).toBe(true);
   });
 
   it('answers /metrics with 404 when metrics are off, without forwarding it', async () => {

@@ -20,9 +20,9 @@ export interface RequestTracing {
    * compactions, strategies, stages and summarizer calls are spans inside the request's span.
    */
   readonly compactorObservers: readonly CompactorObserver[];
-  /** Sends the spans finished so far. */
+  /** Sends the spans finished so far, and the metrics as they stand when they are exported. */
   flush(): Promise<void>;
-  /** Sends what is left and stops exporting; rejects when what is left cannot be sent (the collector is down). */
+  /** Sends what is left (spans and metrics) and stops exporting; rejects when what is left cannot be sent (the collector is down). */
   shutdown(): Promise<void>;
 }
 
@@ -30,6 +30,13 @@ export interface RequestTracing {
 export interface TracingSettings {
   /** The OTLP/HTTP traces endpoint, such as `http://localhost:4318/v1/traces`. */
   url: string;
-  /** The `service.name` of the spans. */
+  /** The `service.name` of the spans and metrics. */
   serviceName: string;
+  /**
+   * The OTLP/HTTP metrics endpoint, such as `http://localhost:4318/v1/metrics`: the Compactors' metrics
+   * (`compaction.compactions`...) are sent there. Without it, they are not exported.
+   */
+  metricsUrl?: string;
+  /** How often the metrics are sent, in ms. Default 60,000 (the OpenTelemetry default). */
+  metricIntervalMs?: number;
 }

@@ -24,6 +24,10 @@ export interface ProxyObserver {
   compacted(event: CompactionEvent, line: string): void;
   /** An upstream answer's status, or `error` when the upstream could not be reached. */
   upstreamAnswered(status: number | 'error'): void;
+  /** A compaction that failed (every strategy, or an abort); the request goes on uncompacted. */
+  compactionFailed?(failure: CompactorEvents['error'], strategy: string): void;
+  /** What traces the proxy's Compactor, when the server is traced: its spans children of the request's. */
+  readonly compactorObservers?: readonly CompactorObserver[];
 }
 
 /** The metrics, log and tracing of one service, from its settings. */
@@ -60,6 +64,12 @@ export function createServiceObservability(
       const compaction = observedCompactionOf(event);
       metrics?.compaction(compaction);
       log.compaction(compaction, line);
+    },
+    // The proxy logs the failure's text line itself: only the JSON log gets a compaction object for it.
+    compactionFailed: (failure, strategy) => {
+      const compaction = failedCompactionOf(failure, strategy);
+      metrics?.compaction(compaction);
+      log.compaction(compaction);
     },
     upstreamAnswered: (status) => metrics?.upstreamAnswered(status),
   };

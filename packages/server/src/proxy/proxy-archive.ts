@@ -18,7 +18,7 @@ export interface ProxyArchiveStatus {
   items: number;
   /** Their bytes of text (UTF-8). */
   bytes: number;
-  /** The conversations that archived most recently, the latest last, at most {@link listedConversations}. */
+  /** The conversations that archived most recently, the latest last, at most 100 (`listedConversations`). */
   conversations: ArchivedConversation[];
 }
 

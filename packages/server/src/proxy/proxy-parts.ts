@@ -1,17 +1,14 @@
-import { createFastEstimator, createTokenCounter } from '@compaction/core';
-import { contextWindowOf } from '../run-compaction.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { ProviderPool } from '../serve/provider-pool.js';
 import { createRequestPolicy } from '../serve/request-policy.js';
 import type { RetentionSweep } from '../serve/retention-sweep.js';
 import { serverDefaults } from '../serve/server-defaults.js';
 import { createCompactionPool, defaultCompactionThreads } from '../workers/compaction-pool.js';
-import { createThreadedCompactor } from '../workers/threaded-compactor.js';
-import { defaultThreadedHistoryTokens, strategyThreads } from '../workers/threaded-strategy.js';
 import { compactionLine } from './compaction-line.js';
 import { PrefixMemory } from './prefix-memory.js';
 import { PrefixUse } from './prefix-use.js';
 import { ProxyArchive } from './proxy-archive.js';
+import { createProxyCompactor } from './proxy-compactor.js';
 import {
   type CompactionProxySettings,
   defaultProxyMaxBodyBytes,
@@ -67,24 +64,7 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
     maxBodyBytes,
     idleMs: serverDefaults.sessionIdleMs,
   });
-  const compactor = await createThreadedCompactor(
-    settings.config,
-    registry,
-    provider,
-    {
-      budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
-      // The fast estimator, never anchored on a provider's usage: what the compaction threads count with.
-      counter: createTokenCounter(createFastEstimator()),
-      // Archiving, every compaction is recorded with what it removed, under the handles its placeholders name;
-      // not archiving, nothing of it is kept.
-      ...(archive === undefined ? {} : { store: archive.store, archive: true }),
-    },
-    pool === undefined
-      ? undefined
-      : strategyThreads(pool, options.threadedHistoryTokens ?? defaultThreadedHistoryTokens, (error) =>
-          log(`compaction proxy: compacting on the event loop, not on threads: ${error.message}`),
-        ),
-  );
+  const compactor = await createProxyCompactor(options, provider, archive, pool, log);
   const memory = new PrefixMemory(store, undefined, {
     failed: storeFailed,
     forgotten: (sessionId) => archive?.forget(sessionId),
