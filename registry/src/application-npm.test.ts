@@ -98,7 +98,7 @@ function keepRecentTurns(options) {
       timeout: 600_000,
     });
     const strategy = `import { createSlidingWindow as createStrategyForTheStore } from '@compaction/strategy-sliding-window';\nglobalThis.strategy = createStrategyForTheStore();\n`;
-    const block = documentedBlock('packages/store-sqlite/README.md', 'ts', 'openSqliteCompactionStore');
+    const block = documentedBlock('packages/store-sqlite/README.md', 'ts', 'createCompactor({ strategy');
     const script = `${strategy}${snippetScript(block, 'console.log(JSON.stringify({ records: records.length }));')}`;
     const output = JSON.parse(await runScript(application, 'store-sqlite-readme.mjs', script, environment));
     expect(output.records).toBeGreaterThanOrEqual(0);
