@@ -17,7 +17,11 @@ export interface BackgroundJob<Draft> {
   input: readonly Message[];
   /** The session's rounds when it started: a compaction recorded since then makes its round wrong. */
   rounds: number;
+  /** What it compacts down to, in tokens of the request: a ready result is expected at or under it. */
+  target: number;
   outcome: Promise<BackgroundOutcome<Draft>>;
+  /** The outcome once it ended: `prepare` decides without waiting whether the job is still running. */
+  ended?: BackgroundOutcome<Draft>;
   controller: AbortController;
   /** Set once its `discarded` event is emitted: one per job. */
   reported?: true;
@@ -53,17 +57,18 @@ export class BackgroundJobs<Draft> {
   }
 
   /**
-   * Starts compacting `messages` unless the session has a job for them already or the global cap is reached.
-   * `run` resolves to the draft to record later, or `undefined` when there was nothing to compact.
+   * Starts compacting `messages` unless the session has a job for them already or the global cap is reached;
+   * says whether the session has a job for them now. `run` resolves to the draft to record later, or
+   * `undefined` when there was nothing to compact.
    */
   start(
     sessionId: string,
     messages: readonly Message[],
-    context: { rounds: number; tokens: number },
+    context: { rounds: number; tokens: number; target: number },
     run: (signal: AbortSignal) => Promise<Draft | undefined>,
-  ): void {
-    if (this.matching(sessionId, messages) !== undefined) return;
-    if (this.running >= this.settings.maximumConcurrent) return;
+  ): boolean {
+    if (this.matching(sessionId, messages) !== undefined) return true;
+    if (this.running >= this.settings.maximumConcurrent) return false;
     const controller = new AbortController();
     this.running++;
     this.emit({ status: 'started', sessionId, tokens: context.tokens, messages: messages.length });
@@ -80,6 +85,7 @@ export class BackgroundJobs<Draft> {
       )
       .then((ended) => {
         this.running--;
+        job.ended = ended;
         if (ended.kind === 'failed') this.report(job, 'failed', ended.error);
         if (ended.kind === 'skipped') this.report(job, 'skipped');
         return ended;
@@ -88,10 +94,12 @@ export class BackgroundJobs<Draft> {
       sessionId,
       input: messages,
       rounds: context.rounds,
+      target: context.target,
       outcome,
       controller,
     };
     this.jobs.set(sessionId, job);
+    return true;
   }
 
   /** Puts a taken job back, when its session has no other: the call that took it was aborted. */
@@ -113,7 +121,8 @@ export class BackgroundJobs<Draft> {
     this.emit(error === undefined ? event : { ...event, error });
   }
 
-  private discard(job: BackgroundJob<Draft>, reason: BackgroundDiscardReason): void {
+  /** Drops a job, stopping it if it still runs, with its `discarded` event. */
+  discard(job: BackgroundJob<Draft>, reason: BackgroundDiscardReason): void {
     if (this.jobs.get(job.sessionId) === job) this.jobs.delete(job.sessionId);
     this.report(job, reason);
     job.controller.abort(new Error(`background compaction dropped: ${reason}`));

@@ -4,7 +4,9 @@ import { InvalidOptionsError, type OptionsIssue } from '../errors/invalid-option
 /**
  * Compaction off the critical path: once the history reaches `prepareAt`, `prepare` starts compacting it in
  * the background and returns at once; at the trigger, `prepare` uses that result when the history still
- * begins with what was compacted, with the messages that came since.
+ * begins with what was compacted, with the messages that came since. While the result is not ready and the
+ * history still fits under the limit, `prepare` sends it uncompacted (skipped `background-pending`) and
+ * blocks only when it would not fit.
  */
 export interface BackgroundSettings {
   /**
@@ -14,19 +16,27 @@ export interface BackgroundSettings {
   prepareAt: number;
   /** Background compactions running at once across all sessions (one per session at most). Default 4. */
   maximumConcurrent?: number;
+  /**
+   * `true`: at the trigger, `prepare` waits for a running job (or compacts in line when there is none) even
+   * while the history fits under the limit, so no request goes over the trigger; for a trigger that marks a
+   * price step (long-context pricing) or a limit of the provider's. Default `false`: a history between the
+   * trigger and the limit is sent as it is until the job's result is ready.
+   */
+  waitAtTrigger?: boolean;
 }
 
 /** Background settings in tokens, checked against the budget. */
 export interface ResolvedBackground {
   prepareAt: number;
   maximumConcurrent: number;
+  waitAtTrigger: boolean;
 }
 
 /** Resolves and checks {@link BackgroundSettings}; throws `InvalidOptionsError`. */
 export function resolveBackground(settings: BackgroundSettings, budget: Budget): ResolvedBackground {
   const issues: OptionsIssue[] = [];
   const add = (path: string, message: string) => issues.push({ path: `background.${path}`, message });
-  const { prepareAt: given, maximumConcurrent = 4 } = settings;
+  const { prepareAt: given, maximumConcurrent = 4, waitAtTrigger = false } = settings;
   const prepareAt =
     Number.isFinite(given) && given > 0 ? Math.floor(toTokens(given, budget.limit)) : Number.NaN;
   if (Number.isNaN(prepareAt)) add('prepareAt', 'must be a positive number');
@@ -39,6 +49,7 @@ export function resolveBackground(settings: BackgroundSettings, budget: Budget):
   if (!Number.isInteger(maximumConcurrent) || maximumConcurrent < 1) {
     add('maximumConcurrent', 'must be a positive integer');
   }
+  if (typeof waitAtTrigger !== 'boolean') add('waitAtTrigger', 'must be true or false');
   if (issues.length > 0) throw new InvalidOptionsError({ subject: 'Compactor', issues });
-  return { prepareAt, maximumConcurrent };
+  return { prepareAt, maximumConcurrent, waitAtTrigger };
 }

@@ -53,7 +53,11 @@ export type SkipReason =
   | 'too-few-messages'
   | 'no-new-messages'
   | 'back-to-back'
-  | 'cancelled';
+  | 'cancelled'
+  /** A forced manual compaction (`force`) found nothing the strategies may remove: after its `start` event. */
+  | 'nothing-to-compact'
+  /** With `background`: over the trigger but under the limit, sent as it is while a background job runs. */
+  | 'background-pending';
 
 /**
  * What failed, in an `error` event: `compaction` (every strategy, or an abort); `store` (the compaction
@@ -67,7 +71,8 @@ export type CompactionErrorSource = 'compaction' | 'store' | 'hook' | 'listener'
  * Why a compaction made in the background was dropped: the history no longer begins with the messages it
  * compacted (`history-changed`); it failed or its hook cancelled it (`failed`, `skipped`: `prepare` compacts in
  * line at the trigger); the session was forgotten or evicted (`session-closed`); or another compaction of the
- * session was recorded since it started (`superseded`).
+ * session was recorded since it started, or is compacted in line over the limit because the running job's result
+ * with the messages since would not do (`superseded`).
  */
 export type BackgroundDiscardReason =
   | 'history-changed'
@@ -88,7 +93,10 @@ export type BackgroundEvent =
       waitedMs: number;
       /** Messages that came after the compacted history, added to the result. */
       appended: number;
-      /** Whether the result with them was over the trigger and was compacted again in line (nothing saved). */
+      /**
+       * Whether the result with them was compacted again in line (nothing saved): only when the messages since
+       * alone were over the target, or the result with them over the limit.
+       */
       compactedAgain: boolean;
     }
   | { status: 'discarded'; sessionId: string; reason: BackgroundDiscardReason; error?: unknown };

@@ -11,7 +11,7 @@ import {
   settle,
   turns,
 } from './__fixtures__/background-scenario.js';
-import { createCompactor } from './compactor.js';
+import { type CompactionResult, createCompactor } from './compactor.js';
 
 type Edit =
   | { kind: 'append'; count: number }
@@ -55,14 +55,16 @@ function apply(history: Message[], edit: Edit, label: string, gone: Set<Message>
 }
 
 describe('Compactor background compaction, over random histories and edits', () => {
-  it('uses a background result only for a history it describes, and returns a valid history', async () => {
+  it('uses a background result only for a history it describes, never returns one over the limit, and returns a valid history', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 6, max: 14 }),
         fc.integer({ min: 100, max: 600 }),
         fc.array(editArbitrary, { maxLength: 4 }),
         fc.boolean(),
-        async (steps, outputSize, edits, readyAtTrigger) => {
+        fc.boolean(),
+        fc.integer({ min: 0, max: 3 }),
+        async (steps, outputSize, edits, readyAtTrigger, overLimit, later) => {
           const base = conversation(steps, outputSize);
           // The base sits at 70% of the limit: between `prepareAt` (60%) and the trigger (85%).
           const contextWindow = Math.ceil(counter.count(base) / 0.7);
@@ -75,6 +77,7 @@ describe('Compactor background compaction, over random histories and edits', () 
           };
           const { strategy, state, hold } = controlledStrategy();
           const compactor = createCompactor({ strategy, budget, counter, background: { prepareAt: 0.6 } });
+          const { limit, trigger } = compactor.budget;
           const events = recordEvents(compactor);
           if (!readyAtTrigger) hold();
           await compactor.prepare(base, { sessionId: 'p' });
@@ -84,26 +87,41 @@ describe('Compactor background compaction, over random histories and edits', () 
             (current, edit, index) => apply(current, edit, `edit${index}`, gone),
             base,
           );
-          for (let pad = 0; counter.count(history) <= compactor.budget.trigger!; pad++) {
+          // Over the trigger, and over the limit too when `overLimit`: where `prepare` may block.
+          const over = overLimit ? limit : trigger!;
+          for (let pad = 0; counter.count(history) <= over; pad++) {
             history = [...history, ...turns(1, `pad${pad}`)];
           }
+          const results: { history: Message[]; result: CompactionResult }[] = [];
           const pending = compactor.prepare(history, { sessionId: 'p' });
           state.release();
-          const result = await pending;
+          results.push({ history, result: await pending });
+          // What the first call used: the base's job, or none (a job started since describes a later history).
+          const used = events.background.find((event) => event.status === 'used');
+          // Later calls, each a turn after what the previous one returned, once the job had time to end.
+          for (let call = 0; call < later; call++) {
+            await settle();
+            const next: Message[] = [...results.at(-1)!.result.messages, ...turns(1, `later${call}`)];
+            results.push({ history: next, result: await compactor.prepare(next, { sessionId: 'p' }) });
+          }
 
           const describes = base.every((message, index) => deepEqual(history[index], message));
-          const used = events.background.find((event) => event.status === 'used');
-          expect(used !== undefined).toBe(describes);
-          const { limit } = compactor.budget;
-          expect(verifyCompaction({ before: history, after: result.messages, counter, limit })).toEqual([]);
-          if (used?.status === 'used' && !used.compactedAgain) {
+          if (!describes) expect(used).toBeUndefined();
+          if (describes && readyAtTrigger) expect(used).toBeDefined();
+          for (const { history: sent, result } of results) {
+            expect(counter.count(result.messages)).toBeLessThanOrEqual(limit);
+            expect(verifyCompaction({ before: sent, after: result.messages, counter, limit })).toEqual([]);
+            if (result.skipped === 'background-pending') expect(result.messages).toEqual(sent);
+          }
+          const [first] = results;
+          if (used?.status === 'used' && !used.compactedAgain && first!.result.compacted) {
             // Everything after the compacted prefix, in order, as the caller's own objects.
-            expect(result.messages.slice(-(history.length - base.length))).toEqual(
+            expect(first!.result.messages.slice(-(history.length - base.length))).toEqual(
               history.slice(base.length),
             );
           }
           const current = new Set(history);
-          for (const message of result.messages) {
+          for (const message of results.flatMap(({ result }) => result.messages)) {
             expect(gone.has(message) && !current.has(message)).toBe(false);
             const stale = [...gone].some((old) => deepEqual(old, message));
             expect(stale && !history.some((kept) => deepEqual(kept, message))).toBe(false);

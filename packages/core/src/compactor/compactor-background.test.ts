@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conversation, user } from '../__fixtures__/messages.js';
 import { CompactionAbortedError } from '../errors/compaction-aborted-error.js';
 import type { Message } from '../messages/message.js';
 import { textOf } from '../messages/message-content.js';
@@ -7,6 +8,7 @@ import { verifyCompaction } from '../verify/verify-compaction.js';
 import {
   background,
   base,
+  beyond,
   budget,
   controlledStrategy,
   counter,
@@ -33,6 +35,9 @@ describe('Compactor background compaction', () => {
     expect(compactor.check(base).tokens).toBeGreaterThan(limit * background.prepareAt);
     expect(compactor.check(base).tokens).toBeLessThan(trigger!);
     expect(compactor.check(later).tokens).toBeGreaterThan(trigger!);
+    expect(compactor.check(later).tokens).toBeLessThanOrEqual(limit);
+    expect(compactor.check(beyond).tokens).toBeGreaterThan(limit);
+    expect(counter.count(beyond.slice(base.length))).toBeLessThanOrEqual(compactor.budget.target);
   });
 
   it('compacts ahead of the trigger without blocking, and uses the result at the trigger', async () => {
@@ -75,11 +80,76 @@ describe('Compactor background compaction', () => {
     expect(state.calls).toBe(1);
   });
 
-  it('waits at the trigger for a job still running on a prefix of the history, rather than start again', async () => {
+  it('sends a history over the trigger but under the limit as it is while the job runs, and uses the result later', async () => {
     const { compactor, state, hold, events } = setUp();
     hold();
     await compactor.prepare(base, { sessionId });
+    await settle();
+    const pending = await compactor.prepare(later, { sessionId });
+    expect(pending).toEqual({
+      messages: later,
+      compacted: false,
+      skipped: 'background-pending',
+      failures: [],
+    });
+    expect(events.skipped.at(-1)).toMatchObject({ reason: 'background-pending', sessionId });
+    expect(events.end).toEqual([]);
+    state.release();
+    await settle();
+    const next = [...later, ...turns(1, 'next')];
+    const result = await compactor.prepare(next, { sessionId });
+    expect(state.calls).toBe(1);
+    expect(result.compacted).toBe(true);
+    expect(events.background.at(-1)).toMatchObject({ status: 'used', compactedAgain: false });
+    expect(verifyCompaction({ before: next, after: result.messages, counter })).toEqual([]);
+  });
+
+  it('starts a job at the trigger when none runs, and sends the history as it is while it fits', async () => {
+    const { compactor, state, hold, events } = setUp();
+    hold();
+    // From under `prepareAt` to over the trigger in one step: no job was started ahead.
+    const early = conversation(4, 100);
+    await compactor.prepare(early, { sessionId });
+    expect(events.background).toEqual([]);
+    const pending = await compactor.prepare(later, { sessionId });
+    expect(pending).toMatchObject({ compacted: false, skipped: 'background-pending' });
+    expect(events.background).toMatchObject([{ status: 'started', messages: later.length }]);
+    state.release();
+    await settle();
+    const result = await compactor.prepare([...later, ...turns(1, 'next')], { sessionId });
+    expect(result.compacted).toBe(true);
+    expect(state.calls).toBe(1);
+  });
+
+  it('blocks at the trigger with waitAtTrigger, as without it over the limit', async () => {
+    const { strategy, state, hold } = controlledStrategy();
+    const settings = { strategy, budget, counter, background: { ...background, waitAtTrigger: true } };
+    const compactor = createCompactor(settings);
+    hold();
     const atTrigger = compactor.prepare(later, { sessionId });
+    await settle();
+    state.release();
+    expect(await atTrigger).toMatchObject({ compacted: true });
+    expect(state.calls).toBe(1);
+  });
+
+  it('blocks when a trigger policy compacts under the trigger: it asked for the compaction now', async () => {
+    const { strategy, state, hold } = controlledStrategy();
+    const triggerPolicy = { name: 'now', decide: () => ({ compact: true }) };
+    const compactor = createCompactor({ strategy, budget, counter, background, triggerPolicy });
+    hold();
+    const result = compactor.prepare(base, { sessionId });
+    await settle();
+    state.release();
+    expect(await result).toMatchObject({ compacted: true });
+    expect(state.calls).toBe(1);
+  });
+
+  it('waits over the limit for a job still running on a prefix of the history, rather than start again', async () => {
+    const { compactor, state, hold, events } = setUp();
+    hold();
+    await compactor.prepare(base, { sessionId });
+    const atTrigger = compactor.prepare(beyond, { sessionId });
     await settle();
     state.release();
     const result = await atTrigger;
@@ -95,7 +165,7 @@ describe('Compactor background compaction', () => {
     await compactor.prepare(base, { sessionId });
     await settle();
     const task: Message = { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test instead.' }] };
-    const edited = [...later.slice(0, 1), task, ...later.slice(2)];
+    const edited = [...beyond.slice(0, 1), task, ...beyond.slice(2)];
     const result = await compactor.prepare(edited, { sessionId });
     expect(events.background.at(-1)).toEqual({ status: 'discarded', sessionId, reason: 'history-changed' });
     expect(state.calls).toBe(2);
@@ -112,7 +182,7 @@ describe('Compactor background compaction', () => {
     await compactor.prepare(base, { sessionId });
     await settle();
     const inserted = turns(1, 'inserted').slice(0, 2);
-    const history = [...later.slice(0, 6), ...inserted, ...later.slice(6)];
+    const history = [...beyond.slice(0, 6), ...inserted, ...beyond.slice(6)];
     const result = await compactor.prepare(history, { sessionId });
     expect(events.background.map((event) => event.status)).toEqual(['started', 'discarded']);
     expect(events.background.at(-1)).toMatchObject({ reason: 'history-changed' });
@@ -145,9 +215,9 @@ describe('Compactor background compaction', () => {
     expect(events.background.filter((event) => event.status === 'discarded')).toHaveLength(1);
     // Its abort is what dropping it means, not an error to report.
     expect(events.error).toEqual([]);
-    const result = await compactor.prepare(later, { sessionId });
+    const result = await compactor.prepare(beyond, { sessionId });
     expect(state.calls).toBe(2);
-    expect(result.event).toMatchObject({ round: 1, messagesBefore: later.length });
+    expect(result.event).toMatchObject({ round: 1, messagesBefore: beyond.length });
     expect(await store.list(sessionId)).toHaveLength(1);
   });
 
@@ -185,11 +255,11 @@ describe('Compactor background compaction', () => {
     hold();
     await compactor.prepare(base, { sessionId });
     const controller = new AbortController();
-    const aborted = compactor.prepare(later, { sessionId, abortSignal: controller.signal });
+    const aborted = compactor.prepare(beyond, { sessionId, abortSignal: controller.signal });
     controller.abort(new Error('the user pressed escape'));
     await expect(aborted).rejects.toThrow(CompactionAbortedError);
     state.release();
-    const result = await compactor.prepare(later, { sessionId });
+    const result = await compactor.prepare(beyond, { sessionId });
     expect(result.compacted).toBe(true);
     expect(state.calls).toBe(1);
   });
@@ -200,8 +270,8 @@ describe('Compactor background compaction', () => {
     await Promise.all([compactor.prepare(base, { sessionId }), compactor.prepare(base, { sessionId })]);
     expect(events.background.filter((event) => event.status === 'started')).toHaveLength(1);
     const racing = Promise.all([
-      compactor.prepare(later, { sessionId }),
-      compactor.prepare(later, { sessionId }),
+      compactor.prepare(beyond, { sessionId }),
+      compactor.prepare(beyond, { sessionId }),
     ]);
     state.release();
     const [first, second] = await racing;
@@ -219,7 +289,7 @@ describe('Compactor background compaction', () => {
     const manual = compactor.compact(base, { sessionId });
     state.release();
     await manual;
-    const result = await compactor.prepare(later, { sessionId });
+    const result = await compactor.prepare(beyond, { sessionId });
     expect(events.background.at(-1)).toMatchObject({ status: 'discarded', reason: 'superseded' });
     expect(state.calls).toBe(3);
     expect(result.event?.round).toBe(2);
@@ -236,6 +306,49 @@ describe('Compactor background compaction', () => {
     expect(result.compacted).toBe(true);
     expect(counter.count(result.messages)).toBeLessThanOrEqual(compactor.budget.trigger!);
     expect(verifyCompaction({ before: long, after: result.messages, counter })).toEqual([]);
+  });
+
+  it('does not compact the result again when the turns since alone are under the target, and starts the next job', async () => {
+    const { compactor, state, events, store } = setUp();
+    // A long task is kept verbatim: the result stays large, and with the turns since it is over the trigger.
+    const first = [user(`The task: ${'lorem ipsum dolor '.repeat(470)}`), ...turns(1, 'first')];
+    const { limit, trigger, target } = compactor.budget;
+    expect(counter.count(first)).toBeGreaterThan(limit * background.prepareAt);
+    await compactor.prepare(first, { sessionId });
+    await settle();
+    const history = [...first, ...turns(4, 'since')];
+    expect(counter.count(history.slice(first.length))).toBeLessThanOrEqual(target);
+    expect(counter.count(history)).toBeLessThanOrEqual(limit);
+    const result = await compactor.prepare(history, { sessionId });
+    expect(events.background.at(-2)).toMatchObject({ status: 'used', compactedAgain: false });
+    expect(state.calls).toBe(1);
+    expect(await store.list(sessionId)).toHaveLength(1);
+    expect(counter.count(result.messages)).toBeGreaterThan(trigger!);
+    expect(counter.count(result.messages)).toBeLessThanOrEqual(limit);
+    // Over the trigger still: the next job compacts what was just sent, to be used at a later call.
+    expect(events.background.at(-1)).toMatchObject({ status: 'started', messages: result.messages.length });
+    await settle();
+    expect(state.calls).toBe(2);
+    const next = await compactor.prepare([...result.messages, ...turns(2, 'next')], { sessionId });
+    expect(next.compacted).toBe(true);
+    expect(events.background.at(-1)).toMatchObject({ status: 'used', compactedAgain: false });
+  });
+
+  it('over the limit, drops a running job whose result with the turns since would not do, and compacts in line', async () => {
+    const { compactor, state, hold, events } = setUp();
+    hold();
+    await compactor.prepare(base, { sessionId });
+    await settle();
+    const history = [...base, ...turns(7, 'many')];
+    expect(counter.count(history.slice(base.length))).toBeGreaterThan(compactor.budget.target);
+    const atLimit = compactor.prepare(history, { sessionId });
+    await settle();
+    expect(events.background.at(-1)).toMatchObject({ status: 'discarded', reason: 'superseded' });
+    state.release();
+    const result = await atLimit;
+    expect(state.calls).toBe(2);
+    expect(result.event).toMatchObject({ round: 1, messagesBefore: history.length });
+    expect(counter.count(result.messages)).toBeLessThanOrEqual(compactor.budget.limit);
   });
 
   it('is off without the setting, and checks the setting', () => {
@@ -266,10 +379,10 @@ describe('Compactor background compaction', () => {
     const events = recordEvents(compactor);
     await compactor.prepare(base, { sessionId });
     await settle();
-    const used = await compactor.prepare([...base, ...turns(8, 'many')], { sessionId });
+    const used = await compactor.prepare(later, { sessionId });
     expect(events.background.at(-1)).toMatchObject({ status: 'used', compactedAgain: false });
-    const next = [...used.messages, ...turns(1, 'next')];
-    // Over `prepareAt` already, but only three messages after the compaction.
+    const next = [...used.messages, user(`Read this too: ${'z'.repeat(2400)}`)];
+    // Over `prepareAt` already, but only one message after the compaction.
     expect(compactor.check(next).tokens).toBeGreaterThan(prepareAt);
     await compactor.prepare(next, { sessionId });
     expect(state.calls).toBe(1);

@@ -28,6 +28,8 @@ import type { RepairOptions } from '../turns/repair.js';
 import { repairHistory } from '../turns/repair-history.js';
 import { deepEqual } from '../verify/deep-equal.js';
 import { verifyCompaction } from '../verify/verify-compaction.js';
+import { pinPlanState } from '../working-state/pin-plan-state.js';
+import { actionAtTrigger } from './background-at-trigger.js';
 import { type BackgroundJob, BackgroundJobs, untilAborted } from './background-jobs.js';
 import { type BackgroundSettings, resolveBackground } from './background-settings.js';
 import type { CompactionEvent, CompactionFailure, CompactorEvents, SkipReason } from './compaction-event.js';
@@ -88,6 +90,13 @@ export interface CompactorSettings {
    * when absent. See {@link BackgroundSettings}.
    */
   background?: BackgroundSettings;
+  /**
+   * The tools whose latest call holds the agent's plan or todo list: that call and its result are pinned before
+   * the strategy runs, so compaction keeps them verbatim (`pinPlanState` of `@compaction/core/working-state`).
+   * Default `defaultPlanTools` of that entry (`TodoWrite`, `update_plan`, `todowrite`, `write_todos`); `false`
+   * pins nothing.
+   */
+  planTools?: readonly string[] | false;
 }
 
 /** What {@link Compactor.check} found. */
@@ -128,6 +137,14 @@ export interface CompactOptions extends RequestSize {
   abortSignal?: AbortSignal;
   /** What the provider said when it refused the request (the `overflow` trigger). */
   overflow?: ContextOverflow;
+  /**
+   * With the `manual` trigger: compact even a history at or under the target, such as when the model or the
+   * user asks. Over the target it aims for the target as usual; at or under it, for half of what the messages
+   * count, and it keeps the strategy's best result when what the strategy may not remove (system, pinned,
+   * task, newest turn) is above that. A history the strategies can remove nothing from is skipped with
+   * `nothing-to-compact` instead of failing, while it fits the limit. Default false.
+   */
+  force?: boolean;
 }
 
 /** The outcome of a compaction request. */
@@ -318,18 +335,18 @@ export class Compactor {
       }
     }
     const check = this.check(messages, { ...options, sessionId });
-    if (!check.shouldCompact) {
-      const skipped = check.reason as SkipReason;
+    // Decided now, before any await: of calls made together, one uses the job and the others share its result.
+    const job = check.shouldCompact ? this.atTrigger(messages, options, check) : undefined;
+    if (!check.shouldCompact || job === 'pending') {
+      const skipped = job === 'pending' ? 'background-pending' : (check.reason as SkipReason);
       if (skipped !== 'under-trigger') {
         this.emit('skipped', { sessionId, trigger: 'auto', reason: skipped, tokens: check.tokens });
       }
-      this.startInBackground(messages, options, check);
+      if (job === undefined) this.startInBackground(messages, options, check);
       return sent({ messages: [...messages], compacted: false, skipped, failures: [] }, check.tokens);
     }
     const failures: CompactionFailure[] = [];
     const session = this.session(sessionId);
-    // Taken out now, before any await: of calls made together, one uses it and the others share its result.
-    const job = this.background?.take(sessionId, messages);
     const result =
       job === undefined
         ? this.enqueue(messages, { ...options, trigger: 'auto' }, failures, check.target, observe)
@@ -495,13 +512,17 @@ export class Compactor {
   ): Promise<CompactionDraft | { skipped: CompactionResult }> {
     const sessionId = options.sessionId ?? 'default';
     const trigger = options.trigger ?? 'manual';
-    const { messages, repairs } = repairHistory(input, this.settings.repair);
-    const tokensBefore = this.counter.count(messages);
+    const { messages: repaired, repairs } = repairHistory(input, this.settings.repair);
+    // Counted before the plan pin: pinned copies are new objects, which a recorded usage's anchor would miss.
+    const tokensBefore = this.counter.count(repaired);
+    const { planTools } = this.settings;
+    // The agent's latest plan, pinned so that every strategy keeps it; a skip returns the history unpinned.
+    const messages = planTools === false ? repaired : pinPlanState(repaired, { tools: planTools });
     const observed = <Result>(source: CompactorEvents['error']['source'], effect: () => Result) =>
       this.observed({ sessionId, trigger, failures, source }, effect);
     const skip = (reason: SkipReason) => {
       this.emit('skipped', { sessionId, trigger, reason, tokens: tokensBefore });
-      return { skipped: { messages, compacted: false, skipped: reason, failures } };
+      return { skipped: { messages: repaired, compacted: false, skipped: reason, failures } };
     };
     const context = { sessionId, trigger, messages, tokens: tokensBefore };
     const decision = await observed('hook', () =>
@@ -513,7 +534,9 @@ export class Compactor {
     if (decision?.cancel && trigger !== 'overflow') return skip('cancelled');
     const instructions = decision?.instructions ?? options.instructions;
     const budget = this.budgetFor(trigger, tokensBefore, options, target);
-    if (trigger !== 'overflow' && tokensBefore <= budget.target) return skip('under-target');
+    if (trigger !== 'overflow' && tokensBefore <= budget.target) {
+      return skip(forced(trigger, options) ? 'nothing-to-compact' : 'under-target');
+    }
     if (announce) this.emit('start', { sessionId, trigger, tokens: tokensBefore, messages: messages.length });
     const startedAt = new Date().toISOString();
     const started = performance.now();
@@ -521,11 +544,19 @@ export class Compactor {
     const archive = this.settings.archive === true ? { archive: true } : {};
     const extra = { ...present({ instructions, abortSignal: options.abortSignal }), ...archive };
     const request = { messages, counter: this.counter, budget, trigger, round, sessionId, ...extra };
-    const run = () => this.attempt(request, tokensBefore, failures, observe);
+    // Forced, a history within the limit that the strategies can remove nothing from is skipped, not failed.
+    const run = () =>
+      this.attempt(request, tokensBefore, failures, observe).catch((error: unknown) => {
+        const removable = !BudgetUnreachableError.isInstance(error) || tokensBefore > budget.limit;
+        if (forced(trigger, options) && !removable) return undefined;
+        throw error;
+      });
     // A background job stopped because it was dropped has no error to report: its `discarded` event says why.
     const dropped = () => !announce && options.abortSignal?.aborted === true;
     const failureContext = { sessionId, trigger, failures, source: 'compaction' } as const;
-    const { strategy, output, tokens } = await this.observed(failureContext, run, dropped);
+    const attempted = await this.observed(failureContext, run, dropped);
+    if (attempted === undefined) return skip('nothing-to-compact');
+    const { strategy, output, tokens } = attempted;
     const event: CompactionEvent = {
       id: this.settings.generateId?.() ?? randomUUID(),
       sessionId,
@@ -594,14 +625,53 @@ export class Compactor {
       background.matching(sessionId, messages);
       return;
     }
+    this.launch(messages, options, check);
+  }
+
+  /**
+   * Over the trigger, with `background`: the session's job to use, taken out so that no other call uses it
+   * too; `'pending'` when the history is sent as it is while a job runs (started now if none ran); or
+   * `undefined` to compact in line. See {@link actionAtTrigger}.
+   */
+  private atTrigger(
+    messages: readonly Message[],
+    options: CompactOptions,
+    check: CheckResult,
+  ): BackgroundJob<CompactionDraft> | 'pending' | undefined {
+    const background = this.background;
+    if (background === undefined) return undefined;
+    const sessionId = options.sessionId ?? 'default';
+    const job = background.matching(sessionId, messages);
+    const action = actionAtTrigger({
+      tokens: check.tokens,
+      limit: check.limit,
+      target: check.target,
+      overheadTokens: options.overheadTokens ?? 0,
+      // A trigger policy that compacts under the trigger wants it now (its cache reckoning): it is not put off.
+      waitAtTrigger: background.settings.waitAtTrigger || check.reason === 'policy',
+      ...(job === undefined ? {} : { job: { ended: job.ended !== undefined, target: job.target } }),
+      appendedTokens: job === undefined ? 0 : this.counter.count(messages.slice(job.input.length)),
+    });
+    if (action === 'use') return background.take(sessionId, messages);
+    if (action === 'pending') return 'pending';
+    if (action === 'start') return this.launch(messages, options, check) ? 'pending' : undefined;
+    if (action === 'supersede' && job !== undefined) background.discard(job, 'superseded');
+    return undefined;
+  }
+
+  /** Starts a background job on `messages` unless one runs for them; whether one does now. */
+  private launch(
+    messages: readonly Message[],
+    options: CompactOptions,
+    check: Pick<CheckResult, 'tokens' | 'target'>,
+  ): boolean {
+    const sessionId = options.sessionId ?? 'default';
     const session = this.session(sessionId);
     // The job outlives this call: the caller's abort signal is not its own; it has its own, for when it is dropped.
     const { abortSignal: _callers, ...request } = options;
-    background.start(
-      sessionId,
-      messages,
-      { rounds: session.rounds, tokens: check.tokens },
-      async (signal) => {
+    const context = { rounds: session.rounds, tokens: check.tokens, target: check.target };
+    return (
+      this.background?.start(sessionId, messages, context, async (signal) => {
         const compaction = { ...request, sessionId, trigger: 'auto' as const, abortSignal: signal };
         const drafted = await this.draft(
           session,
@@ -613,15 +683,16 @@ export class Compactor {
           false,
         );
         return 'skipped' in drafted ? undefined : drafted;
-      },
+      }) ?? false
     );
   }
 
   /**
    * At the trigger, with a background job whose input `messages` begin with: waits for it if it is still
    * running (it started earlier, so it ends sooner than a compaction started now), records it, and adds the
-   * messages that came since. Over the trigger with them, that history is compacted again in line. A job that
-   * failed, or that another recorded compaction superseded, leaves the compaction to be done in line.
+   * messages that came since. That history is compacted again in line only when those messages alone cross
+   * the target (or it is over the limit); over the trigger, the next job starts at once. A job that failed,
+   * or that another recorded compaction superseded, leaves the compaction to be done in line.
    */
   private async useBackground(
     job: BackgroundJob<CompactionDraft>,
@@ -661,12 +732,21 @@ export class Compactor {
     const appended = messages.slice(job.input.length);
     const history = [...committed.messages.map((message) => current.get(message) ?? message), ...appended];
     const historyTokens = this.counter.count(history);
-    const compactedAgain = historyTokens + (options.overheadTokens ?? 0) > (check.trigger ?? check.limit);
+    const overhead = options.overheadTokens ?? 0;
+    // Compacting the result again would summarize a summary for the few turns on top of it: only when those
+    // turns alone cross the target (the result could never get there) or the whole would not fit.
+    const compactedAgain =
+      this.counter.count(appended) + overhead > check.target || historyTokens + overhead > check.limit;
     const savedMs = compactedAgain ? 0 : Math.max(0, draft.event.durationMs - waitedMs);
     const used = { sessionId, savedMs, waitedMs, appended: appended.length, compactedAgain } as const;
     this.emit('background', { status: 'used', ...used });
     session.last = { output: history, tokensAfter: historyTokens };
-    if (!compactedAgain) return { ...committed, messages: history };
+    if (!compactedAgain) {
+      const tokens = historyTokens + overhead;
+      if (tokens > (check.trigger ?? check.limit))
+        this.launch(history, options, { tokens, target: check.target });
+      return { ...committed, messages: history };
+    }
     // The background compaction is recorded: if compacting again fails, its result stands while it fits.
     return inLine(history).catch((error: unknown) => {
       if (CompactionAbortedError.isInstance(error) || historyTokens > check.limit) throw error;
@@ -764,7 +844,13 @@ export class Compactor {
     // A target given for this request shrinks with the limit after an overflow, as the budget's does.
     const given = options.targetTokens === undefined ? undefined : options.targetTokens * shrink;
     const chosen = Math.floor(Math.min(given ?? target ?? budget.target, budget.limit));
-    return { limit: budget.limit - overhead, target: chosen - overhead };
+    // Forced at or under the target: half of the messages, so that every strategy has work and room (a summary
+    // sized by the target, turns dropped, results shortened) and the result is still the strategy's best.
+    const aimed =
+      forced(trigger, options) && tokens <= chosen
+        ? Math.floor(messageTokens * forcedShare) + overhead
+        : chosen;
+    return { limit: budget.limit - overhead, target: aimed - overhead };
   }
 }
 
@@ -786,6 +872,14 @@ function capped<Shape extends { limit: number; target: number; trigger: number |
 
 /** Share of the refused request's size to stay under when the provider did not say how far over it was. */
 const overflowShrink = 0.9;
+
+/** Share of its messages' tokens that a forced compaction of a history at or under the target aims for. */
+const forcedShare = 0.5;
+
+/** Whether a compaction runs even at or under the target: a manual one asked with `force`. */
+function forced(trigger: CompactionTrigger, options: CompactOptions): boolean {
+  return trigger === 'manual' && options.force === true;
+}
 
 /** Creates a {@link Compactor}. Throws `InvalidOptionsError` for an invalid budget. */
 export function createCompactor(settings: CompactorSettings): Compactor {

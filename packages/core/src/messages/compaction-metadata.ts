@@ -11,6 +11,12 @@ export type CompactionMessageKind = 'summary' | 'marker' | 'modified';
 export interface CompactionMetadata extends JSONObject {
   /** Pinned messages are kept verbatim by every strategy. */
   pinned?: boolean;
+  /**
+   * Who set `pinned` when compaction did, not the user: `plan` for the agent's latest plan or todo state
+   * (`pinPlanState` of `@compaction/core/working-state`), which is unpinned again once a newer plan replaces
+   * it. A pin without this mark is the user's own and is never taken back.
+   */
+  pinnedBy?: string;
   /** Set on messages a strategy created or changed. */
   kind?: CompactionMessageKind;
   /** The compaction round that produced the message (1 for the first compaction of a session). */

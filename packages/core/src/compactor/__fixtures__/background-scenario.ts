@@ -25,15 +25,17 @@ export function turns(count: number, label: string): Message[] {
 
 /** The history the background job compacts: between `prepareAt` and the trigger of {@link budget}. */
 export const base = conversation(12, 400);
-/** The same history four turns later: over the trigger. */
+/** The same history four turns later: over the trigger, under the limit. */
 export const later = [...base, ...turns(4, 'later')];
+/** Six turns later: over the limit, though those six turns alone are under the target. */
+export const beyond = [...base, ...turns(6, 'beyond')];
 const limit = Math.ceil(counter.estimate(later) / 0.9);
 export const budget = {
   contextWindow: limit,
   reservedOutputTokens: 0,
   safetyMargin: 0,
   trigger: 0.85,
-  target: 0.4,
+  target: 0.45,
 };
 export const background = { prepareAt: 0.6 };
 
