@@ -1,5 +1,5 @@
 import { reachableFloor } from '@compaction/testing';
-import { describeConformance } from '@compaction/testing/vitest';
+import { describeConformance, describeTranscriptPlans } from '@compaction/testing/vitest';
 import { createPruning } from './pruning.js';
 
 // By design the newest `minRecentTurns` turns (5 by default) give way only to the limit, not to the target.
@@ -11,3 +11,6 @@ describeConformance('pruning without the original task, recent turns or markers'
   strategy: () => createPruning({ keepOriginalTask: false, minRecentTurns: 0, marker: false }),
   floor: (messages, counter, settings) => reachableFloor(messages, counter, settings),
 });
+
+// The plan pinned as the Compactor pins it (keeps-the-plan above), on the real transcripts too.
+describeTranscriptPlans('pruning', createPruning());

@@ -1,5 +1,5 @@
 import type { FloorOf } from '@compaction/testing';
-import { describeConformance } from '@compaction/testing/vitest';
+import { describeConformance, describeTranscriptPlans } from '@compaction/testing/vitest';
 import { createToolResultTruncation } from './tool-result-truncation.js';
 
 /**
@@ -17,3 +17,6 @@ describeConformance('tool-result-truncation masking every result and clearing in
     createToolResultTruncation({ mode: 'mask', keepRecent: 0, maxResultTokens: 10, clearToolInputs: true }),
   floor: keepsEveryMessage,
 });
+
+// The plan pinned as the Compactor pins it (keeps-the-plan above), on the real transcripts too.
+describeTranscriptPlans('tool-result-truncation', createToolResultTruncation(), { floor: keepsEveryMessage });

@@ -11,8 +11,10 @@ import {
   type TokenCounter,
   verifyCompaction,
 } from '@compaction/core';
+import { pinPlanState } from '@compaction/core/working-state';
 import fc from 'fast-check';
 import { archiveProblem } from './archive-check.js';
+import { latestPlanProblem } from './conformance-plan.js';
 import { compactInRounds, type RoundsCase } from './conformance-rounds.js';
 import type { ConformanceTally } from './conformance-tally.js';
 import { deepCopy } from './deep-copy.js';
@@ -73,6 +75,18 @@ export class ConformanceRunner {
       }
       from = found + 1;
     }
+    return assertNoViolations(input.messages, output.messages, this.newCounter(), input.budget.limit);
+  }
+
+  /**
+   * On a history with plan tool calls, pinned as the Compactor pins them (`pinPlanState`), the latest plan
+   * call and its result come back verbatim ({@link latestPlanProblem}), besides every other rule.
+   */
+  async keepsThePlan(testCase: ConformanceCase): Promise<boolean> {
+    const { input, output } = await this.run({ ...testCase, messages: pinPlanState(testCase.messages) });
+    if (output === undefined) return true;
+    const problem = latestPlanProblem(input.messages, output.messages);
+    if (problem !== undefined) throw new Error(problem);
     return assertNoViolations(input.messages, output.messages, this.newCounter(), input.budget.limit);
   }
 

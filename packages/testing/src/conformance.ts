@@ -1,5 +1,6 @@
 import { type CompactionStrategy, createTokenCounter, type TokenEstimator } from '@compaction/core';
 import fc from 'fast-check';
+import { planConversationArbitrary } from './conformance-plan.js';
 import { roundsCaseArbitrary } from './conformance-rounds.js';
 import { type ConformanceCase, ConformanceRunner } from './conformance-runner.js';
 import { type ConformanceTally, tallyShortfall } from './conformance-tally.js';
@@ -26,6 +27,9 @@ export const conformanceProperties = {
   'reaches-reachable-targets':
     'When the target is at or above the floor, the returned history is at or under the target; and at least ' +
     'half of the cases over their target come back compacted.',
+  'keeps-the-plan':
+    'On histories holding plan or todo tool calls (TodoWrite, update_plan, todowrite...), pinned as the ' +
+    'Compactor pins them, the latest plan call and its result come back verbatim, and every rule holds.',
   'does-not-mutate-input': 'The input list and its messages are deeply frozen and must come out equal.',
   deterministic: 'Two runs on equal inputs with fresh counters return equal histories and summaries.',
   'handles-generous-budget':
@@ -109,9 +113,16 @@ const openingCaseArbitrary: fc.Arbitrary<ConformanceCase> = fc.record({
   targetShare: fc.double({ min: 0.4, max: 1, noNaN: true }),
 });
 
+const planCaseArbitrary: fc.Arbitrary<ConformanceCase> = fc.record({
+  messages: planConversationArbitrary(),
+  limitShare: fc.double({ min: 0.05, max: 1.2, noNaN: true }),
+  targetShare: fc.double({ min: 0.4, max: 1, noNaN: true }),
+});
+
 const propertyMethods = {
   'keeps-the-rules': 'keepsTheRules',
   'keeps-the-opening': 'keepsTheOpening',
+  'keeps-the-plan': 'keepsThePlan',
   'gives-up-only-when-unreachable': 'givesUpOnlyWhenUnreachable',
   'reaches-reachable-targets': 'reachesReachableTargets',
   'does-not-mutate-input': 'doesNotMutate',
@@ -152,11 +163,17 @@ export async function checkConformanceProperty(
             ...parameters,
             numRuns: Math.max(1, Math.ceil(numRuns / 4)),
           })
-        : await runProperty(
-            property === 'keeps-the-opening' ? openingCaseArbitrary : caseArbitrary,
-            (testCase) => runner[propertyMethods[property]](testCase),
-            parameters,
-          );
+        : property === 'keeps-the-plan'
+          ? // One rule over what the rules already check: an eighth of the runs, a few dozen per strategy.
+            await runProperty(planCaseArbitrary, (testCase) => runner.keepsThePlan(testCase), {
+              ...parameters,
+              numRuns: Math.max(1, Math.ceil(numRuns / 8)),
+            })
+          : await runProperty(
+              property === 'keeps-the-opening' ? openingCaseArbitrary : caseArbitrary,
+              (testCase) => runner[propertyMethods[property]](testCase),
+              parameters,
+            );
   const progress = property === 'reaches-reachable-targets' || property === 'archives-what-it-removes';
   const failure = counterexample ?? (progress ? tallyShortfall(runner.tally) : undefined);
   return {

@@ -17,6 +17,7 @@ export {
   defaultConformanceRuns,
   type PropertyOutcome,
 } from './conformance.js';
+export { latestPlanProblem, planConversationArbitrary, withPlanCalls } from './conformance-plan.js';
 export {
   type ConformanceTally,
   describeTally,

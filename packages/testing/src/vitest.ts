@@ -81,6 +81,7 @@ export {
   sampleArchivingRecord,
   sampleCompactionRecord,
 } from './store-suite.js';
+export { describeTranscriptPlans, withPlanTurns } from './transcript-plans.js';
 export { describeTranscriptTargets, requiredTokens, targetShares } from './transcript-targets.js';
 
 /**

@@ -161,6 +161,27 @@ export const brokenStrategies = {
         : output;
     },
   } satisfies CompactionStrategy,
+  /**
+   * Takes no notice of the pins on the agent's plan (`pinnedBy: 'plan'`), as a strategy that found plan
+   * messages by text or treated their pins as its own would: an old plan goes with the oldest turns.
+   */
+  'ignores-plan-pins': {
+    specificationVersion: 'v1',
+    name: 'ignores-plan-pins',
+    async compact(input) {
+      const originals = new Map<Message, Message>();
+      const messages = input.messages.map((message) => {
+        const marks = compactionMetadataOf(message);
+        if (marks?.pinnedBy !== 'plan') return message;
+        const unpinned = withCompactionMetadata(message, { pinned: false });
+        originals.set(unpinned, message);
+        return unpinned;
+      });
+      const output = await dropOldestTurns().compact({ ...input, messages });
+      // What it keeps goes back as it came, so the only rule it breaks is the plan's.
+      return { ...output, messages: output.messages.map((message) => originals.get(message) ?? message) };
+    },
+  } satisfies CompactionStrategy,
   /** Answers every history, malformed ones too, with an empty one: valid, but without what must be kept. */
   'drops-everything': {
     specificationVersion: 'v1',
