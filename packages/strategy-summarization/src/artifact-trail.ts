@@ -1,12 +1,20 @@
 import type { JSONObject } from '@compaction/core';
+import type { FileState } from './languages/summary-language.js';
 
-/** What was done to a file. `touched` means a command named it without saying how. */
-export type FileAction = 'read' | 'created' | 'modified' | 'touched';
+export type { FileState };
 
-/** One file of the trail, with everything done to it. */
+/**
+ * What a tool call did to a file: read it, edited it, created (or overwrote) it, deleted it; `named` means a
+ * command named it without saying how.
+ */
+export type FileAction = FileState;
+
+/** One file of the trail, with the state the agent last left it in. */
 export interface FileRecord extends JSONObject {
+  /** The path as the tool call or command named it. */
   path: string;
-  actions: FileAction[];
+  /** The state the agent last left the file in. */
+  state: FileState;
 }
 
 /** One command of the trail (its first line), with how its latest run ended. */
@@ -19,8 +27,8 @@ export interface CommandRecord extends JSONObject {
 }
 
 /**
- * A deterministic record, built from tool calls and results without the LLM, of the files read, created and
- * modified, the commands run with their exit status and the errors seen. It is carried from one summary to
+ * A deterministic record, built from tool calls and results without the LLM, of the files read, created,
+ * edited and deleted (each with the state it was last left in), the commands run with their exit status and the errors seen. It is carried from one summary to
  * the next in the summary message's metadata, so it survives any number of rounds; detail that no longer
  * fits its share of the budget is folded into counts, oldest first. Items are in order of their latest use.
  */
@@ -37,19 +45,32 @@ export function emptyArtifactTrail(): ArtifactTrail {
   return { files: [], commands: [], errors: [], folded: { files: 0, commands: 0, errors: 0 } };
 }
 
-/** Adds a file action, moving the file to the newest position. */
+/** Adds a file action, moving the file to the newest position with the state the action leaves it in. */
 export function recordFile(trail: ArtifactTrail, path: string, action: FileAction): void {
   const index = trail.files.findIndex((file) => file.path === path);
   const existing = index === -1 ? undefined : trail.files.splice(index, 1)[0]!;
-  const actions = new Set<FileAction>(existing?.actions ?? []);
-  // A file written after it was read or created already is modified, not created again.
-  if (action === 'created' && (actions.has('read') || actions.has('created') || actions.has('modified'))) {
-    actions.add('modified');
-  } else {
-    actions.add(action);
+  trail.files.push({ path, state: nextState(existing?.state, action) });
+}
+
+/**
+ * The state a file is in after an action. Reading or naming a file changes nothing the agent did to it. A
+ * file the agent created stays `created` when edited (it is still new); a file that existed and is written
+ * whole is `edited`; a deleted file written again is `created`. The states compose: the state of two spans
+ * in a row is the second span's state applied to the first's, which is how trails of rounds are merged.
+ */
+export function nextState(previous: FileState | undefined, action: FileAction): FileState {
+  if (previous === undefined || previous === 'named') return action;
+  switch (action) {
+    case 'read':
+    case 'named':
+      return previous;
+    case 'created':
+      return previous === 'created' || previous === 'deleted' ? 'created' : 'edited';
+    case 'edited':
+      return previous === 'created' ? 'created' : 'edited';
+    case 'deleted':
+      return 'deleted';
   }
-  if (actions.size > 1) actions.delete('touched');
-  trail.files.push({ path, actions: fileActionOrder.filter((item) => actions.has(item)) });
 }
 
 /** Adds a command run, moving it to the newest position and counting repeated runs. */
@@ -69,7 +90,7 @@ export function recordError(trail: ArtifactTrail, error: string): void {
 /** Merges an older trail with a newer one: the newer one's items count as more recent. Inputs are unchanged. */
 export function mergeArtifactTrails(older: ArtifactTrail, newer: ArtifactTrail): ArtifactTrail {
   const merged = cloneTrail(older);
-  for (const file of newer.files) for (const action of file.actions) recordFile(merged, file.path, action);
+  for (const file of newer.files) recordFile(merged, file.path, file.state);
   for (const command of newer.commands) {
     recordCommand(merged, command.command, command.status);
     merged.commands.at(-1)!.runs += command.runs - 1;
@@ -97,10 +118,9 @@ export function parseArtifactTrail(value: unknown): ArtifactTrail | undefined {
   }
   const trail = emptyArtifactTrail();
   for (const file of record.files) {
-    if (typeof file?.path !== 'string' || !Array.isArray(file.actions)) continue;
-    for (const action of file.actions) {
-      if (fileActionOrder.includes(action as FileAction)) recordFile(trail, file.path, action as FileAction);
-    }
+    if (typeof file?.path !== 'string') continue;
+    const state = stateOfRecord(file);
+    if (state !== undefined) recordFile(trail, file.path, state);
   }
   for (const command of record.commands) {
     if (typeof command?.command !== 'string') continue;
@@ -126,7 +146,22 @@ export function parseArtifactTrail(value: unknown): ArtifactTrail | undefined {
   return trail;
 }
 
-const fileActionOrder: readonly FileAction[] = ['created', 'modified', 'read', 'touched'];
+const fileStates: readonly FileState[] = ['created', 'edited', 'deleted', 'read', 'named'];
+
+/** What trails written before files had one state called each action, strongest first. */
+const earlierActions: ReadonlyArray<[string, FileState]> = [
+  ['created', 'created'],
+  ['modified', 'edited'],
+  ['read', 'read'],
+  ['touched', 'named'],
+];
+
+/** A record's state; a record of an earlier trail lists its actions instead, and the strongest stands. */
+function stateOfRecord(record: Record<string, unknown>): FileState | undefined {
+  if (fileStates.includes(record.state as FileState)) return record.state as FileState;
+  const actions = Array.isArray(record.actions) ? record.actions : [];
+  return earlierActions.find(([action]) => actions.includes(action))?.[1];
+}
 
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;

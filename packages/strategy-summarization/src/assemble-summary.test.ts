@@ -2,6 +2,7 @@ import { compactionMetadataOf, createTokenCounter, type Message, textOf } from '
 import { describe, expect, it } from 'vitest';
 import { emptyArtifactTrail } from './artifact-trail.js';
 import { assembleSummary, fitTrail } from './assemble-summary.js';
+import { english } from './languages/english.js';
 import type { SummaryPlan } from './plan-summary.js';
 
 const text = (role: 'user' | 'assistant' | 'system', value: string): Message =>
@@ -15,6 +16,7 @@ const request = text('user', 'Now update the changelog.');
 function planOf(kept: readonly Message[], indexes: readonly number[]): SummaryPlan {
   return {
     round: 2,
+    language: english,
     kept: kept.map((message, position) => ({ index: indexes[position]!, message })),
     evicted: [text('assistant', 'old work')],
     previous: { text: undefined, trail: emptyArtifactTrail(), round: 0, summarizedMessages: 0 },

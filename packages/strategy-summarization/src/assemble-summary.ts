@@ -24,7 +24,7 @@ export function fitTrail(
 ): FittedTrail {
   // The blank lines between the text and the trail count too, or a text within its limit would not fit.
   const trailBudget = Math.max(plan.trailTokens, plan.summaryRoom - bodyTokens - separatorTokens);
-  const fitted = fitArtifactTrail(plan.trail, trailBudget, countText);
+  const fitted = fitArtifactTrail(plan.trail, trailBudget, countText, plan.language);
   return { trail: fitted.trail, text: countText(fitted.text) <= trailBudget ? fitted.text : '' };
 }
 

@@ -26,8 +26,11 @@ const readingVerbs = new Set([
   'view',
   'open',
 ]);
-const modifyingVerbs = new Set(['patch', 'tee', 'truncate', 'chmod', 'rm', 'mv', 'cp', 'ed']);
+const editingVerbs = new Set(['patch', 'tee', 'truncate', 'chmod', 'ed']);
 const creatingVerbs = new Set(['touch', 'mkdir']);
+const deletingVerbs = new Set(['rm', 'rmdir', 'unlink', 'shred']);
+/** Verbs whose last path is where the others go: created there; the others moved away or copied from. */
+const movingVerbs: Readonly<Record<string, FileAction>> = { mv: 'deleted', cp: 'read' };
 
 /** A path named by a shell command, and what the command seems to do to it. */
 export interface CommandPath {
@@ -38,40 +41,61 @@ export interface CommandPath {
 /**
  * Finds the file paths a shell command names, without running anything: unquoted words that look like
  * paths (`src/app.py`, `./build.sh`, `/testbed/setup.cfg`), with the action read from the verb and from
- * redirections (`> file` creates or overwrites, `sed -i ... file` modifies, `cat file` reads). Quoted words
- * (sed scripts, Python snippets) and here-document bodies are skipped, so code is not taken for paths.
+ * redirections (`> file` creates or overwrites, `>> file` and `sed -i ... file` edit, `cat file` and
+ * `sed -n ... file` read, `rm file` deletes, `mv a b` deletes `a` and creates `b`, `cp a b` reads `a` and
+ * creates `b`). Quoted words (sed scripts, Python snippets) and here-document bodies are skipped, so code is
+ * not taken for paths.
  */
 export function pathsOfCommand(command: string): CommandPath[] {
   const found: CommandPath[] = [];
-  for (const segment of segmentsOf(command)) {
-    const words = segment;
-    const verb = words.find((word) => !word.quoted && !/^\w+=/.test(word.text))?.text ?? '';
-    const inPlace = (verb === 'sed' || verb === 'perl') && words.some((word) => /^-\w*i/.test(word.text));
-    let redirect = false;
-    for (const word of words) {
-      if (word.text === '>' || word.text === '>>' || word.text === '&>') {
-        redirect = true;
-        continue;
-      }
-      if (word.quoted || word.text.startsWith('-') || word.text.includes('://')) {
-        redirect = false;
-        continue;
-      }
-      const text = word.text.replace(/^[<>]+/, '').replace(/[,:;]+$/, '');
-      if (text.length < 3 || !(namedFile.test(text) || slashedPath.test(text) || absolutePath.test(text))) {
-        redirect = false;
-        continue;
-      }
-      let action: FileAction = 'touched';
-      if (redirect) action = 'created';
-      else if (inPlace || modifyingVerbs.has(verb)) action = 'modified';
-      else if (creatingVerbs.has(verb)) action = 'created';
-      else if (readingVerbs.has(verb) || verb === 'sed') action = 'read';
-      found.push({ path: text, action });
-      redirect = false;
+  for (const segment of segmentsOf(command)) found.push(...pathsOfSegment(segment));
+  return found;
+}
+
+/** The paths one simple command names, with what it does to each. */
+function pathsOfSegment(words: readonly Word[]): CommandPath[] {
+  const found: CommandPath[] = [];
+  const verb = words.find((word) => !word.quoted && !/^\w+=/.test(word.text))?.text ?? '';
+  const inPlace = (verb === 'sed' || verb === 'perl') && words.some((word) => /^-\w*i/.test(word.text));
+  let redirect: FileAction | undefined;
+  const verbPaths: CommandPath[] = [];
+  for (const word of words) {
+    if (word.text === '>' || word.text === '>>' || word.text === '&>') {
+      // `>` writes the file whole (a new file, or an existing one edited); `>>` adds to it.
+      redirect = word.text === '>>' ? 'edited' : 'created';
+      continue;
     }
+    const text = word.text.replace(/^[<>]+/, '').replace(/[,:;]+$/, '');
+    const isPath =
+      !word.quoted &&
+      !word.text.startsWith('-') &&
+      !word.text.includes('://') &&
+      text.length >= 3 &&
+      (namedFile.test(text) || slashedPath.test(text) || absolutePath.test(text));
+    if (isPath && redirect !== undefined) found.push({ path: text, action: redirect });
+    else if (isPath) {
+      const item = { path: text, action: verbAction(verb, inPlace) };
+      found.push(item);
+      verbPaths.push(item);
+    }
+    redirect = undefined;
+  }
+  const moved = Object.hasOwn(movingVerbs, verb) ? movingVerbs[verb] : undefined;
+  if (moved !== undefined && verbPaths.length >= 2) {
+    verbPaths.forEach((item, index) => {
+      item.action = index === verbPaths.length - 1 ? 'created' : moved;
+    });
   }
   return found;
+}
+
+/** What a command's verb does to the paths it names. */
+function verbAction(verb: string, inPlace: boolean): FileAction {
+  if (inPlace || editingVerbs.has(verb)) return 'edited';
+  if (deletingVerbs.has(verb)) return 'deleted';
+  if (creatingVerbs.has(verb)) return 'created';
+  if (readingVerbs.has(verb) || verb === 'sed') return 'read';
+  return 'named';
 }
 
 interface Word {

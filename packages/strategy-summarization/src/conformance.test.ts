@@ -4,7 +4,7 @@ import {
   type FloorOf,
   protectedTokens,
 } from '@compaction/testing';
-import { describeConformance } from '@compaction/testing/vitest';
+import { describeConformance, describeTranscriptPlans } from '@compaction/testing/vitest';
 import { summarizingProvider } from './__fixtures__/summaries.js';
 import { createSummarization } from './create-summarization.js';
 
@@ -46,3 +46,6 @@ describeConformance('summarization (the summary asked in the conversation itself
   numRuns: variantRuns,
   floor,
 });
+
+// The plan pinned as the Compactor pins it (keeps-the-plan above), on the real transcripts too.
+describeTranscriptPlans('summarization', createSummarization({ provider: summarizingProvider() }), { floor });

@@ -11,12 +11,18 @@ import {
 import { separateJoinedSummaries } from '@compaction/strategy-kit';
 import { acceptSummary } from './accept-summary.js';
 import { fallbackSummary } from './fallback-summary.js';
+import { summaryLanguageCodes, summaryLanguageOf } from './languages/summary-languages.js';
 import { planSummary } from './plan-summary.js';
 import { requestSummary, type Summarizer } from './request-summary.js';
-import { resolveSummarizationOptions, type SummarizationOptions } from './summarization-options.js';
+import {
+  type ResolvedSummarizationOptions,
+  resolveSummarizationOptions,
+  type SummarizationOptions,
+} from './summarization-options.js';
 import { type SummaryOutcome, summaryDetails } from './summary-details.js';
+import { summaryFormat } from './summary-format.js';
 import { strategyName } from './summary-message.js';
-import { checkTemplate, defaultSummarySections, defaultSummaryTemplate } from './summary-template.js';
+import { checkTemplate } from './summary-template.js';
 
 /** Settings of {@link createSummarization}: the options plus the provider that writes the summaries. */
 export interface SummarizationSettings extends SummarizationOptions {
@@ -41,6 +47,17 @@ export function createSummarization(settings: SummarizationSettings = {}): Compa
   const { provider, ...rest } = settings;
   const options = resolveSummarizationOptions(rest);
   if (options.template !== undefined) checkTemplate(options.template);
+  if (options.language !== 'auto' && summaryLanguageOf(options.language) === undefined) {
+    throw new InvalidOptionsError({
+      subject: `strategy "${strategyName}"`,
+      issues: [
+        {
+          path: 'language',
+          message: `unknown language "${options.language}": use 'auto' or one of ${summaryLanguageCodes.join(', ')}`,
+        },
+      ],
+    });
+  }
   if (provider === undefined && options.maxOutputTokens > 0) {
     throw new InvalidOptionsError({
       subject: `strategy "${strategyName}"`,
@@ -56,29 +73,32 @@ export function createSummarization(settings: SummarizationSettings = {}): Compa
       ],
     });
   }
-  const summarizer: Summarizer = {
-    provider,
-    options,
-    template: options.template ?? defaultSummaryTemplate,
-    requiredSections:
-      options.requiredSections ?? (options.template === undefined ? defaultSummarySections : []),
-  };
   return {
     specificationVersion: 'v1',
     name: strategyName,
-    compact: (input) => compactWithSummary(input, summarizer),
+    compact: (input) => compactWithSummary(input, provider, options),
   };
 }
 
-async function compactWithSummary(input: CompactionInput, summarizer: Summarizer): Promise<CompactionOutput> {
+async function compactWithSummary(
+  input: CompactionInput,
+  provider: Provider | undefined,
+  options: ResolvedSummarizationOptions,
+): Promise<CompactionOutput> {
   const { messages, counter, budget } = input;
-  const { options } = summarizer;
   assertValidHistory(messages);
   if (input.abortSignal?.aborted) throw new CompactionAbortedError({ cause: input.abortSignal.reason });
   // A summary read back from a provider's format may share its message with the turn after it: as a message
   // of its own again, it is merged and replaced like any earlier summary.
   const separated = separateJoinedSummaries(messages);
-  const decision = planSummary(separated === messages ? input : { ...input, messages: separated }, options);
+  // The language is the user's: read from the whole history, so it stays the same from round to round.
+  const format = summaryFormat(options, separated);
+  const summarizer: Summarizer = { provider, options, ...format };
+  const decision = planSummary(
+    separated === messages ? input : { ...input, messages: separated },
+    options,
+    format.language,
+  );
   if (decision.kind === 'no-summary') {
     // With nothing changed, the history goes back as it came, not split.
     const { output } = decision;

@@ -18,7 +18,7 @@ function exchange(toolName: string, input: JSONValue, output: string, isError?: 
 
 const settings = { commandCharacters: 200 };
 const filesOf = (messages: Message[]) =>
-  Object.fromEntries(extractArtifacts(messages, settings).files.map((file) => [file.path, file.actions]));
+  Object.fromEntries(extractArtifacts(messages, settings).files.map((file) => [file.path, file.state]));
 
 describe('extractArtifacts', () => {
   it('reads Claude Code tools (Read, Edit, Write, Bash)', () => {
@@ -37,8 +37,8 @@ describe('extractArtifacts', () => {
       settings,
     );
     expect(trail.files).toEqual([
-      { path: '/repo/src/app.ts', actions: ['modified', 'read'] },
-      { path: '/repo/src/new.ts', actions: ['created'] },
+      { path: '/repo/src/app.ts', state: 'edited' },
+      { path: '/repo/src/new.ts', state: 'created' },
     ]);
     expect(trail.commands).toEqual([{ command: 'npm test', status: 1, runs: 1 }]);
     expect(trail.errors).toEqual(['FAIL src/app.test.ts']);
@@ -68,13 +68,13 @@ describe('extractArtifacts', () => {
       ...exchange('find_file', { file_name: 'fields.py', dir: 'src' }, 'Found 1 match'),
     ];
     expect(filesOf(messages)).toEqual({
-      '/testbed/setup.py': ['modified', 'read'],
-      '/testbed/repro.py': ['created'],
-      'repro.py': ['touched'],
-      'src/marshmallow/fields.py': ['modified', 'read'],
-      'reproduce.py': ['created'],
-      'fields.py': ['read'],
-      src: ['read'],
+      '/testbed/setup.py': 'edited',
+      '/testbed/repro.py': 'created',
+      'repro.py': 'named',
+      'src/marshmallow/fields.py': 'edited',
+      'reproduce.py': 'created',
+      'fields.py': 'read',
+      src: 'read',
     });
     expect(extractArtifacts(messages, settings).commands).toEqual([
       { command: 'python repro.py', status: 0, runs: 1 },
@@ -133,7 +133,8 @@ describe('extractArtifacts', () => {
       { command: `${long.slice(0, 40)}…`, status: 0, runs: 1 },
       { command: "cat <<'EOF' > fix.py", status: 0, runs: 2 },
     ]);
-    expect(trail.files).toEqual([{ path: 'fix.py', actions: ['created', 'modified'] }]);
+    // Written whole twice, and new: created.
+    expect(trail.files).toEqual([{ path: 'fix.py', state: 'created' }]);
   });
 
   it('reads commands written as fenced bash blocks when there is no tool call', () => {
@@ -163,8 +164,8 @@ describe('pathsOfCommand', () => {
         "cd /testbed && sed -i 's/a\\/b/c/g' src/app.py && cat README.md | grep -n foo > out.txt 2>&1; curl https://x.io/a.json",
       ),
     ).toEqual([
-      { path: '/testbed', action: 'touched' },
-      { path: 'src/app.py', action: 'modified' },
+      { path: '/testbed', action: 'named' },
+      { path: 'src/app.py', action: 'edited' },
       { path: 'README.md', action: 'read' },
       { path: 'out.txt', action: 'created' },
     ]);
@@ -174,12 +175,109 @@ describe('pathsOfCommand', () => {
       ),
     ).toEqual([
       { path: 'tests/test_new.py', action: 'created' },
-      { path: 'tests/test_new.py', action: 'touched' },
+      { path: 'tests/test_new.py', action: 'named' },
     ]);
     expect(pathsOfCommand('python -c "open(\'secret/file.txt\')" --config=conf.yaml')).toEqual([]);
     expect(pathsOfCommand('touch src/new.ts && mkdir -p src/lib/util')).toEqual([
       { path: 'src/new.ts', action: 'created' },
       { path: 'src/lib/util', action: 'created' },
     ]);
+  });
+});
+
+describe('the state each file was last left in', () => {
+  it('follows Claude Code: read then edited is edited, a new file edited stays created, then deleted', () => {
+    const messages = [
+      ...exchange('Read', { file_path: 'src/app.ts' }, 'export const x = 1;'),
+      ...exchange('Edit', { file_path: 'src/app.ts', old_string: 'x', new_string: 'y' }, 'ok'),
+      ...exchange('Read', { file_path: 'src/app.ts' }, 'export const y = 1;'),
+      ...exchange('Write', { file_path: 'src/new.ts', content: 'export {}' }, 'File created'),
+      ...exchange('MultiEdit', { file_path: 'src/new.ts', edits: [] }, 'ok'),
+      ...exchange('Write', { file_path: 'src/config.ts', content: 'x' }, 'ok'),
+      ...exchange('Read', { file_path: 'README.md' }, '# app'),
+      ...exchange('Write', { file_path: 'src/old.ts', content: 'x' }, 'ok'),
+      ...exchange('Bash', { command: 'rm src/old.ts' }, ''),
+    ];
+    expect(filesOf(messages)).toEqual({
+      'src/app.ts': 'edited',
+      'src/new.ts': 'created',
+      'src/config.ts': 'created',
+      'README.md': 'read',
+      'src/old.ts': 'deleted',
+    });
+  });
+
+  it("follows str_replace_editor's view, create, str_replace and insert", () => {
+    const messages = [
+      ...exchange('str_replace_editor', { command: 'view', path: '/testbed/a.py' }, '1 a = 1'),
+      ...exchange(
+        'str_replace_editor',
+        { command: 'str_replace', path: '/testbed/a.py', old_str: 'a' },
+        'ok',
+      ),
+      ...exchange('str_replace_editor', { command: 'create', path: '/testbed/b.py', file_text: 'b' }, 'ok'),
+      ...exchange('str_replace_editor', { command: 'insert', path: '/testbed/b.py', new_str: 'c' }, 'ok'),
+      ...exchange('str_replace_editor', { command: 'view', path: '/testbed/c.py' }, '1 c = 1'),
+    ];
+    expect(filesOf(messages)).toEqual({
+      '/testbed/a.py': 'edited',
+      '/testbed/b.py': 'created',
+      '/testbed/c.py': 'read',
+    });
+  });
+
+  it("follows apply_patch's Add, Update, Delete and Move, as a tool and in a shell command", () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: src/added.ts',
+      '+export {};',
+      '*** Update File: src/updated.ts',
+      '@@',
+      '-a',
+      '+b',
+      '*** Delete File: src/removed.ts',
+      '*** Update File: src/before.ts',
+      '*** Move to: src/after.ts',
+      '*** End Patch',
+    ].join('\n');
+    expect(filesOf(exchange('apply_patch', patch, 'Success. Updated the following files'))).toEqual({
+      'src/added.ts': 'created',
+      'src/updated.ts': 'edited',
+      'src/removed.ts': 'deleted',
+      'src/before.ts': 'deleted',
+      'src/after.ts': 'created',
+    });
+    const inShell = exchange(
+      'shell',
+      { command: ['apply_patch', patch] },
+      '{"output":"Success","metadata":{"exit_code":0}}',
+    );
+    expect(filesOf(inShell)).toMatchObject({ 'src/updated.ts': 'edited', 'src/removed.ts': 'deleted' });
+    const heredoc = exchange('bash', { command: `apply_patch <<'EOF'\n${patch}\nEOF` }, 'Exit code: 0');
+    expect(filesOf(heredoc)).toMatchObject({ 'src/added.ts': 'created', 'src/after.ts': 'created' });
+  });
+
+  it('follows shell commands: cat and sed -n read, > creates, >> and sed -i edit, rm deletes, mv and cp', () => {
+    const messages = [
+      ...exchange('bash', { command: 'cat src/a.py && sed -n 1,20p src/b.py' }, 'Exit code: 0'),
+      ...exchange('bash', { command: "sed -i 's/x/y/' src/a.py && echo x >> src/b.py" }, 'Exit code: 0'),
+      ...exchange('bash', { command: 'echo hi > notes.txt && touch empty.txt' }, 'Exit code: 0'),
+      ...exchange(
+        'bash',
+        { command: 'mv src/old.py src/new.py && cp setup.cfg setup.bak.cfg' },
+        'Exit code: 0',
+      ),
+      ...exchange('bash', { command: 'rm -f notes.txt' }, 'Exit code: 0'),
+    ];
+    expect(filesOf(messages)).toEqual({
+      'src/a.py': 'edited',
+      'src/b.py': 'edited',
+      'empty.txt': 'created',
+      'src/old.py': 'deleted',
+      'src/new.py': 'created',
+      'setup.cfg': 'read',
+      'setup.bak.cfg': 'created',
+      'notes.txt': 'deleted',
+    });
   });
 });

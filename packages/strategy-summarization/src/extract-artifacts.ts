@@ -11,6 +11,7 @@ import {
 } from './artifact-trail.js';
 import { pathsOfCommand } from './command-paths.js';
 import { exitStatusOf, isFailure } from './exit-status.js';
+import { pathsOfPatch } from './patch-paths.js';
 import { firstLine } from './shorten-text.js';
 
 /** Settings of {@link extractArtifacts}. */
@@ -50,20 +51,21 @@ const editorActions: Readonly<Record<string, FileAction>> = {
   open: 'read',
   create: 'created',
   write: 'created',
-  str_replace: 'modified',
-  replace: 'modified',
-  insert: 'modified',
-  undo_edit: 'modified',
-  edit: 'modified',
-  append: 'modified',
-  delete: 'modified',
+  str_replace: 'edited',
+  replace: 'edited',
+  insert: 'edited',
+  undo_edit: 'edited',
+  edit: 'edited',
+  append: 'edited',
+  delete: 'deleted',
 };
 const shellTools = /bash|shell|terminal|exec|run|command|cmd|sh$/i;
 
 /**
  * Builds the artifact trail of a span of messages from its tool calls and results, without the LLM: the
- * files read, created and modified (from path fields such as `path`, `file_path` or `filename`, from editor
- * sub-commands, and from the paths shell commands name), the commands run (`command`, `cmd`... fields, and
+ * files read, edited, created and deleted, each with the state it was last left in (from path fields such as
+ * `path`, `file_path` or `filename` and the tool's name, from editor sub-commands, from `apply_patch`
+ * patches, and from the paths shell commands name), the commands run (`command`, `cmd`... fields, and
  * fenced bash blocks of agents that write commands as text) with their exit status, and the errors seen.
  */
 export function extractArtifacts(
@@ -114,13 +116,19 @@ function recordCall(context: CallContext, call: ToolCallPart, result: ToolResult
   const action = editorAction ?? actionOfTool(call.toolName);
   for (const path of paths) recordFile(trail, path, action);
   if (paths.length === 0 && /^(edit|insert|replace)/i.test(call.toolName) && context.openFile !== undefined) {
-    recordFile(trail, context.openFile, 'modified');
+    recordFile(trail, context.openFile, 'edited');
   }
-  if (paths.length > 0 && action !== 'touched') context.openFile = paths[0];
+  if (paths.length > 0 && action !== 'named') context.openFile = paths[0];
 
   const status = result === undefined ? 'unknown' : exitStatusOf(output, result.isError);
   if (isShellCommand && command !== undefined) {
     recordShellCommand(context, command, status);
+  }
+  // A patch's own lines say what it does to each file (Codex's `apply_patch`, as a tool or in a command).
+  const texts = [command, ...Object.values(fields ?? {})].filter((value) => typeof value === 'string');
+  const patch = typeof input === 'string' ? input : texts.join('\n');
+  if (!isFailure(status)) {
+    for (const found of pathsOfPatch(patch)) recordFile(trail, found.path, found.action);
   }
   if (result !== undefined && isFailure(status)) {
     const error = errorLine(output, context.settings.errorCharacters ?? 160);
@@ -177,10 +185,11 @@ function stringsOf(value: JSONValue | undefined): string[] {
 
 function actionOfTool(toolName: string): FileAction {
   const name = toolName.toLowerCase();
-  if (/edit|replace|patch|insert|update|apply|append|modify|delete|remove|undo/.test(name)) return 'modified';
+  if (/delete|remove|unlink/.test(name)) return 'deleted';
+  if (/edit|replace|patch|insert|update|apply|append|modify|undo/.test(name)) return 'edited';
   if (/write|create|new_file|save/.test(name)) return 'created';
   if (/read|view|open|cat|get|list|ls|glob|grep|search|find|show/.test(name)) return 'read';
-  return 'touched';
+  return 'named';
 }
 
 function outputText(result: ToolResultPart): string {

@@ -1,5 +1,5 @@
 import { type Message, textOf } from '@compaction/core';
-import { truncateText } from '@compaction/strategy-kit';
+import type { SummaryLanguage } from './languages/summary-language.js';
 import { cutToTokens } from './shorten-text.js';
 
 /** What {@link extractiveDigest} is built from. */
@@ -12,6 +12,8 @@ export interface ExtractiveDigestInput {
   previousSummary: string | undefined;
   /** The evicted span, for its last assistant notes. */
   evicted: readonly Message[];
+  /** The language of the digest's headings; what it quotes stays as it was written. */
+  language: SummaryLanguage;
   /** Most tokens of the digest. */
   tokens: number;
   countText: (text: string) => number;
@@ -23,20 +25,34 @@ export interface ExtractiveDigestInput {
  * evicted span. The artifact trail is appended by the caller, as for any summary.
  */
 export function extractiveDigest(input: ExtractiveDigestInput): string {
+  const { digest } = input.language;
   const excerpt = (message: Message | undefined) =>
-    message === undefined ? 'none' : truncateText(textOf(message).trim(), 300) || '(no text)';
+    message === undefined ? digest.none : excerptOf(textOf(message).trim(), 300) || digest.noText;
   const notes = input.evicted
     .filter((message) => message.role === 'assistant')
     .map((message) => textOf(message).trim())
     .filter((text) => text.length > 0)
     .slice(-3)
-    .map((text) => `- ${truncateText(text.replace(/\s+/g, ' '), 300)}`);
+    .map((text) => `- ${excerptOf(text.replace(/\s+/g, ' '), 300)}`);
   const sections = [
-    '(The summarizer was not available; this digest was extracted without it.)',
-    `## Original task\n${excerpt(input.task)}`,
-    `## Newest request\n${excerpt(input.latestRequest)}`,
-    `## Earlier summary\n${input.previousSummary ?? 'none'}`,
-    `## Last assistant notes in the removed span\n${notes.length > 0 ? notes.join('\n') : 'none'}`,
+    digest.unavailable,
+    `${digest.task}\n${excerpt(input.task)}`,
+    `${digest.latestRequest}\n${excerpt(input.latestRequest)}`,
+    `${digest.previousSummary}\n${input.previousSummary ?? digest.none}`,
+    `${digest.assistantNotes}\n${notes.length > 0 ? notes.join('\n') : digest.none}`,
   ];
   return cutToTokens(sections.join('\n\n'), input.tokens, input.countText);
+}
+
+/**
+ * The text shortened to about `characters`, its beginning and its end around `…`: a note of what was left out
+ * would be in one language inside text written in another.
+ */
+function excerptOf(text: string, characters: number): string {
+  if (text.length <= characters) return text;
+  // By code points, so that no character outside the Basic Multilingual Plane is cut in half.
+  const points = Array.from(text);
+  if (points.length <= characters) return text;
+  const head = Math.ceil((characters * 2) / 3);
+  return `${points.slice(0, head).join('')} … ${points.slice(points.length - (characters - head)).join('')}`;
 }

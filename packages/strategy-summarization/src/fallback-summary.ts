@@ -37,6 +37,7 @@ export function fallbackSummary(
           latestRequest: plan.latestRequest,
           previousSummary: plan.previous.text,
           evicted: plan.evicted,
+          language: plan.language,
           tokens: digestTokens,
           countText,
         });

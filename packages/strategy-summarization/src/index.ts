@@ -6,12 +6,22 @@ export {
   emptyArtifactTrail,
   type FileAction,
   type FileRecord,
+  type FileState,
   mergeArtifactTrails,
 } from './artifact-trail.js';
 export { type CommandPath, pathsOfCommand } from './command-paths.js';
 export { createSummarization, type SummarizationSettings } from './create-summarization.js';
 export { SummarizationFailedError } from './errors/summarization-failed-error.js';
 export { type ExtractArtifactsSettings, extractArtifacts } from './extract-artifacts.js';
+export { conversationLanguage } from './languages/conversation-language.js';
+export { detectLanguage } from './languages/detect-language.js';
+export type { SummaryLanguage, SummarySection } from './languages/summary-language.js';
+export {
+  type SummaryLanguageCode,
+  summaryLanguageCodes,
+  summaryLanguageOf,
+  summaryLanguages,
+} from './languages/summary-languages.js';
 export { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
 export {
   type ResolvedSummarizationOptions,
@@ -27,6 +37,7 @@ export type { SummaryFailure, SummaryFailureReason } from './summary-failure.js'
 export {
   defaultSummarySections,
   defaultSummaryTemplate,
+  summaryTemplateOf,
   type TemplatePlaceholder,
   templatePlaceholders,
 } from './summary-template.js';

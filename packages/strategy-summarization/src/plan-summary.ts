@@ -15,6 +15,8 @@ import {
 import { allocateRoom } from './allocate-room.js';
 import { type ArtifactTrail, mergeArtifactTrails } from './artifact-trail.js';
 import { extractArtifacts } from './extract-artifacts.js';
+import { english } from './languages/english.js';
+import type { SummaryLanguage } from './languages/summary-language.js';
 import { type HistoryLayout, layoutHistory, type RecentTurns, selectRecentTurns } from './plan-eviction.js';
 import { type PreviousSummary, readPreviousSummaries } from './previous-summary.js';
 import { renderArtifactTrail } from './render-artifact-trail.js';
@@ -25,6 +27,8 @@ import { summaryHeader, summaryMessage } from './summary-message.js';
 /** What a summarizing compaction keeps, what it summarizes, and where and in how much room the summary goes. */
 export interface SummaryPlan {
   round: number;
+  /** The language of the summary's own texts: its trail's and its digest's headings. */
+  language: SummaryLanguage;
   /** The kept messages in their original order, with separators where a gap would merge two model turns. */
   kept: readonly KeptMessage[];
   /** The messages to summarize, oldest first. */
@@ -70,7 +74,11 @@ export type SummaryDecision =
  * A history at or under the target, or one with nothing to summarize, needs no summary. Throws
  * `BudgetUnreachableError` when what is kept verbatim and the summary's header are over the limit.
  */
-export function planSummary(input: CompactionInput, options: ResolvedSummarizationOptions): SummaryDecision {
+export function planSummary(
+  input: CompactionInput,
+  options: ResolvedSummarizationOptions,
+  language: SummaryLanguage = english,
+): SummaryDecision {
   const { messages, counter, budget } = input;
   const total = counter.estimate(messages);
   if (total <= budget.target) {
@@ -79,7 +87,15 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
   const layout = layoutHistory(messages, planTurns(messages, counter));
   const previous = readPreviousSummaries(turnMessages(messages, layout.summaries));
   const round = Math.max(input.round, previous.round + 1);
-  const context: PlanContext = { input, options, layout, previous, round, archive: input.archive === true };
+  const context: PlanContext = {
+    input,
+    options,
+    language,
+    layout,
+    previous,
+    round,
+    archive: input.archive === true,
+  };
   const room = summaryRoom(context);
   const fitted = fitRecentTurns(context, room);
   const { recent } = fitted;
@@ -94,6 +110,7 @@ export function planSummary(input: CompactionInput, options: ResolvedSummarizati
 interface PlanContext {
   input: CompactionInput;
   options: ResolvedSummarizationOptions;
+  language: SummaryLanguage;
   layout: HistoryLayout;
   previous: PreviousSummary;
   round: number;
@@ -146,7 +163,7 @@ function summaryRoom({ input, layout, previous, round, archive }: PlanContext): 
 
 /** Divides the room (the trail first, see `allocateRoom`) and picks the newest turns that fit what is left. */
 function fitRecentTurns(context: PlanContext, room: number): FittedTurns {
-  const { input, options, layout, previous, round, archive } = context;
+  const { input, options, language, layout, previous, round, archive } = context;
   const { messages, counter, budget } = input;
   const trailNeeds = counter.estimator.countText(
     renderArtifactTrail(
@@ -156,6 +173,7 @@ function fitRecentTurns(context: PlanContext, room: number): FittedTurns {
           commandCharacters: options.commandCharacters,
         }),
       ),
+      language,
     ),
   );
   const { trailTokens, summaryTokens, recentTokens } = allocateRoom({
@@ -182,7 +200,7 @@ function fitRecentTurns(context: PlanContext, room: number): FittedTurns {
 
 /** The plan of a compaction that summarizes the turns before the recent ones (at least one of them). */
 function summaryPlanOf(context: PlanContext, room: number, fitted: FittedTurns): SummaryPlan {
-  const { input, options, layout, previous, round, archive } = context;
+  const { input, options, language, layout, previous, round, archive } = context;
   const { messages, counter } = input;
   const { recent, trailTokens, summaryTokens } = fitted;
   const boundary = layout.candidates[recent.firstKept];
@@ -218,6 +236,7 @@ function summaryPlanOf(context: PlanContext, room: number, fitted: FittedTurns):
   const firstConversational = messages.find((message) => message.role !== 'system');
   return {
     round,
+    language,
     kept,
     evicted,
     previous,

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyArtifactTrail, recordCommand, recordError, recordFile } from './artifact-trail.js';
+import {
+  emptyArtifactTrail,
+  type FileAction,
+  recordCommand,
+  recordError,
+  recordFile,
+} from './artifact-trail.js';
+import { summaryLanguages } from './languages/summary-languages.js';
 import { readRenderedSummary } from './read-rendered-trail.js';
 import { fitArtifactTrail, renderArtifactTrail } from './render-artifact-trail.js';
 import { summaryHeader } from './summary-message.js';
@@ -10,7 +17,7 @@ const trailArbitrary = fc
     files: fc.array(
       fc.record({
         path: fc.stringMatching(/^[a-z]{1,8}\/[a-z_]{1,12}\.(ts|py|md)$/),
-        action: fc.constantFrom('read' as const, 'created' as const, 'modified' as const, 'touched' as const),
+        action: fc.constantFrom<FileAction>('read', 'created', 'edited', 'deleted', 'named'),
       }),
       { maxLength: 60 },
     ),
@@ -34,19 +41,20 @@ const trailArbitrary = fc
 const countText = (text: string) => Math.ceil(text.length / 3.5);
 
 describe('readRenderedSummary', () => {
-  it('reads back a rendered trail, folded or not, to one that renders the same', () => {
+  it('reads back a rendered trail, folded or not, in any language, to one that renders the same', () => {
     fc.assert(
       fc.property(
         trailArbitrary,
         fc.integer({ min: 10, max: 2_000 }),
         fc.option(fc.stringMatching(/^[A-Za-z ,.\n]{1,200}$/), { nil: undefined }),
-        (trail, tokens, body) => {
-          const fitted = fitArtifactTrail(trail, tokens, countText);
+        fc.constantFrom(...Object.values(summaryLanguages)),
+        (trail, tokens, body, language) => {
+          const fitted = fitArtifactTrail(trail, tokens, countText, language);
           const text = [summaryHeader('after-task', 3, 40), body?.trim() ?? '', fitted.text]
             .filter((part) => part.length > 0)
             .join('\n\n');
           const read = readRenderedSummary(text);
-          expect(renderArtifactTrail(read.trail!)).toBe(fitted.text);
+          expect(renderArtifactTrail(read.trail!, language)).toBe(fitted.text);
           expect(read.trail!.folded).toEqual(fitted.trail.folded);
           expect(read.body).toBe(body?.trim() || undefined);
         },
@@ -71,9 +79,9 @@ describe('readRenderedSummary', () => {
     expect(body).toBeUndefined();
     expect(trail).toEqual({
       files: [
-        { path: 'new.py', actions: ['created'] },
-        { path: 'a.py', actions: ['read'] },
-        { path: 'b/c.md', actions: ['read'] },
+        { path: 'new.py', state: 'created' },
+        { path: 'a.py', state: 'read' },
+        { path: 'b/c.md', state: 'read' },
       ],
       commands: [
         { command: 'pytest -q', status: 1, runs: 3 },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type ArtifactTrail,
   emptyArtifactTrail,
+  type FileAction,
   mergeArtifactTrails,
   parseArtifactTrail,
   recordCommand,
@@ -22,7 +23,7 @@ const trailArbitrary: fc.Arbitrary<ArtifactTrail> = fc
     files: fc.array(
       fc.record({
         path: fc.stringMatching(/^[a-z]{1,8}\/[a-z]{1,12}\.(ts|py|md)$/),
-        action: fc.constantFrom('read' as const, 'created' as const, 'modified' as const, 'touched' as const),
+        action: fc.constantFrom<FileAction>('read', 'created', 'edited', 'deleted', 'named'),
       }),
       { maxLength: 60 },
     ),
@@ -48,8 +49,8 @@ describe('renderArtifactTrail', () => {
     const trail = emptyArtifactTrail();
     recordFile(trail, 'src/app.py', 'read');
     recordFile(trail, 'notes.md', 'read');
-    recordFile(trail, 'src/app.py', 'modified');
-    recordFile(trail, 'build', 'touched');
+    recordFile(trail, 'src/app.py', 'edited');
+    recordFile(trail, 'build', 'named');
     recordFile(trail, 'repro.py', 'created');
     recordFile(trail, 'repro.py', 'created');
     recordCommand(trail, 'cat notes.md', 0);
@@ -62,7 +63,7 @@ describe('renderArtifactTrail', () => {
       [
         '## Artifact trail',
         'Created: repro.py',
-        'Modified: src/app.py',
+        'Edited: src/app.py',
         'Commands, oldest first (succeeded unless marked):',
         'cat notes.md',
         'python repro.py x2',

@@ -1,53 +1,49 @@
-import { type ArtifactTrail, type CommandRecord, cloneTrail, type FileAction } from './artifact-trail.js';
+import { type ArtifactTrail, type CommandRecord, cloneTrail, type FileState } from './artifact-trail.js';
+import { english } from './languages/english.js';
+import type { SummaryLanguage } from './languages/summary-language.js';
 
-/** The heading the artifact trail carries in summary texts. */
-export const artifactTrailHeading = '## Artifact trail';
+/** The heading the artifact trail carries in English summary texts. */
+export const artifactTrailHeading = english.trail.heading;
 
-/** Stated once, so that a command that succeeded (most of them) costs no more than its own text. */
-export const commandsLabel = 'Commands, oldest first (succeeded unless marked):';
-
-/** File groups in the order they are rendered; a file goes under the strongest thing done to it. */
-export const fileGroups: ReadonlyArray<{ action: FileAction; label: string }> = [
-  { action: 'created', label: 'Created' },
-  { action: 'modified', label: 'Modified' },
-  { action: 'read', label: 'Read' },
-  { action: 'touched', label: 'Named' },
-];
+/** File states in the order their lines are rendered: what the agent changed first, then what it read. */
+export const fileStateOrder: readonly FileState[] = ['created', 'edited', 'deleted', 'read', 'named'];
 
 /**
- * Renders a trail as dense Markdown, because at small targets every token of it competes with the paths and
- * commands it exists to keep: one line per file group (`Created:`, `Modified:`, `Read:`, `Named:`, each file
- * under the strongest thing done to it), then one line per command (its first line as recorded, marked only
- * when it did not succeed, `xN` when it ran N times), then the errors, then the counts of what was folded
- * (those not zero). A file only read or named whose path a listed command shows as a whole word is not
- * listed again. Everything is oldest first.
+ * Renders a trail as dense Markdown in a language, because at small targets every token of it competes with
+ * the paths and commands it exists to keep: one line per file state (in English `Created:`, `Edited:`,
+ * `Deleted:`, `Read:`, `Named:`, each file under the state it was last left in), then one line per command
+ * (its first line as recorded, marked only when it did not succeed, `xN` when it ran N times), then the
+ * errors, then the counts of what was folded (those not zero). A file only read or named whose path a listed
+ * command shows as a whole word is not listed again. Everything is oldest first. Paths, commands, errors and
+ * the marks of commands are the same in every language; the headings and labels are the language's.
  */
-export function renderArtifactTrail(trail: ArtifactTrail): string {
-  const lines = [artifactTrailHeading];
+export function renderArtifactTrail(trail: ArtifactTrail, language: SummaryLanguage = english): string {
+  const texts = language.trail;
+  const lines = [texts.heading];
   // Paths a listed command names as a whole word are not listed again.
   const named = wordsOf(trail.commands.map((command) => command.command));
-  for (const group of fileGroups) {
+  for (const state of fileStateOrder) {
     const paths = trail.files
-      .filter((file) => strongestAction(file.actions) === group.action)
+      .filter((file) => file.state === state)
       .map((file) => file.path)
-      .filter(
-        (path) =>
-          group.action === 'created' || group.action === 'modified' || !named.has(withoutTrailingSlash(path)),
-      );
-    if (paths.length > 0) lines.push(`${group.label}: ${paths.join(', ')}`);
+      .filter((path) => (state !== 'read' && state !== 'named') || !named.has(withoutTrailingSlash(path)));
+    if (paths.length > 0) lines.push(`${texts.states[state]}${paths.join(', ')}`);
   }
   if (trail.commands.length > 0) {
-    lines.push(commandsLabel);
+    lines.push(texts.commands);
     for (const command of trail.commands) lines.push(commandLine(command));
   }
   if (trail.errors.length > 0) {
-    lines.push('Errors:');
+    lines.push(texts.errors);
     for (const error of trail.errors) lines.push(`- ${error}`);
   }
   const folded = (['files', 'commands', 'errors'] as const)
     .filter((key) => trail.folded[key] > 0)
-    .map((key) => `${trail.folded[key]} ${trail.folded[key] === 1 ? key.slice(0, -1) : key}`);
-  if (folded.length > 0) lines.push(`Oldest detail folded: ${folded.join(', ')}.`);
+    .map((key) => {
+      const [one, many] = texts.foldedUnits[key];
+      return (trail.folded[key] === 1 ? one : many).replace('{n}', String(trail.folded[key]));
+    });
+  if (folded.length > 0) lines.push(`${texts.folded}${folded.join(', ')}.`);
   return lines.join('\n');
 }
 
@@ -60,9 +56,10 @@ export function fitArtifactTrail(
   trail: ArtifactTrail,
   tokens: number,
   countText: (text: string) => number,
+  language: SummaryLanguage = english,
 ): { trail: ArtifactTrail; text: string } {
   const whole = cloneTrail(trail);
-  const wholeText = renderArtifactTrail(whole);
+  const wholeText = renderArtifactTrail(whole, language);
   if (countText(wholeText) <= tokens) return { trail: whole, text: wholeText };
   const total = trail.errors.length + trail.commands.length + trail.files.length;
   // `fits` holds for `high` (or nothing fits at all) and never for `low`. Folding one more item almost
@@ -70,10 +67,10 @@ export function fitArtifactTrail(
   // folded command is listed again) the search still ends on a count whose rendering was checked.
   let low = 0;
   let high = total;
-  let best = foldOldest(trail, total);
+  let best = foldOldest(trail, total, language);
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
-    const candidate = foldOldest(trail, middle);
+    const candidate = foldOldest(trail, middle, language);
     if (countText(candidate.text) <= tokens) {
       high = middle;
       best = candidate;
@@ -85,7 +82,11 @@ export function fitArtifactTrail(
 }
 
 /** The trail with its `count` oldest items folded: errors first, then commands, then files. */
-function foldOldest(trail: ArtifactTrail, count: number): { trail: ArtifactTrail; text: string } {
+function foldOldest(
+  trail: ArtifactTrail,
+  count: number,
+  language: SummaryLanguage,
+): { trail: ArtifactTrail; text: string } {
   const folded = cloneTrail(trail);
   let left = count;
   for (const key of ['errors', 'commands', 'files'] as const) {
@@ -95,11 +96,7 @@ function foldOldest(trail: ArtifactTrail, count: number): { trail: ArtifactTrail
     folded.folded[key] += removed;
     left -= removed;
   }
-  return { trail: folded, text: renderArtifactTrail(folded) };
-}
-
-function strongestAction(actions: readonly FileAction[]): FileAction {
-  return fileGroups.find((group) => actions.includes(group.action))?.action ?? 'touched';
+  return { trail: folded, text: renderArtifactTrail(folded, language) };
 }
 
 /** The words of the command lines, split where a path ends (space, quote, `=`, `:`, brackets, operators). */
@@ -117,7 +114,7 @@ function withoutTrailingSlash(path: string): string {
   return path.replace(/(.)\/+$/, '$1');
 }
 
-/** How a command's line is marked: not at all when it succeeded (exit 0, or no failure reported). */
+/** How a command's line is marked (the same in every language, so any reader reads it back): not at all when it succeeded (exit 0, or no failure reported). */
 function statusMark(status: CommandRecord['status']): string {
   if (status === 0 || status === 'ok') return '';
   if (typeof status === 'number') return ` [exit ${status}]`;

@@ -1,10 +1,11 @@
 import type { CompactionInput, Provider } from '@compaction/core';
+import type { SummaryLanguage } from './languages/summary-language.js';
 import type { SummaryPlan } from './plan-summary.js';
 import { renderArtifactTrail } from './render-artifact-trail.js';
 import type { ResolvedSummarizationOptions, SummarizerRequest } from './summarization-options.js';
 import { summarizeInConversation } from './summarize-in-conversation.js';
 import { summarizeSpan } from './summarize-span.js';
-import type { SummaryFailure } from './summary-failure.js';
+import type { RequiredSection, SummaryFailure } from './summary-failure.js';
 import { minimumSummaryTokens } from './summary-limits.js';
 
 /** Who writes the summaries, and how. */
@@ -13,7 +14,9 @@ export interface Summarizer {
   provider: Provider | undefined;
   options: ResolvedSummarizationOptions;
   template: string;
-  requiredSections: readonly string[];
+  requiredSections: readonly RequiredSection[];
+  /** The summary's language. */
+  language: SummaryLanguage;
 }
 
 /** The summarizer's answer, or why there is none, with what asking it took. */
@@ -53,11 +56,12 @@ export async function requestSummary(
     provider: summarizer.provider,
     model: options.model,
     previousSummary: plan.previous.text,
-    artifactTrail: renderArtifactTrail(plan.trail),
+    artifactTrail: renderArtifactTrail(plan.trail, summarizer.language),
     instructions: instructions.length > 0 ? instructions : undefined,
     round: plan.round,
     template: summarizer.template,
     requiredSections: summarizer.requiredSections,
+    language: summarizer.language,
     outputTokens: plan.summaryTokens,
     temperature: options.temperature,
     toolOutputCharacters: options.toolOutputCharacters,

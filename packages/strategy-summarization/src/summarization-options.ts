@@ -63,12 +63,14 @@ export interface SummarizationOptions {
   summarizerInputShare?: number;
   /**
    * The summarizer prompt, with named placeholders: `{{conversation}}` (required), `{{previousSummary}}`,
-   * `{{artifactTrail}}`, `{{instructions}}`, `{{round}}`. Default: a structured prompt with fixed sections.
+   * `{{artifactTrail}}`, `{{instructions}}`, `{{round}}`. Default: a structured prompt with fixed sections,
+   * in the summary's `language`. A template of your own is sent as written, whatever `language` says.
    */
   template?: string;
   /**
-   * Headings a summary must contain to be accepted. Default: the default template's seven sections when the
-   * default template is used, none with a custom template.
+   * Headings a summary must contain to be accepted, each exactly as named. Default: the default template's
+   * seven sections when the default template is used (each under its name in any shipped language), none with
+   * a custom template.
    */
   requiredSections?: string[];
   /** Instructions added to every summary request (per-call `/compact ...` text is added after them). */
@@ -82,6 +84,13 @@ export interface SummarizationOptions {
    * sent followed by the summary request, read through the provider's prompt cache (`continuation`).
    */
   summarizerRequest?: SummarizerRequest;
+  /**
+   * The language the summary is written in: `auto` (default), the language the user writes in, detected from
+   * the user's messages (English when unsure); or a BCP-47 tag whose primary subtag is shipped (`en`, `zh`,
+   * `ja`, `ko`, `es`, `de`, `fr`, `pt`, `ru`; `pt-BR` reads as `pt`). The default template, its sections, the
+   * artifact trail's headings and the fallback digest's headings are in that language.
+   */
+  language?: 'auto' | (string & {});
 }
 
 /** The options after defaults were filled in. */
@@ -163,6 +172,13 @@ export const summarizationOptionsSchema: OptionsSchema = {
       enum: ['extractive', 'error'],
       default: 'extractive',
       description: 'What to do when the summarizer fails.',
+    },
+    language: {
+      type: 'string',
+      minLength: 1,
+      default: 'auto',
+      description:
+        "Language of the summary: 'auto' (the user's, detected from their messages) or a language code such as 'zh' or 'pt-BR'.",
     },
     summarizerRequest: {
       enum: ['transcript', 'continuation'],

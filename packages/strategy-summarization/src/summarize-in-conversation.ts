@@ -1,7 +1,7 @@
 import { InvalidMessagesError, type Message } from '@compaction/core';
 import { conversationPrefix } from './conversation-prefix.js';
 import { previousSummaryPointer, spanPointer } from './span-pointer.js';
-import { noPreviousSummary, type SummarizeSpanInput, type SummarizeSpanOutcome } from './summarize-span.js';
+import type { SummarizeSpanInput, SummarizeSpanOutcome } from './summarize-span.js';
 import {
   callSummarizer,
   requestTokens,
@@ -60,9 +60,10 @@ export async function summarizeInConversation(
         type: 'text',
         text: `${continuationLead}\n\n${renderTemplate(input.template, {
           conversation: spanPointer(prefix, input.evicted),
-          previousSummary: previousSummaryPointer(prefix, input.previousSummary) ?? noPreviousSummary,
+          previousSummary:
+            previousSummaryPointer(prefix, input.previousSummary) ?? input.language.prompt.noPreviousSummary,
           artifactTrail: trailPointer,
-          instructions: input.instructions ?? 'none',
+          instructions: input.instructions ?? input.language.prompt.noInstructions,
           round: String(input.round),
         })}`,
       },

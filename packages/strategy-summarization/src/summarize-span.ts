@@ -1,4 +1,5 @@
 import type { Message, Provider, TokenEstimator } from '@compaction/core';
+import type { SummaryLanguage } from './languages/summary-language.js';
 import { renderTranscript } from './render-transcript.js';
 import { cutToTokens } from './shorten-text.js';
 import {
@@ -7,7 +8,7 @@ import {
   summarizerCallSettings,
   summarizerWindow,
 } from './summarizer-call.js';
-import type { SummaryFailure } from './summary-failure.js';
+import type { RequiredSection, SummaryFailure } from './summary-failure.js';
 import { renderTemplate } from './summary-template.js';
 
 /** The summarizer's system prompt; the user-replaceable part is the template. */
@@ -28,7 +29,9 @@ export interface SummarizeSpanInput {
   instructions: string | undefined;
   round: number;
   template: string;
-  requiredSections: readonly string[];
+  requiredSections: readonly RequiredSection[];
+  /** The language of the summary: what the template's placeholders read when there is nothing to put there. */
+  language: SummaryLanguage;
   /** Most tokens the summary may have. */
   outputTokens: number;
   temperature: number | undefined;
@@ -71,9 +74,9 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
           type: 'text',
           text: renderTemplate(input.template, {
             conversation,
-            previousSummary: previous ?? noPreviousSummary,
-            artifactTrail: trailText.length > 0 ? trailText : noArtifactTrail,
-            instructions: input.instructions ?? 'none',
+            previousSummary: previous ?? input.language.prompt.noPreviousSummary,
+            artifactTrail: trailText.length > 0 ? trailText : input.language.prompt.noArtifactTrail,
+            instructions: input.instructions ?? input.language.prompt.noInstructions,
             round: String(input.round),
           }),
         },
@@ -127,12 +130,6 @@ export async function summarizeSpan(input: SummarizeSpanInput): Promise<Summariz
   }
   return { calls: chunks.length, chunks: chunks.length, inputTokens, text: summary ?? '' };
 }
-
-/** What `{{previousSummary}}` reads when there is none. */
-export const noPreviousSummary = '(none: this is the first summary)';
-
-/** What `{{artifactTrail}}` reads when nothing was recorded. */
-export const noArtifactTrail = '(none recorded)';
 
 /** Packs entries, in order, into as few chunks of at most `room` tokens as possible. */
 function packEntries(

@@ -6,7 +6,7 @@ import {
   type StrategyStepRunner,
   type TokenEstimator,
 } from '@compaction/core';
-import { checkSummary, type SummaryFailure } from './summary-failure.js';
+import { checkSummary, type RequiredSection, type SummaryFailure } from './summary-failure.js';
 
 /** How much a summarizer request may hold, from the summarizer model's own limits. */
 export interface SummarizerWindow {
@@ -56,7 +56,7 @@ export interface SummarizerCallSettings {
   model: string | undefined;
   outputTokens: number;
   temperature: number | undefined;
-  requiredSections: readonly string[];
+  requiredSections: readonly RequiredSection[];
   abortSignal: AbortSignal | undefined;
   /** The Compactor's observers, when it has any: each call is one `generate` step. */
   observe?: StrategyStepRunner | undefined;

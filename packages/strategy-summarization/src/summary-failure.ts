@@ -11,6 +11,12 @@ export type SummaryFailureReason =
   | 'summarizer-window-too-small'
   | 'no-room';
 
+/**
+ * A section a summary must have, under any of its names: the default sections are accepted under their name
+ * in any shipped language, so a summary that answers in another of them than asked is complete all the same.
+ */
+export type RequiredSection = readonly string[];
+
 /** A failed summary attempt: why, and what was seen. */
 export interface SummaryFailure {
   reason: SummaryFailureReason;
@@ -24,7 +30,7 @@ export interface SummaryFailure {
  */
 export function checkSummary(
   result: GenerateResult,
-  requiredSections: readonly string[],
+  requiredSections: readonly RequiredSection[],
 ): SummaryFailure | undefined {
   if (typeof result?.text !== 'string') {
     return { reason: 'malformed', message: 'the provider returned no text field' };
@@ -37,24 +43,35 @@ export function checkSummary(
   if (result.finishReason === 'content-filter') {
     return { reason: 'content-filter', message: 'the summary was stopped by a content filter' };
   }
-  const missing = requiredSections.filter((section) => !hasSection(text, section));
+  const headings = headingsOf(text);
+  const missing = requiredSections.filter(
+    (names) => !names.some((name) => headings.some((heading) => isHeadingOf(heading, name))),
+  );
   if (missing.length > 0) {
-    return { reason: 'malformed', message: `the summary lacks the sections: ${missing.join(', ')}` };
+    const names = missing.map((names) => names[0]).join(', ');
+    return { reason: 'malformed', message: `the summary lacks the sections: ${names}` };
   }
   return undefined;
 }
 
-/** Whether a line of the text is a heading (Markdown `#`, bold or plain) that starts with the section's name. */
-function hasSection(text: string, section: string): boolean {
-  const name = section.toLowerCase();
-  return text.split('\n').some((line) => {
-    const heading = line
+/**
+ * The lines of the text as headings could read (Markdown `#`, bold or plain), without their marks and
+ * numbering (`1.`, `2)`, and the Chinese and Japanese `一、`), lower-cased.
+ */
+function headingsOf(text: string): string[] {
+  return text.split('\n').map((line) =>
+    line
       .trim()
       .replace(/^#{1,6}\s*/, '')
       .replace(/^\*\*|\*\*$/g, '')
-      .replace(/^\d+[.)]\s*/, '')
+      .replace(/^(?:\d+[.)]|[一二三四五六七八九十]+[、.．])\s*/, '')
       .trim()
-      .toLowerCase();
-    return heading.startsWith(name) && heading.length <= name.length + 40;
-  });
+      .toLowerCase(),
+  );
+}
+
+/** Whether a heading starts with the section's name (and says little more). */
+function isHeadingOf(heading: string, section: string): boolean {
+  const name = section.toLowerCase();
+  return heading.startsWith(name) && heading.length <= name.length + 40;
 }

@@ -1,15 +1,9 @@
 import { InvalidOptionsError } from '@compaction/core';
+import { english } from './languages/english.js';
+import type { SummaryLanguage } from './languages/summary-language.js';
 
-/** The sections of the default summary, in order. A summary without one of them is rejected as malformed. */
-export const defaultSummarySections: readonly string[] = [
-  'Goals and constraints',
-  'Progress and current state',
-  'Decisions and why',
-  'Files and code',
-  'Errors and resolutions',
-  'Pending work',
-  'Next step',
-];
+/** The sections of the default (English) summary, in order. A summary without one of them is rejected as malformed. */
+export const defaultSummarySections: readonly string[] = english.sections.map((section) => section.heading);
 
 /** The placeholders a template may use. */
 export const templatePlaceholders = [
@@ -23,43 +17,26 @@ export const templatePlaceholders = [
 /** A placeholder name. */
 export type TemplatePlaceholder = (typeof templatePlaceholders)[number];
 
-/** The default summarizer prompt: a handover summary with fixed sections. */
-export const defaultSummaryTemplate = `You are writing the working memory of an agent whose older messages are about to be removed from its context. The agent will continue the task from your summary, the artifact trail, the original task and its most recent messages only, so keep every fact it needs and nothing it does not.
+/**
+ * The summarizer prompt in a language: a handover summary with the language's fixed sections. Every language
+ * is built the same way from its texts, so the sections mean the same in each.
+ */
+export function summaryTemplateOf(language: SummaryLanguage): string {
+  const { prompt } = language;
+  const sections = language.sections.map((section) => `## ${section.heading}\n${section.description}`);
+  return [
+    prompt.purpose,
+    `${prompt.previousSummary}\n<previous-summary>\n{{previousSummary}}\n</previous-summary>`,
+    `${prompt.conversation}\n<conversation>\n{{conversation}}\n</conversation>`,
+    `${prompt.artifactTrail}\n<artifact-trail>\n{{artifactTrail}}\n</artifact-trail>`,
+    prompt.instructions,
+    `${prompt.format}\n${sections.join('\n')}`,
+    prompt.closing,
+  ].join('\n\n');
+}
 
-Earlier summary (merge it with the new messages; keep what is still true, update what changed, drop what is obsolete):
-<previous-summary>
-{{previousSummary}}
-</previous-summary>
-
-New messages to fold into the summary:
-<conversation>
-{{conversation}}
-</conversation>
-
-Artifact trail recorded from the tool calls (files and commands are kept separately and verbatim; refer to them, do not copy the whole list):
-<artifact-trail>
-{{artifactTrail}}
-</artifact-trail>
-
-Additional instructions: {{instructions}}
-
-Write the summary in Markdown with exactly these sections, as level-2 headings, in this order:
-## Goals and constraints
-What the user wants, requirements, preferences and limits they stated, in their words where it matters.
-## Progress and current state
-What has been done and where things stand now.
-## Decisions and why
-Choices made and the reasons for them, including approaches that were rejected.
-## Files and code
-Files read, created or changed, and what matters about each; exact names, signatures and values.
-## Errors and resolutions
-Errors met, their causes, and how they were resolved (or that they are still open).
-## Pending work
-What remains to be done.
-## Next step
-The very next action, specific enough to take without the removed messages.
-
-Be specific: exact file paths, commands, identifiers, numbers and error messages. Write "none" under a section with nothing to say. Answer with the summary only.`;
+/** The default summarizer prompt, in English: a handover summary with fixed sections. */
+export const defaultSummaryTemplate = summaryTemplateOf(english);
 
 /** Fills a template's `{{name}}` placeholders. */
 export function renderTemplate(template: string, values: Record<TemplatePlaceholder, string>): string {
