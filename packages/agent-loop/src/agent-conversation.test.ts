@@ -76,7 +76,7 @@ function toyConversation(script: Array<string[]>) {
     counter: createTokenCounter(),
     budget: { contextWindow: 100_000, reservedOutputTokens: 0 },
   });
-  return { conversation: new AgentConversation({ compactor, adapter }), bodies };
+  return { conversation: new AgentConversation({ compactor, adapter }), bodies, compactor, adapter };
 }
 
 describe('AgentConversation', () => {
@@ -135,5 +135,16 @@ describe('AgentConversation', () => {
     expect(held).not.toBe(response);
     expect(Object.isFrozen(held)).toBe(true);
     expect(Object.isFrozen(response)).toBe(false);
+  });
+
+  it('refuses compactTool and beforeCompaction over an adapter without the wires they need', () => {
+    const { compactor, adapter } = toyConversation([]);
+    expect(() => new AgentConversation({ compactor, adapter, compactTool: true })).toThrow(/no tool wire/);
+    expect(() => new AgentConversation({ compactor, adapter, beforeCompaction: true })).toThrow(
+      /no note wire/,
+    );
+    expect(
+      () => new AgentConversation({ compactor, adapter, compactTool: false, beforeCompaction: false }),
+    ).not.toThrow();
   });
 });

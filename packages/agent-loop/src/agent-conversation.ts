@@ -1,15 +1,26 @@
 import {
+  CompactionAbortedError,
   type CompactionEvent,
   type CompactionResult,
   type Compactor,
   InvalidMessagesError,
+  InvalidOptionsError,
   type Message,
+  withCompactionMetadata,
 } from '@compaction/core';
 import { frozenCopy } from '@compaction/provider-utils';
 import { checkAnswers } from './check-answers.js';
+import { type CompactToolInLoop, compactToolOf } from './compact-tool-in-loop.js';
 import type { AgentConversationTypes, ConversationAdapter } from './conversation-adapter.js';
 import { ConversationLoop } from './conversation-loop.js';
 import type { ConversationLoopEvents } from './conversation-loop-events.js';
+import {
+  type NoteBeforeCompaction,
+  notePrefix,
+  type ResolvedNoteBeforeCompaction,
+  resolveNoteBeforeCompaction,
+  runNoteTurn,
+} from './note-before-compaction.js';
 import { RecallInLoop } from './recall-in-loop.js';
 
 /** Options of one {@link AgentConversation.send}. */
@@ -18,6 +29,8 @@ export interface ConversationSendOptions<Request> {
   request?: Partial<Request>;
   /** Aborts the compaction and the request. */
   signal?: AbortSignal;
+  /** Pins the user turn given as input: every compaction keeps it verbatim. Default false. */
+  pinned?: boolean;
 }
 
 /** Options of {@link AgentConversation.run}. */
@@ -25,7 +38,7 @@ export interface ConversationRunOptions<Types extends AgentConversationTypes>
   extends ConversationSendOptions<Types['request']> {
   /**
    * Runs one tool call. A thrown error becomes an error result carrying the error's message. Calls of the
-   * `recall` tool the conversation offers never reach it: the conversation answers them.
+   * `recall` and `compact` tools the conversation offers never reach it: the conversation answers them.
    */
   runTool: (call: Types['toolCall']) => Types['toolOutput'] | Promise<Types['toolOutput']>;
   /** Most model calls before `run` returns even if the model still calls tools. Default 25. */
@@ -42,6 +55,18 @@ export interface AgentConversationSettings<Types extends AgentConversationTypes>
   adapter: ConversationAdapter<Types>;
   /** Core messages the context starts with that are not items of the history (a separate system prompt). */
   preamble?: readonly Message[];
+  /**
+   * Offers the model a `compact` tool (optional `instructions`: what to keep, what phase ended). The
+   * conversation answers its calls at once and, before the next model call, runs a forced manual compaction
+   * with those instructions (even under the target). Needs an adapter with a tool wire. Default false.
+   */
+  compactTool?: boolean;
+  /**
+   * Before each automatic compaction, one extra model call asks the model to write what it must keep; its
+   * answer joins the history as a pinned user turn, so the compaction keeps it. `true` for the defaults. A
+   * failed or timed-out note turn is a `note` event and the compaction goes on. Off by default.
+   */
+  beforeCompaction?: boolean | NoteBeforeCompaction;
 }
 
 /**
@@ -61,6 +86,9 @@ export class AgentConversation<Types extends AgentConversationTypes> {
   private readonly loop: ConversationLoop<Types['body'], Types['response'], Types['inputTokens']>;
   private readonly items: Types['item'][] = [];
   private readonly recall: RecallInLoop<Types> | undefined;
+  private readonly compactTool: CompactToolInLoop<Types> | undefined;
+  private readonly notes: ResolvedNoteBeforeCompaction | undefined;
+  private readonly sessionId: string | undefined;
 
   constructor(settings: AgentConversationSettings<Types>) {
     this.compactor = settings.compactor;
@@ -82,6 +110,18 @@ export class AgentConversation<Types extends AgentConversationTypes> {
       this.recall = new RecallInLoop({ store: recallStore, sessionId, adapter: this.adapter, wire });
       // A request tool named `recall` is refused now, before anything is sent.
       this.recall.withTool(this.adapter.body([], undefined));
+    }
+    this.sessionId = settings.sessionId;
+    this.compactTool = compactToolOf(settings.compactTool === true, settings.adapter);
+    // A request tool named `compact` is refused now, before anything is sent.
+    this.compactTool?.withTool(this.adapter.body([], undefined));
+    this.notes = resolveNoteBeforeCompaction(settings.beforeCompaction);
+    if (this.notes !== undefined && settings.adapter.note === undefined) {
+      const message = 'this conversation cannot make a note turn: its adapter has no note wire';
+      throw new InvalidOptionsError({
+        subject: 'conversation',
+        issues: [{ path: 'beforeCompaction', message }],
+      });
     }
   }
 
@@ -115,7 +155,7 @@ export class AgentConversation<Types extends AgentConversationTypes> {
     return this.adapter.pendingToolCalls(this.items);
   }
 
-  /** Subscribes to `compaction`, `request`, `overflow` or `response`; returns the unsubscribe function. */
+  /** Subscribes to `compaction`, `request`, `overflow`, `response` or `note`; returns the unsubscribe function. */
   on<Name extends keyof ConversationLoopEvents<Types['body'], Types['response'], Types['inputTokens']>>(
     name: Name,
     listener: (
@@ -125,9 +165,12 @@ export class AgentConversation<Types extends AgentConversationTypes> {
     return this.loop.on(name, listener);
   }
 
-  /** Appends a user turn without sending it. Throws `InvalidMessagesError` if it leaves tool calls unanswered. */
-  addUserMessage(input: Types['userInput']): void {
-    this.appendChecked(this.adapter.userItems(input));
+  /**
+   * Appends a user turn without sending it; `pinned: true` pins it (every compaction keeps it verbatim).
+   * Throws `InvalidMessagesError` if it leaves tool calls unanswered.
+   */
+  addUserMessage(input: Types['userInput'], options: { pinned?: boolean } = {}): void {
+    this.appendChecked(this.adapter.userItems(input), options.pinned === true);
   }
 
   /**
@@ -146,15 +189,17 @@ export class AgentConversation<Types extends AgentConversationTypes> {
     input?: Types['userInput'],
     options: ConversationSendOptions<Types['request']> = {},
   ): Promise<Types['response']> {
-    if (input !== undefined) this.addUserMessage(input);
+    if (input !== undefined) this.addUserMessage(input, { pinned: options.pinned === true });
     else if (this.pendingToolCalls.length > 0) {
       const { call, callsPath } = this.adapter.vocabulary;
       throw new InvalidMessagesError({
         issues: [{ index: -1, path: callsPath, message: `answer the pending ${call}s before sending` }],
       });
     }
+    await this.compactOnRequest(options.signal);
+    await this.noteBeforeCompaction(options);
     const exchange = await this.loop.exchange({
-      body: (messages) => this.withRecall(this.adapter.body(messages, options.request)),
+      body: (messages) => this.withOwnTools(this.adapter.body(messages, options.request)),
       send: (body, signal) => this.adapter.send(body, signal),
       accept: ({ items }) => this.append(items),
       signal: options.signal,
@@ -192,8 +237,26 @@ export class AgentConversation<Types extends AgentConversationTypes> {
     return Promise.all(calls.map((call) => this.settle(call, () => recall.resultOf(call))));
   }
 
-  /** Compacts the working context now (trigger `manual`), with optional instructions for the strategy. */
-  compact(options: { instructions?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+  /**
+   * The results of the pending calls of the `compact` tool (offered with `compactTool`), for
+   * {@link addToolResults} with the results of the other calls; the next `send` compacts first. {@link run}
+   * answers them by itself.
+   */
+  compactResults(): Types['toolResult'][] {
+    const { compactTool } = this;
+    if (compactTool === undefined) return [];
+    return this.pendingToolCalls
+      .filter((call) => compactTool.answers(call))
+      .map((call) => compactTool.resultOf(call));
+  }
+
+  /**
+   * Compacts the working context now (trigger `manual`), with optional instructions for the strategy; with
+   * `force`, even when it is under the target.
+   */
+  compact(
+    options: { instructions?: string; signal?: AbortSignal; force?: boolean } = {},
+  ): Promise<CompactionResult> {
     return this.loop.compact(options);
   }
 
@@ -201,30 +264,90 @@ export class AgentConversation<Types extends AgentConversationTypes> {
    * Adds a group of items to the history and the working context, converted to core messages once, with
    * the history before them as context. Tool results are named after their calls, wherever the calls are.
    */
-  protected append(input: readonly Types['item'][]): void {
+  protected append(input: readonly Types['item'][], pinned = false): void {
     if (input.length === 0) return;
     const items = input.map((item) => frozenCopy(item));
-    const core = this.adapter.toCore(items, this.items);
+    const converted = this.adapter.toCore(items, this.items);
+    // The pin is core's mark: the SDK's items have no room for it, and requests never carry it.
+    const core = pinned
+      ? converted.map((message) =>
+          message.role === 'user' ? withCompactionMetadata(message, { pinned: true }) : message,
+        )
+      : converted;
     this.items.push(...items);
     this.loop.append(core);
   }
 
   /** Appends items a caller gave after checking they answer the pending calls as the API requires. */
-  private appendChecked(items: Types['item'][]): void {
+  private appendChecked(items: Types['item'][], pinned = false): void {
     const pending = this.pendingToolCalls.map((call) => this.adapter.callId(call));
     checkAnswers(pending, this.adapter.answersOf(items), this.adapter.vocabulary);
-    this.append(items);
+    this.append(items, pinned);
   }
 
-  /** A body with the recall tool added when the conversation offers it. */
-  private withRecall(body: Types['body']): Types['body'] {
-    return this.recall === undefined ? body : this.recall.withTool(body);
+  /** A body with the recall and compact tools added when the conversation offers them. */
+  private withOwnTools(body: Types['body']): Types['body'] {
+    const withRecall = this.recall === undefined ? body : this.recall.withTool(body);
+    return this.compactTool === undefined ? withRecall : this.compactTool.withTool(withRecall);
+  }
+
+  /**
+   * The compaction the model asked for with the `compact` tool, forced. A failure leaves the history as it
+   * is (the compactor's `error` event reports it): the next request compacts as usual if it must.
+   */
+  private async compactOnRequest(signal: AbortSignal | undefined): Promise<void> {
+    const request = this.compactTool?.takeRequest();
+    if (request === undefined) return;
+    await this.loop
+      .compact({ ...request, force: true, ...(signal === undefined ? {} : { signal }) })
+      .catch((error: unknown) => {
+        if (CompactionAbortedError.isInstance(error) || signal?.aborted) throw error;
+      });
+  }
+
+  /**
+   * With `beforeCompaction`, when the next request compacts automatically (and still fits the limit): the
+   * note turn, and its note appended pinned. Its failure is a `note` event; only the caller's abort throws.
+   */
+  private async noteBeforeCompaction(options: ConversationSendOptions<Types['request']>): Promise<void> {
+    const { notes } = this;
+    const wire = this.adapter.note;
+    if (notes === undefined || wire === undefined) return;
+    const messages = this.loop.context;
+    const check = this.compactor.check(
+      messages,
+      this.sessionId === undefined ? {} : { sessionId: this.sessionId },
+    );
+    if (!check.shouldCompact || check.reason === 'over-limit') return;
+    let text: string;
+    try {
+      text = await runNoteTurn({
+        adapter: this.adapter,
+        wire,
+        settings: notes,
+        messages,
+        request: options.request,
+        withOwnTools: (body) => this.withOwnTools(body),
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      this.loop.reportNote({ status: 'failed', error });
+      return;
+    }
+    if (text === '') {
+      this.loop.reportNote({ status: 'empty' });
+      return;
+    }
+    this.appendChecked(this.adapter.userItems(`${notePrefix}${text}` as Types['userInput']), true);
+    this.loop.reportNote({ status: 'written', text });
   }
 
   /** The result of one call: the conversation's own for a recall call, `runTool`'s for any other. */
   private answer(runTool: ConversationRunOptions<Types>['runTool'], call: Types['toolCall']) {
-    const { recall } = this;
+    const { recall, compactTool } = this;
     if (recall?.answers(call) === true) return this.settle(call, () => recall.resultOf(call));
+    if (compactTool?.answers(call) === true) return this.settle(call, async () => compactTool.resultOf(call));
     return this.settle(call, async () => this.adapter.resultOf(call, await runTool(call)));
   }
 

@@ -96,23 +96,44 @@ export interface ConversationAdapter<Types extends AgentConversationTypes> {
   body(messages: Message[], request: Partial<Types['request']> | undefined): Types['body'];
   /** Sends a body with the SDK; throws what the SDK throws. */
   send(body: Types['body'], signal: AbortSignal | undefined): Promise<AdapterExchange<Types>>;
-  /** How the API offers the `recall` tool and reads its calls, for conversations whose compactor archives. */
+  /**
+   * How the API offers the conversation's own tools and reads their calls: `recall`, for conversations whose
+   * compactor archives, and `compact`, with the `compactTool` setting.
+   */
   recall?: RecallWire<Types>;
+  /** How the API makes the note turn before a compaction (the `beforeCompaction` setting). */
+  note?: NoteWire<Types>;
 }
 
-/** The recall tool's definition, as each API's wire gets it. */
-export interface RecallDefinition {
-  name: 'recall';
+/** A tool the conversation offers and answers itself (`recall`, `compact`), as each API's wire gets it. */
+export interface LoopToolDefinition {
+  name: string;
   description: string;
   inputSchema: JSONObject;
 }
 
-/** How one API offers the `recall` tool to the model and reads the model's calls of it. */
+/** The recall tool's definition, as each API's wire gets it. */
+export interface RecallDefinition extends LoopToolDefinition {
+  name: 'recall';
+}
+
+/** How one API offers the conversation's own tools to the model and reads the model's calls of them. */
 export interface RecallWire<Types extends AgentConversationTypes> {
-  /** The recall tool as one entry of the request's `tools`, in the API's shape. */
-  tool(definition: RecallDefinition): unknown;
+  /** A tool of the conversation as one entry of the request's `tools`, in the API's shape. */
+  tool(definition: LoopToolDefinition): unknown;
   /** The name of one entry of a request's `tools`; undefined for entries without one. */
   toolName(tool: unknown): string | undefined;
   /** The tool a call calls and its arguments; arguments sent as text that is not JSON are that text. */
   call(call: Types['toolCall']): { name: string; input: unknown };
+}
+
+/** How one API makes the note turn before a compaction: one model call whose answer is text. */
+export interface NoteWire<Types extends AgentConversationTypes> {
+  /**
+   * The body of the note turn, from the body a request of the conversation would have: `maximumTokens` as the
+   * API's output limit (what reasoning needs besides), and no tool calls when it has tools.
+   */
+  body(body: Types['body'], maximumTokens: number): Types['body'];
+  /** The text of an answer (its text parts joined). */
+  text(response: Types['response']): string;
 }

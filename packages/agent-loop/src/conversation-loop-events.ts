@@ -10,7 +10,10 @@ export interface ConversationLoopEvents<
   Response,
   InputTokens extends number | undefined = number | undefined,
 > {
-  /** The history was compacted: proactively before a request (`auto`), after an overflow, or by `compact()`. */
+  /**
+   * The history was compacted: proactively before a request (`auto`), after an overflow, or by `compact()` or
+   * the model's call of the `compact` tool (`manual`).
+   */
   compaction: { step: number; event: CompactionEvent };
   /** A request is about to be sent, with its body as the SDK receives it. */
   request: { step: number; attempt: number; body: Body };
@@ -21,4 +24,10 @@ export interface ConversationLoopEvents<
   overflow: { step: number; error: ContextOverflowError };
   /** The API answered; the answer is already in the history. `inputTokens` is undefined without usage. */
   response: { step: number; response: Response; inputTokens: InputTokens };
+  /**
+   * The note turn before an automatic compaction (`beforeCompaction`) ended, before the request of `step`:
+   * the note `written` (pinned in the history, its `text` without the prefix), `empty` (the model wrote
+   * nothing) or `failed` (the call failed or timed out: `error` says why). The compaction goes on either way.
+   */
+  note: { step: number; status: 'written' | 'empty' | 'failed'; text?: string; error?: unknown };
 }

@@ -112,12 +112,18 @@ export class ConversationLoop<Body, Response, InputTokens extends number | undef
     return named;
   }
 
-  /** Compacts the working context now (trigger `manual`), with optional instructions for the strategy. */
-  async compact(options: { instructions?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+  /**
+   * Compacts the working context now (trigger `manual`), with optional instructions for the strategy; with
+   * `force`, even under the target (core's `CompactOptions.force`).
+   */
+  async compact(
+    options: { instructions?: string; signal?: AbortSignal; force?: boolean } = {},
+  ): Promise<CompactionResult> {
     const result = await this.compactor.compact(this.working, {
       ...this.compactOptions(options.signal),
       trigger: 'manual',
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.force === true ? { force: true } : {}),
     });
     this.adopt(result, this.steps);
     return result;
@@ -156,6 +162,11 @@ export class ConversationLoop<Body, Response, InputTokens extends number | undef
     call.accept(exchange);
     this.emitter.emit('response', { step, response: exchange.response, inputTokens: exchange.inputTokens });
     return exchange;
+  }
+
+  /** Emits a `note` event for the note turn before the next model call. */
+  reportNote(note: Omit<ConversationLoopEvents<Body, Response, InputTokens>['note'], 'step'>): void {
+    this.emitter.emit('note', { step: this.steps + 1, ...note });
   }
 
   private compactOptions(signal: AbortSignal | undefined) {

@@ -11,12 +11,22 @@ export {
   callWithCompaction,
 } from './call-with-compaction.js';
 export { checkAnswers } from './check-answers.js';
+export {
+  CompactToolInLoop,
+  type CompactToolInLoopSettings,
+  compactToolDescription,
+  compactToolInputSchema,
+  compactToolName,
+  compactToolResultText,
+} from './compact-tool-in-loop.js';
 export type {
   AdapterExchange,
   AgentConversationTypes,
   ConversationAdapter,
   ConversationVocabulary,
   ItemAnswers,
+  LoopToolDefinition,
+  NoteWire,
   RecallDefinition,
   RecallWire,
 } from './conversation-adapter.js';
@@ -28,6 +38,17 @@ export {
 } from './conversation-loop.js';
 export type { ConversationLoopEvents } from './conversation-loop-events.js';
 export { fromNativeCompaction, type IsNativeCompactionPart } from './native-compaction-start.js';
+export {
+  type NoteBeforeCompaction,
+  type NoteTurn,
+  noteBeforeCompactionPrompt,
+  notePrefix,
+  type ResolvedNoteBeforeCompaction,
+  resolveNoteBeforeCompaction,
+  runNoteTurn,
+  withTimeout,
+} from './note-before-compaction.js';
+export { NoteTimeoutError } from './note-timeout-error.js';
 export {
   maximumOverflowRetries,
   type OverflowCompactionSettings,

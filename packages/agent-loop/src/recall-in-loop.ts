@@ -68,7 +68,7 @@ export class RecallInLoop<Types extends AgentConversationTypes> {
 }
 
 /** The `tools` of a request body, none when it has none. */
-function toolsOf(body: unknown): unknown[] {
+export function toolsOf(body: unknown): unknown[] {
   const tools = (body as { tools?: unknown }).tools;
   return Array.isArray(tools) ? tools : [];
 }

@@ -13,7 +13,9 @@ export {
 export type { DataKind } from './convert/data-content.js';
 export { aiSdkMetadataKey, compactionOptionsKey } from './convert/metadata-slot.js';
 export { deniedText } from './convert/tool-result-output.js';
+export { type CompactRequest, CompactRequests } from './integration/compaction-compact-tool.js';
 export { type CompactionMiddleware, compactionMiddleware } from './integration/compaction-middleware.js';
+export type { CompactionNoteEvent, CompactionNoteSettings } from './integration/compaction-note.js';
 export {
   type CompactionPrepareStep,
   compactionPrepareStep,

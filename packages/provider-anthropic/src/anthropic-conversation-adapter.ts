@@ -184,6 +184,16 @@ export function anthropicConversationAdapter(
       toolName: (tool) => (tool as { name?: string }).name,
       call: (call) => ({ name: call.name, input: call.input }),
     },
+    note: {
+      body: (body, maximumTokens) => ({
+        ...body,
+        // Thinking counts against max_tokens, which must be above its budget: the note gets its own room.
+        max_tokens: maximumTokens + (body.thinking?.type === 'enabled' ? body.thinking.budget_tokens : 0),
+        ...((body.tools?.length ?? 0) > 0 ? { tool_choice: { type: 'none' } } : {}),
+      }),
+      text: (response) =>
+        response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n'),
+    },
     async send(body, signal) {
       const response = await sendMessages(settings, body, signal);
       // Anthropic reports cached input apart; the total is what the context window held.

@@ -1,5 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type ConversationCompaction, resolveConversationCompactor } from '@compaction/agent-loop';
+import {
+  type ConversationCompaction,
+  type NoteBeforeCompaction,
+  resolveConversationCompactor,
+} from '@compaction/agent-loop';
 import { type Compactor, createFastEstimator } from '@compaction/core';
 import { anthropicProfile } from '@compaction/token-estimator';
 import type { AnthropicContextManagement } from './anthropic-context-management.js';
@@ -64,6 +68,18 @@ export interface AnthropicConversationSettings {
    * before the stream or as its first event, is recovered as any other. Not with `contextManagement`.
    */
   stream?: boolean;
+  /**
+   * Offers the model a `compact` tool (optional `instructions`: what to keep, what phase ended): the
+   * conversation answers the call and, before the next request, compacts with those instructions, even under
+   * the target (a forced manual compaction). Default false.
+   */
+  compactTool?: boolean;
+  /**
+   * Before each automatic compaction, one extra request asks the model for a note of what it must keep
+   * (`max_tokens` set to `maximumTokens`, `tool_choice: none`, aborted after `timeoutMs`); the note joins the
+   * history as a pinned user turn. `true` for the defaults; a failure is a `note` event. Off by default.
+   */
+  beforeCompaction?: boolean | NoteBeforeCompaction;
 }
 
 /** The compactor of a conversation: the one given, or one created from `compaction`. */

@@ -43,6 +43,8 @@ export class AnthropicConversation extends AgentConversation<AnthropicConversati
       compactor: resolveAnthropicConversationCompactor(settings),
       sessionId: settings.sessionId,
       adapter: anthropicConversationAdapter(settings),
+      ...(settings.compactTool === undefined ? {} : { compactTool: settings.compactTool }),
+      ...(settings.beforeCompaction === undefined ? {} : { beforeCompaction: settings.beforeCompaction }),
       ...(system === undefined ? {} : { preamble: fromAnthropicRequest({ system, messages: [] }) }),
     });
     for (const message of settings.messages ?? []) this.append([message]);

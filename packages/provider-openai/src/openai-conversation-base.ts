@@ -3,6 +3,8 @@ import {
   type AgentConversationTypes,
   type ConversationAdapter,
   type ConversationSendOptions,
+  type NoteBeforeCompaction,
+  type NoteWire,
 } from '@compaction/agent-loop';
 import { InvalidMessagesError, type Message } from '@compaction/core';
 import {
@@ -19,6 +21,18 @@ export type OpenAISendOptions<Request> = ConversationSendOptions<Request>;
 export interface OpenAIConversationBaseSettings extends OpenAIConversationCompactionSettings {
   /** The session compactions are recorded under. Default `default`. */
   sessionId?: string;
+  /**
+   * Offers the model a `compact` tool (optional `instructions`: what to keep, what phase ended): the
+   * conversation answers the call and, before the next request, compacts with those instructions, even under
+   * the target (a forced manual compaction). Default false.
+   */
+  compactTool?: boolean;
+  /**
+   * Before each automatic compaction, one extra request asks the model for a note of what it must keep (its
+   * output limit set to `maximumTokens`, `tool_choice: 'none'`, aborted after `timeoutMs`); the note joins
+   * the history as a pinned user message. `true` for the defaults; a failure is a `note` event. Off by default.
+   */
+  beforeCompaction?: boolean | NoteBeforeCompaction;
 }
 
 /** One model call of an OpenAI conversation: the response, the items it adds, the input tokens reported. */
@@ -53,11 +67,15 @@ export abstract class OpenAIConversationBase<
     model: string,
     maxOutputTokens: number | undefined,
     adapter: ConversationAdapter<Types>,
+    note: NoteWire<Types>,
   ) {
     super({
       compactor: resolveOpenAIConversationCompactor(settings, model, maxOutputTokens),
       sessionId: settings.sessionId,
-      adapter,
+      // The adapter's members keep their closures (and their conversion state) in the copy.
+      adapter: { ...adapter, note },
+      ...(settings.compactTool === undefined ? {} : { compactTool: settings.compactTool }),
+      ...(settings.beforeCompaction === undefined ? {} : { beforeCompaction: settings.beforeCompaction }),
     });
   }
 }

@@ -1,4 +1,5 @@
 import { OpenAIConversationBase } from './openai-conversation-base.js';
+import { openaiResponsesNoteWire } from './openai-conversation-note.js';
 import { openaiResponsesConversationAdapter } from './openai-responses-conversation-adapter.js';
 import type {
   OpenAIResponsesConversationSettings,
@@ -23,6 +24,7 @@ export class OpenAIResponsesConversation extends OpenAIConversationBase<OpenAIRe
       request.model ?? '',
       request.max_output_tokens ?? undefined,
       openaiResponsesConversationAdapter(settings),
+      openaiResponsesNoteWire,
     );
     // One group: an assistant run of several items becomes one core message, as in a single conversion.
     this.append(settings.input ?? []);

@@ -1,5 +1,6 @@
 import { openaiConversationAdapter } from './openai-conversation-adapter.js';
 import { OpenAIConversationBase } from './openai-conversation-base.js';
+import { openaiChatNoteWire } from './openai-conversation-note.js';
 import type { OpenAIChatConversationTypes, OpenAIConversationSettings } from './openai-conversation-types.js';
 
 /**
@@ -22,6 +23,7 @@ export class OpenAIConversation extends OpenAIConversationBase<OpenAIChatConvers
       request.model,
       request.max_completion_tokens ?? request.max_tokens ?? undefined,
       openaiConversationAdapter(settings),
+      openaiChatNoteWire,
     );
     for (const message of settings.messages ?? []) this.append([message]);
   }

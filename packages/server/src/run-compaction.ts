@@ -79,6 +79,8 @@ export interface CompactMessagesOptions {
    * the user gave, or a history over the limit, still fails with {@link TargetUnreachableError}.
    */
   skipNothingToCompact?: boolean;
+  /** Compacts even a history at or under the target (core's `CompactOptions.force`). */
+  force?: boolean;
   instructions?: string;
   environment?: NodeJS.ProcessEnv;
   /**
@@ -160,6 +162,7 @@ export async function compactMessages(
       overheadTokens,
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.force === true ? { force: true } : {}),
     });
   } catch (error) {
     if (!BudgetUnreachableError.isInstance(error)) throw error;

@@ -1,6 +1,6 @@
 import { callWithCompaction } from '@compaction/agent-loop';
 import type { Compactor, Message } from '@compaction/core';
-import type { LanguageModelMiddleware } from 'ai';
+import type { LanguageModelMiddleware, Tool } from 'ai';
 import type {
   LanguageModelCallOptions,
   LanguageModelPromptMessage,
@@ -9,13 +9,20 @@ import type {
 import { decodeOne } from '../convert/convert-messages.js';
 import { encodeMessage } from '../convert/encode-message.js';
 import { isRecord } from '../convert/metadata-slot.js';
+import { callHistory } from './compaction-call-history.js';
+import type { CompactRequest } from './compaction-compact-tool.js';
+import { writeNoteWithModel } from './compaction-note.js';
 import { type CompactionIntegrationSettings, resolveCompactionSettings } from './compaction-settings.js';
 import { ConversationTracker, type ConversationView } from './conversation-tracker.js';
 import { parseContextOverflow } from './parse-context-overflow.js';
 import { signedReasoningFirst } from './signed-reasoning-first.js';
 
 /** A language-model middleware that compacts, and the compactor it uses (to subscribe to its events). */
-export type CompactionMiddleware = LanguageModelMiddleware & { readonly compactor: Compactor };
+export type CompactionMiddleware = LanguageModelMiddleware & {
+  readonly compactor: Compactor;
+  /** With `compactTool: true`: the `compact` tool to give the model, under the key `compact`. */
+  readonly compactTool?: Tool<CompactRequest, string>;
+};
 
 /** What one call sent, so usage and an overflow can be related to it. */
 interface Call {
@@ -45,7 +52,8 @@ interface Call {
  * ```
  */
 export function compactionMiddleware(settings: CompactionIntegrationSettings): CompactionMiddleware {
-  const { compactor, sessionId, conversationId, provider } = resolveCompactionSettings(settings);
+  const context = resolveCompactionSettings(settings);
+  const { compactor, sessionId, conversationId, provider, compactRequests } = context;
   const tracker = new ConversationTracker<LanguageModelPromptMessage>((message, index) =>
     decodeOne(message, index, 'prompt'),
   );
@@ -85,13 +93,15 @@ export function compactionMiddleware(settings: CompactionIntegrationSettings): C
   return {
     specificationVersion: 'v3',
     compactor,
+    ...(compactRequests === undefined ? {} : { compactTool: compactRequests.tool }),
 
-    async transformParams({ params }) {
+    async transformParams({ params, model }) {
       // The history of such a call is stored upstream: there is nothing here to count or shorten.
       if (continuesStoredContext(params)) return params;
       const view = tracker.view(params.prompt, conversationOf(params) ?? conversationId);
-      const result = await compactor.prepare(view.messages, sessionId === undefined ? {} : { sessionId });
-      const compacted = result.compacted ? signedReasoningFirst(result.messages) : undefined;
+      const compacted = await callHistory(context, view.messages, params.abortSignal, (signal, notes) =>
+        writeNoteWithModel(model, params, encode(view.messages), notes, signal),
+      );
       if (compacted !== undefined) tracker.commit(view, compacted);
       const sent = compacted ?? view.messages;
       const transformed =

@@ -1,7 +1,8 @@
 import type { Compactor, Message } from '@compaction/core';
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, Tool } from 'ai';
 import { decodeOne } from '../convert/convert-messages.js';
 import { encodeMessage } from '../convert/encode-message.js';
+import { type CompactRequest, compactOrPrepare } from './compaction-compact-tool.js';
 import { type CompactionIntegrationSettings, resolveCompactionSettings } from './compaction-settings.js';
 import { ConversationTracker } from './conversation-tracker.js';
 import { signedReasoningFirst } from './signed-reasoning-first.js';
@@ -18,6 +19,8 @@ export interface PrepareStepInput {
 export interface CompactionPrepareStep {
   (input: PrepareStepInput): Promise<{ messages?: ModelMessage[] }>;
   readonly compactor: Compactor;
+  /** With `compactTool: true`: the `compact` tool to give the model, under the key `compact`. */
+  readonly compactTool?: Tool<CompactRequest, string>;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface CompactionPrepareStep {
  * ```
  */
 export function compactionPrepareStep(settings: CompactionIntegrationSettings): CompactionPrepareStep {
-  const { compactor, sessionId, conversationId } = resolveCompactionSettings(settings);
+  const { compactor, sessionId, conversationId, compactRequests } = resolveCompactionSettings(settings);
   const tracker = new ConversationTracker<ModelMessage>((message, index) =>
     decodeOne(message, index, 'model'),
   );
@@ -52,7 +55,9 @@ export function compactionPrepareStep(settings: CompactionIntegrationSettings): 
     if (previous !== undefined && inputTokens !== undefined) {
       compactor.recordUsage({ messages: previous, inputTokens });
     }
-    const result = await compactor.prepare(view.messages, options);
+    // A compaction the model asked for with the compact tool runs first, forced.
+    const requested = compactRequests?.take(view.messages);
+    const result = await compactOrPrepare(compactor, view.messages, options, requested);
     // Compaction can leave assistant messages side by side, which Anthropic merges into one turn.
     const compacted = result.compacted ? signedReasoningFirst(result.messages) : undefined;
     if (compacted !== undefined) tracker.commit(view, compacted);
@@ -65,5 +70,8 @@ export function compactionPrepareStep(settings: CompactionIntegrationSettings): 
       ),
     };
   };
-  return Object.assign(prepareStep, { compactor });
+  return Object.assign(prepareStep, {
+    compactor,
+    ...(compactRequests === undefined ? {} : { compactTool: compactRequests.tool }),
+  });
 }

@@ -50,6 +50,7 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
     'in-place': { type: 'boolean' },
     json: { type: 'boolean' },
     instructions: { type: 'string' },
+    force: { type: 'boolean' },
     store: { type: 'string' },
     session: { type: 'string' },
   });
@@ -93,6 +94,8 @@ export async function compactCommand(args: string[], io: CliIO): Promise<number>
       skipNothingToCompact: true,
       environment: io.env,
       ...(values.instructions === undefined ? {} : { instructions: values.instructions }),
+      // Even under the target: core aims for half of the messages, as far as what it keeps allows.
+      ...(values.force === true ? { force: true } : {}),
       ...(archive === undefined ? {} : { store: archive.store, sessionId }),
       ...withStoredContext(conversation),
       ...(conversation.envelope === undefined ? {} : { envelope: conversation.envelope }),
