@@ -83,6 +83,10 @@ reached, nothing is written, and the exit code is 3.
                               failures?, durationMs, output} (the conversation is then written only
                               with -o or --in-place)
       --instructions <text>   extra instructions for strategies that use them (summarization)
+      --force                 compact even a conversation already under the target: it then aims for half
+                              of the input, and keeps the best the strategies reach above that (what they
+                              may not remove); with nothing they may remove it is skipped
+                              (nothing-to-compact), never an error while it fits the limit
 
 Archiving, so nothing removed is out of reach ("compaction recall --help"):
       --store <path|url>      record the compaction in this store, a SQLite file (created when missing) or
@@ -135,8 +139,9 @@ export const mcpHelp = `Usage: compaction mcp [--store <path|url>] [--session <i
 An MCP server for agents that load MCP servers (Claude Code, Codex, opencode; docs/mcp.md), over the
 store that compaction proxy, serve or compact --store archived into. Its tools: recall (the text a
 placeholder's handle names, whole, as a line range or the lines matching a pattern), search (archived text
-by words or a phrase, best first, with the handles to recall) and compaction_status (the rounds, tokens
-and archived handles of a session, or the sessions). Serves standard input and output by default.
+by words or a phrase, best first, with the handles to recall), compaction_status (the rounds, tokens
+and archived handles of a session, or the sessions) and compact (a compaction now, even under the target,
+asked of --proxy or --serve). Serves standard input and output by default.
 
       --store <path|url>      a SQLite file (default .compaction/sessions.sqlite in the working folder,
                               the proxy's), postgres://user:password@host:port/database, or a store package
@@ -146,9 +151,13 @@ and archived handles of a session, or the sessions). Serves standard input and o
       --host <address>        default 127.0.0.1; any other needs --token
       --port <n>              default 4321; 0 picks a free port
       --token <secret>        require "Authorization: Bearer <secret>" (or set COMPACTION_TOKEN)
+      --proxy <url>           where the compact tool asks: the compaction proxy the agent goes through
+                              (such as http://127.0.0.1:4320); the conversation's next request is compacted
+      --serve <url>           or compaction serve: the session (--session, or the call's) is compacted at once
+      --serve-token <secret>  the bearer token compaction serve requires
 
 Examples:
-  claude mcp add compaction -- compaction mcp --store .compaction/sessions.sqlite
+  claude mcp add compaction -- compaction mcp --store .compaction/sessions.sqlite --proxy http://127.0.0.1:4320
   compaction mcp --http --port 4321 --token "$COMPACTION_TOKEN"
 `;
 
@@ -262,6 +271,12 @@ Limits (sizes accept 512kb, 10mb; durations 500ms, 10s, 5m, 1h):
                               worker threads that compact large conversations off the event loop
                               (default: the cores less one, at least 1, at most --max-concurrent);
                               0 compacts on the event loop
+      --background-at <amount>
+                              compact in the background from this point on (a fraction of the limit such
+                              as 0.7, or tokens), above the target and below the trigger; the request at
+                              the trigger uses the result (default off)
+      --background-concurrency <n>
+                              background compactions at once across sessions (default 4)
       --max-sessions <n>      sessions kept at once (default 1000); beyond, 429
       --max-session-size <s>  largest session, its messages as JSON (default 4mb); beyond, 413
       --session-idle <t>      a session unused this long expires (default 30m)
@@ -277,7 +292,8 @@ function observabilityFlags(metricsAccess: string): string {
   return `Metrics, traces and logs (docs/observability.md); every answer carries an x-request-id (the
 request's own when it is a plain token):
       --no-metrics            no GET /metrics (Prometheus text: requests, latency, compactions, tokens
-                              saved, sessions, store errors; ${metricsAccess}), 404 instead
+                              saved, sessions, store errors, background compactions; ${metricsAccess}),
+                              404 instead
       --otel [endpoint]       export a span per request (continuing the caller's traceparent) and the
                               compaction metrics over OTLP/HTTP: to endpoint/v1/traces and /v1/metrics,
                               else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / _METRICS_ENDPOINT, else
@@ -308,6 +324,10 @@ that archived what it removed: compaction recall --store <path> --session <id> <
 
   GET /compaction/status      {uptimeSeconds, requests, compactions, overflowRetries, conversations,
                               archive: {items, bytes, conversations}, storeErrors, upstreams}
+  POST /compaction/conversations/{key}/compact
+                              JSON {instructions?}: the conversation's next request is compacted even
+                              under the target (key "next": whichever conversation sends the next
+                              request); what compaction mcp --proxy's compact tool asks for
 
       --upstream <where>      anthropic (https://api.anthropic.com), openai (https://api.openai.com),
                               anthropic=<url>, openai=<url>, or a <url> for both; repeatable
@@ -338,6 +358,12 @@ that archived what it removed: compaction recall --store <path> --session <id> <
                               worker threads that run large conversations' strategies off the event
                               loop (default: the cores less one, at least 1, at most --max-concurrent);
                               0 compacts on the event loop
+      --background-at <amount>
+                              compact in the background from this point on (a fraction of the limit such
+                              as 0.7, or tokens), above the target and below the trigger; the request at
+                              the trigger uses the result (default off)
+      --background-concurrency <n>
+                              background compactions at once across conversations (default 4)
 
 ${observabilityFlags('open like /compaction/status')}
 ${compactionFlags}

@@ -44,9 +44,14 @@ afterAll(async () => {
 });
 
 describe('createCompactionMcpServer', () => {
-  it('offers recall, search and compaction_status, each saying when to use it', async () => {
+  it('offers recall, search, compaction_status and compact, each saying when to use it', async () => {
     const { tools } = await anySession.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['compaction_status', 'recall', 'search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'compact',
+      'compaction_status',
+      'recall',
+      'search',
+    ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.recall!.description).toContain('recall "<handle>"');
     expect(byName.recall!.inputSchema.required).toEqual(['handle']);

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { type CompactionStore, InvalidOptionsError } from '@compaction/core';
 import { createRecallTool } from '@compaction/recall';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerCompactTool } from './compact-mcp-tool.js';
+import { type CompactTarget, checkedTargetUrl } from './compact-target.js';
 import type { CompactionMcpContext } from './compaction-mcp-context.js';
 import { registerRecallTool } from './recall-mcp-tool.js';
 import { registerSearchTool } from './search-mcp-tool.js';
@@ -25,13 +27,20 @@ export interface CompactionMcpServerSettings {
    * `compaction_status` listing over it leaves the older rounds' handles out.
    */
   maximumCharacters?: number;
+  /**
+   * Where the `compact` tool asks for a compaction: a running `compaction proxy` (the conversation's next
+   * request through it is compacted) or `compaction serve` (the session is compacted at once). Without it,
+   * `compact` answers with an error that says how to configure one.
+   */
+  compactTarget?: CompactTarget;
 }
 
 /** What the server tells a client about itself, once, when it connects. */
 const instructions =
   'This conversation may have been compacted to fit the context window: what was removed was archived, ' +
   'and placeholders name it as recall "<handle>". Call recall with that handle to read it again, search ' +
-  'when you remember words but not the handle, and compaction_status to list the rounds and handles.';
+  'when you remember words but not the handle, and compaction_status to list the rounds and handles. ' +
+  'Call compact to compact the conversation now, with instructions saying what to keep.';
 
 let version: string | undefined;
 
@@ -44,7 +53,8 @@ function packageVersion(): string {
 }
 
 /**
- * Creates an MCP server with the tools `recall`, `search` and `compaction_status` over a compaction store.
+ * Creates an MCP server with the tools `recall`, `search`, `compaction_status` and `compact` over a compaction
+ * store.
  * Connect it to a transport of the MCP SDK, or serve it with {@link serveCompactionMcpOverStdio} or
  * {@link listenCompactionMcp}. Every failure of a call, a wrong argument or a failing store, is a tool
  * result marked `isError` with a text that says what to do; nothing is thrown to the client.
@@ -55,6 +65,7 @@ export function createCompactionMcpServer(settings: CompactionMcpServerSettings)
   registerRecallTool(server, context);
   registerSearchTool(server, context);
   registerStatusTool(server, context);
+  registerCompactTool(server, context);
   return server;
 }
 
@@ -76,5 +87,21 @@ function contextOf(settings: CompactionMcpServerSettings): CompactionMcpContext 
   }
   // The recall tool checks the bound; made once here so a bad one fails now, not at the first call.
   createRecallTool({ store, sessionId: sessionId ?? 'default', maximumCharacters });
-  return { store, maximumCharacters, ...(sessionId === undefined ? {} : { sessionId }) };
+  const { compactTarget } = settings;
+  if (compactTarget !== undefined) {
+    try {
+      checkedTargetUrl(compactTarget);
+    } catch (error) {
+      throw new InvalidOptionsError({
+        subject: 'compaction MCP server',
+        issues: [{ path: 'compactTarget.url', message: (error as Error).message }],
+      });
+    }
+  }
+  return {
+    store,
+    maximumCharacters,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(compactTarget === undefined ? {} : { compactTarget }),
+  };
 }

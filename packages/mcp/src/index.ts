@@ -1,3 +1,4 @@
+export type { CompactTarget } from './compact-target.js';
 export { type CompactionMcpServerSettings, createCompactionMcpServer } from './compaction-mcp-server.js';
 export {
   type CompactionMcpListener,

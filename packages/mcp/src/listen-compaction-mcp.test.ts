@@ -66,7 +66,12 @@ describe('listenCompactionMcp', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await connect(url);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['compaction_status', 'recall', 'search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'compact',
+      'compaction_status',
+      'recall',
+      'search',
+    ]);
     const [record] = await store.list('second');
     const item = record!.archived![0]!;
     const result = (await client.callTool({

@@ -1,5 +1,11 @@
 export type { StageReport } from './compaction-stages.js';
 export {
+  type BackgroundFlags,
+  checkBackground,
+  defaultBackgroundConcurrency,
+  readBackgroundFlags,
+} from './config/background-flags.js';
+export {
   createInstalledStrategyRegistry,
   defaultStrategy,
   proxyStrategyDefaults,

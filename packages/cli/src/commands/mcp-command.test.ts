@@ -2,9 +2,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ArchivedItem, type CompactionRecord, createCompactor } from '@compaction/core';
+import {
+  createInstalledStrategyRegistry,
+  listenCompactionProxy,
+  parseUpstreams,
+  proxyStrategyDefaults,
+  resolveSettings,
+} from '@compaction/server';
 import { createSqliteCompactionStore } from '@compaction/store-sqlite';
 import { createToolResultTruncation } from '@compaction/strategy-tool-result-truncation';
-import { generateCodingHistory } from '@compaction/testing';
+import { compactedRequestViolations, generateCodingHistory } from '@compaction/testing';
+import { startTestServer } from '@compaction/testing/loopback-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -68,7 +76,12 @@ describe('compaction mcp', () => {
   it('answers recall, search and compaction_status over standard input and output', async () => {
     const client = await stdioClient(['--store', store]);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['compaction_status', 'recall', 'search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'compact',
+      'compaction_status',
+      'recall',
+      'search',
+    ]);
     const items = archived();
     expect(items.length).toBeGreaterThan(10);
     for (const item of items.slice(0, 10)) {
@@ -99,6 +112,93 @@ describe('compaction mcp', () => {
       isError: true,
     });
     await client.close();
+  });
+
+  it("compacts through the proxy of --proxy: the conversation's next request, although under its target", async () => {
+    const upstream = await startTestServer();
+    upstream.handle('/v1/messages', () => ({
+      body: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-5-5',
+        content: [{ type: 'text', text: 'Done.' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 100, output_tokens: 5 },
+      },
+    }));
+    const registry = await createInstalledStrategyRegistry();
+    const settings = resolveSettings(
+      registry,
+      { 'context-window': '200k' },
+      directory,
+      proxyStrategyDefaults(registry),
+    );
+    const lines: string[] = [];
+    const { server, url } = await listenCompactionProxy(
+      { settings, registry, upstreams: parseUpstreams([upstream.url]), log: (line) => lines.push(line) },
+      { port: 0 },
+    );
+    const client = await stdioClient(['--store', store, '--proxy', url]);
+    try {
+      const request = {
+        model: 'claude-sonnet-5-5',
+        max_tokens: 1024,
+        tools: [{ name: 'read', description: 'Reads a file.', input_schema: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: 'Read the modules and fix the rounding bug.' },
+          ...Array.from({ length: 6 }, (_, turn) => [
+            {
+              role: 'assistant',
+              content: [
+                { type: 'tool_use', id: `toolu_${turn}`, name: 'read', input: { path: `m${turn}.ts` } },
+              ],
+            },
+            {
+              role: 'user',
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: `toolu_${turn}`,
+                  content: `const v${turn} = 1;\n`.repeat(120),
+                },
+              ],
+            },
+          ]).flat(),
+        ],
+      };
+      const body = JSON.stringify(request);
+      const send = () =>
+        fetch(`${url}/v1/messages`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': 'client-key',
+            'anthropic-version': '2023-06-01',
+            'x-compaction-conversation': 'agent-1',
+          },
+          body,
+        });
+      expect((await send()).status).toBe(200);
+      expect(upstream.requests[0]!.rawBody).toBe(body);
+      // As compaction_status lists the proxy's conversation: its store session.
+      const asked = await call(client, 'compact', {
+        conversation: 'proxy:named:agent-1',
+        instructions: 'Keep the paths.',
+      });
+      expect(asked).toMatchObject({ isError: false });
+      expect((await send()).status).toBe(200);
+      const forwarded = upstream.requests[1]!;
+      expect(forwarded.rawBody.length).toBeLessThan(body.length);
+      expect(compactedRequestViolations('anthropic', request, forwarded.body)).toEqual([]);
+      expect(lines).toEqual([expect.stringMatching(/conversation agent-1: .*trigger manual/)]);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await upstream.close();
+    }
   });
 
   it('serves Streamable HTTP on loopback with the bearer token, 401 without, and stops on SIGTERM', async () => {

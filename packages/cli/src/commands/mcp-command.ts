@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { CompactionStore } from '@compaction/core';
-import { listenCompactionMcp, serveCompactionMcpOverStdio } from '@compaction/mcp';
+import { type CompactTarget, listenCompactionMcp, serveCompactionMcpOverStdio } from '@compaction/mcp';
 import {
   describeStoreLocation,
   openSessionStore,
@@ -18,14 +18,14 @@ import { listenOnFlags } from './server-start.js';
 export const defaultMcpPort = 4321;
 
 /**
- * `compaction mcp`: the MCP server with recall, search and compaction_status over a store, on standard input
- * and output (as agents start MCP servers) or, with `--http`, on Streamable HTTP until SIGINT or SIGTERM.
+ * `compaction mcp`: the MCP server with recall, search, compaction_status and compact over a store, on standard
+ * input and output (as agents start MCP servers) or, with `--http`, on Streamable HTTP until SIGINT or SIGTERM.
  */
 export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags('mcp', args, {
     ...helpFlagOptions,
     http: { type: 'boolean' },
-    ...valueFlags('store', 'session', 'host', 'port', 'token'),
+    ...valueFlags('store', 'session', 'host', 'port', 'token', 'proxy', 'serve', 'serve-token'),
   });
   if (printedHelp(values, mcpHelp, io)) return 0;
   const httpOnly = (['host', 'port', 'token'] as const).filter((flag) => values[flag] !== undefined);
@@ -45,8 +45,13 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
       `mcp: no store at ${values.store} (compaction proxy --store ${values.store} creates it)`,
     );
   }
+  const compactTarget = compactTargetOf(values);
   const store = (await openSessionStore(location)) as CompactionStore;
-  const settings = { store, ...(values.session === undefined ? {} : { sessionId: values.session }) };
+  const settings = {
+    store,
+    ...(values.session === undefined ? {} : { sessionId: values.session }),
+    ...(compactTarget === undefined ? {} : { compactTarget }),
+  };
   const where = describeStoreLocation(location, io.cwd);
   try {
     if (values.http !== true) {
@@ -91,4 +96,33 @@ function portOf(text: string | undefined): number {
   const port = parseDecimalInteger(text);
   if (port === undefined || port > 65_535) throw usageError(`--port must be 0 to 65535, got "${text}"`);
   return port;
+}
+
+/**
+ * Where the `compact` tool asks: `--proxy <url>` or `--serve <url>` (with `--serve-token` when serve requires
+ * a token); none when neither is given.
+ */
+function compactTargetOf(values: {
+  proxy?: string | undefined;
+  serve?: string | undefined;
+  'serve-token'?: string | undefined;
+}): CompactTarget | undefined {
+  const { proxy, serve } = values;
+  if (proxy !== undefined && serve !== undefined) {
+    throw usageError('mcp: give --proxy or --serve, not both (the compact tool asks one of them)');
+  }
+  if (values['serve-token'] !== undefined && serve === undefined) {
+    throw usageError('mcp: --serve-token needs --serve');
+  }
+  const url = proxy ?? serve;
+  if (url === undefined) return undefined;
+  const flag = proxy === undefined ? '--serve' : '--proxy';
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(url)) {
+    throw usageError(
+      `mcp: ${flag} must be the service's http:// URL, such as http://127.0.0.1:4320, got "${url}"`,
+    );
+  }
+  if (proxy !== undefined) return { kind: 'proxy', url };
+  const token = values['serve-token'];
+  return { kind: 'serve', url, ...(token === undefined ? {} : { token }) };
 }

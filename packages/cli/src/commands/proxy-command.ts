@@ -56,6 +56,7 @@ export async function proxyCommand(args: string[], io: CliIO): Promise<number> {
       maxConcurrent: flags.maxConcurrent,
       maxQueue: flags.maxQueue,
       ...(flags.compactionThreads === undefined ? {} : { compactionThreads: flags.compactionThreads }),
+      ...(flags.background === undefined ? {} : { background: flags.background }),
       environment: io.env,
       ...(values['upstream-timeout'] === undefined
         ? {}

@@ -2,6 +2,8 @@ import type { ParseArgsConfig } from 'node:util';
 import {
   CliError,
   type CompactionServer,
+  checkBackground,
+  contextWindowOf,
   createCompactionHttpServer,
   createInstalledStrategyRegistry,
   createRequestPolicy,
@@ -168,7 +170,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const token = tokenOf(values.token, io.env.COMPACTION_TOKEN);
   const { registry, settings, requestPolicy } = await readPolicy(values, io);
   // The operator's provider is built now, so a missing API key stops the start instead of failing requests.
-  await new ProviderPool(settings.provider, io.env).get();
+  const provider = await new ProviderPool(settings.provider, io.env).get();
+  checkBackground(flags.background, {
+    ...settings.budget,
+    contextWindow: contextWindowOf(settings, provider),
+  });
   const observability = {
     ...(await readObservabilityFlags(values, io.env, 'compaction-serve')),
     log: (line: string) => io.stderr.write(`${line}\n`),
@@ -180,6 +186,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     registry,
     requestPolicy,
     ...limits,
+    ...(flags.background === undefined ? {} : { background: flags.background }),
     environment: io.env,
     ...(token === undefined ? {} : { token }),
     ...(store === undefined ? {} : { store }),

@@ -1,8 +1,10 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { BackgroundSettings } from '@compaction/core';
 import {
   type ListenAddress,
   parseByteSize,
   parseDecimalInteger,
+  readBackgroundFlags,
   type StoreLocation,
   serverDefaults,
   storeLocationOf,
@@ -15,14 +17,30 @@ export const serverFlagOptions = {
   ...helpFlagOptions,
   ...compactionFlagOptions,
   port: { type: 'string', short: 'p' },
-  ...valueFlags('host', 'max-body', 'max-concurrent', 'max-queue', 'store', 'compaction-threads'),
+  ...valueFlags(
+    'host',
+    'max-body',
+    'max-concurrent',
+    'max-queue',
+    'store',
+    'compaction-threads',
+    'background-at',
+    'background-concurrency',
+  ),
 } as const satisfies ParseArgsConfig['options'];
 
 /** The values of {@link serverFlagOptions} as parsed. */
 export type ServerFlagValues = {
-  [Name in 'port' | 'host' | 'max-body' | 'max-concurrent' | 'max-queue' | 'store' | 'compaction-threads']?:
-    | string
-    | undefined;
+  [Name in
+    | 'port'
+    | 'host'
+    | 'max-body'
+    | 'max-concurrent'
+    | 'max-queue'
+    | 'store'
+    | 'compaction-threads'
+    | 'background-at'
+    | 'background-concurrency']?: string | undefined;
 };
 
 /** What the flags of every server command ask for. */
@@ -35,6 +53,8 @@ export interface ServerFlags {
   storeLocation: StoreLocation;
   /** `--compaction-threads`: threads that compact off the event loop (0: none); none given, the server's default. */
   compactionThreads?: number;
+  /** `--background-at` and `--background-concurrency`: compaction ahead of the trigger; none when off. */
+  background?: BackgroundSettings;
 }
 
 /**
@@ -46,6 +66,7 @@ export function readServerFlags(
   defaults: { port: number; maxBodyBytes: number },
   directory: string,
 ): ServerFlags {
+  const background = readBackgroundFlags(values);
   return {
     port: portFlag(values.port, defaults.port),
     host: values.host ?? '127.0.0.1',
@@ -59,6 +80,7 @@ export function readServerFlags(
     ...(values['compaction-threads'] === undefined
       ? {}
       : { compactionThreads: integerFlag(values['compaction-threads'], '--compaction-threads', 0, 0) }),
+    ...(background === undefined ? {} : { background }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
+import { conversationsPath } from '../proxy/forced-compactions.js';
 import { type ProxyStatus, statusPath } from '../proxy/proxy-settings.js';
 import { sendError } from '../serve/json-response.js';
 import type { ObservabilitySettings } from './observability-settings.js';
@@ -41,6 +42,9 @@ export function proxyObservability(
   });
 }
 
+/** The route template of a forced compaction's request: the key, which a client makes up, is left out. */
+const forcedCompactionRoute = `${conversationsPath}{key}/compact`;
+
 /** How the proxy's server names and refuses requests for its metrics, logs and spans. */
 export function proxyObservation(
   observability: ServiceObservability,
@@ -53,6 +57,7 @@ export function proxyObservation(
     ...(observability.tracing === undefined ? {} : { tracing: observability.tracing }),
     routeOf: (_method, path) => {
       const below = base !== '' && path.startsWith(base) ? path.slice(base.length) || '/' : path;
+      if (below.startsWith(conversationsPath)) return { route: forcedCompactionRoute };
       return { route: proxyRoutes.has(below) ? below : 'forwarded' };
     },
     refuse: (request, response, status) =>

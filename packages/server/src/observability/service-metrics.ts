@@ -1,3 +1,5 @@
+import type { BackgroundEvent } from '@compaction/core';
+import { backgroundMetrics } from './background-metrics.js';
 import { MetricRegistry } from './metric-registry.js';
 
 /** What a compaction came to, as the metrics and logs count it. */
@@ -41,6 +43,8 @@ export interface ServiceMetrics {
   requestFinished(request: FinishedRequest): void;
   compaction(compaction: ObservedCompaction): void;
   storeError(): void;
+  /** A background compaction started, used or dropped. */
+  background(event: BackgroundEvent): void;
   /** An upstream answer's status, or `error` when the upstream could not be reached (the proxy). */
   upstreamAnswered(status: number | 'error'): void;
 }
@@ -105,8 +109,10 @@ export function createServiceMetrics(kind: 'serve' | 'proxy', sources: MetricSou
       overflowRetries,
     );
   }
+  const background = backgroundMetrics(registry);
   return {
     registry,
+    background,
     requestFinished: ({ method, route, status, seconds }) => {
       requests.increment({ method, route, status });
       latency.observe(seconds, { method, route });

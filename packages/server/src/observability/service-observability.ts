@@ -14,6 +14,8 @@ export interface CompactionObserver {
   /** Counts and logs a compaction; `textLine` is the service's own line about it, for the text log. */
   compaction(compaction: ObservedCompaction, textLine?: string): void;
   storeError(): void;
+  /** A background compaction started, used or dropped (counted by the metrics). */
+  background?(event: CompactorEvents['background']): void;
   /** What traces a Compactor's work, when the service is traced: given to the Compactors it creates. */
   readonly compactorObservers?: readonly CompactorObserver[];
 }
@@ -26,6 +28,8 @@ export interface ProxyObserver {
   upstreamAnswered(status: number | 'error'): void;
   /** A compaction that failed (every strategy, or an abort); the request goes on uncompacted. */
   compactionFailed?(failure: CompactorEvents['error'], strategy: string): void;
+  /** A background compaction started, used or dropped (counted by the metrics). */
+  background?(event: CompactorEvents['background']): void;
   /** What traces the proxy's Compactor, when the server is traced: its spans children of the request's. */
   readonly compactorObservers?: readonly CompactorObserver[];
 }
@@ -59,6 +63,7 @@ export function createServiceObservability(
       log.compaction(compaction, textLine);
     },
     storeError: () => metrics?.storeError(),
+    background: (event) => metrics?.background(event),
     // The proxy's conversation key is left out: a named conversation's name comes from a request header.
     compacted: (event, line) => {
       const compaction = observedCompactionOf(event);
@@ -111,6 +116,7 @@ export function observeCompactor(
   compactor: {
     on(name: 'end', listener: (event: CompactionEvent) => void): unknown;
     on(name: 'error', listener: (failure: CompactorEvents['error']) => void): unknown;
+    on(name: 'background', listener: (event: CompactorEvents['background']) => void): unknown;
   },
   observer: CompactionObserver,
   strategy: string,
@@ -122,4 +128,6 @@ export function observeCompactor(
     if (failure.source === 'compaction')
       observer.compaction(failedCompactionOf(failure, strategy, sessionId));
   });
+  const { background } = observer;
+  if (background !== undefined) compactor.on('background', (event) => background.call(observer, event));
 }

@@ -4,6 +4,8 @@ import { usageError } from '../errors/cli-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { sendError, sendJson } from '../serve/json-response.js';
 import { refuseClientUpstream } from './client-choice.js';
+import { answerForcedCompaction } from './forced-compaction-route.js';
+import { forcedCompactionKey } from './forced-compactions.js';
 import { forwardToUpstream } from './forward-to-upstream.js';
 import { createProxyParts } from './proxy-parts.js';
 import { type CompactionProxySettings, type ProxyStatus, statusPath } from './proxy-settings.js';
@@ -13,7 +15,10 @@ import { type CompactionProxySettings, type ProxyStatus, statusPath } from './pr
  * or for the paths under {@link CompactionProxySettings.basePath}.
  */
 export interface CompactionProxy {
-  /** Answers one request: forwards it upstream, or answers `GET /compaction/status`. Never throws. */
+  /**
+   * Answers one request: forwards it upstream, answers `GET /compaction/status`, or marks a conversation for
+   * a forced compaction (`POST /compaction/conversations/{key}/compact`). Never throws.
+   */
   handle(request: IncomingMessage, response: ServerResponse): void;
   /** The counts `GET /compaction/status` answers. */
   status(): ProxyStatus;
@@ -51,6 +56,11 @@ export async function createCompactionProxy(options: CompactionProxySettings): P
         });
       }
       sendJson(response, 200, parts.status());
+      return;
+    }
+    const forcedKey = forcedCompactionKey(url.split('?')[0]!);
+    if (forcedKey !== undefined) {
+      await answerForcedCompaction(request, response, forcedKey, parts.forced);
       return;
     }
     await forwardToUpstream(parts, request, response, url);

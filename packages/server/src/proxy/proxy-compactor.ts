@@ -1,4 +1,5 @@
 import { type Compactor, createFastEstimator, createTokenCounter, type Provider } from '@compaction/core';
+import { checkBackground } from '../config/background-flags.js';
 import { strategyLabelOf } from '../observability/service-observability.js';
 import { contextWindowOf } from '../run-compaction.js';
 import { createThreadedCompactor } from '../workers/threaded-compactor.js';
@@ -18,13 +19,17 @@ export async function createProxyCompactor(
   pool: Parameters<typeof strategyThreads>[0] | undefined,
   log: (line: string) => void,
 ): Promise<Compactor> {
-  const { settings, registry, observer } = options;
+  const { settings, registry, observer, background } = options;
+  const budget = { ...settings.budget, contextWindow: contextWindowOf(settings, provider) };
+  checkBackground(background, budget);
   const compactor = await createThreadedCompactor(
     settings.config,
     registry,
     provider,
     {
-      budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
+      budget,
+      // One Compactor for every conversation: its `maximumConcurrent` is the proxy's cap.
+      ...(background === undefined ? {} : { background }),
       // The fast estimator, never anchored on a provider's usage: what the compaction threads count with.
       counter: createTokenCounter(createFastEstimator()),
       // Archiving, every compaction is recorded with what it removed, under the handles its placeholders name;
@@ -38,6 +43,8 @@ export async function createProxyCompactor(
           log(`compaction proxy: compacting on the event loop, not on threads: ${error.message}`),
         ),
   );
+  const heard = observer?.background;
+  if (heard !== undefined) compactor.on('background', (event) => heard.call(observer, event));
   const failed = observer?.compactionFailed;
   if (failed !== undefined) {
     const strategy = strategyLabelOf(settings.strategyNames);
@@ -47,4 +54,19 @@ export async function createProxyCompactor(
     });
   }
   return compactor;
+}
+
+/**
+ * Follows the conversations whose background compaction is running or ready, and returns what stops them all:
+ * when the proxy closes, no summary is left to run for requests that will not come.
+ */
+export function backgroundStopper(compactor: Compactor): () => void {
+  const conversations = new Set<string>();
+  compactor.on('background', (event) => {
+    if (event.status === 'started') conversations.add(event.sessionId);
+    else conversations.delete(event.sessionId);
+  });
+  return () => {
+    for (const sessionId of [...conversations]) compactor.forget(sessionId);
+  };
 }

@@ -1,3 +1,4 @@
+import { backgroundStartTokens } from '../config/background-flags.js';
 import { CompactionLimiter } from '../serve/compaction-limiter.js';
 import { ProviderPool } from '../serve/provider-pool.js';
 import { createRequestPolicy } from '../serve/request-policy.js';
@@ -5,10 +6,11 @@ import type { RetentionSweep } from '../serve/retention-sweep.js';
 import { serverDefaults } from '../serve/server-defaults.js';
 import { createCompactionPool, defaultCompactionThreads } from '../workers/compaction-pool.js';
 import { compactionLine } from './compaction-line.js';
+import { ForcedCompactions } from './forced-compactions.js';
 import { PrefixMemory } from './prefix-memory.js';
 import { PrefixUse } from './prefix-use.js';
 import { ProxyArchive } from './proxy-archive.js';
-import { createProxyCompactor } from './proxy-compactor.js';
+import { backgroundStopper, createProxyCompactor } from './proxy-compactor.js';
 import {
   type CompactionProxySettings,
   defaultProxyMaxBodyBytes,
@@ -26,8 +28,10 @@ export interface ProxyParts {
   log: (line: string) => void;
   counts: ProxyCounts;
   context: RequestCompactionContext;
+  /** Conversations marked for a forced compaction of their next request. */
+  forced: ForcedCompactions;
   status(): ProxyStatus;
-  /** Stops the retention sweep and the compaction threads. */
+  /** Stops the background compactions, the retention sweep and the compaction threads. */
   close(): Promise<void>;
 }
 
@@ -65,13 +69,19 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
     idleMs: serverDefaults.sessionIdleMs,
   });
   const compactor = await createProxyCompactor(options, provider, archive, pool, log);
+  const stopBackground = backgroundStopper(compactor);
   const memory = new PrefixMemory(store, undefined, {
     failed: storeFailed,
-    forgotten: (sessionId) => archive?.forget(sessionId),
+    forgotten: (sessionId) => {
+      archive?.forget(sessionId);
+      // A background compaction of a conversation retention deleted is stopped with it.
+      compactor.forget(sessionId);
+    },
   });
   const retention = options.retention === undefined ? undefined : memory.keepWithin(options.retention, log);
   const limiter = new CompactionLimiter(maxConcurrent, options.maxQueue ?? serverDefaults.maxQueue);
   const limits = new UpstreamLimits();
+  const forced = new ForcedCompactions();
   const prefixUse = new PrefixUse();
   const context: RequestCompactionContext = {
     compactor,
@@ -79,6 +89,10 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
     limits,
     prefixUse,
     flights: new Map(),
+    forced,
+    ...(options.background === undefined
+      ? {}
+      : { backgroundAt: backgroundStartTokens(options.background, compactor.budget.limit) }),
     // A trigger policy decides from more than the count: then every request is read whole.
     ...(settings.config.triggerPolicy === undefined
       ? { recentBodies: new RecentBodies(compactor.counter.estimator) }
@@ -110,9 +124,13 @@ export async function createProxyParts(options: CompactionProxySettings): Promis
     log,
     counts,
     context,
+    forced,
     status: () =>
       proxyStatus({ startedAt, counts, memory, limits, prefixUse, archive, upstreams: options.upstreams }),
-    close: () => closeParts(retention, pool, log),
+    close: () => {
+      stopBackground();
+      return closeParts(retention, pool, log);
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CompactionStore, StrategyRegistry } from '@compaction/core';
+import type { BackgroundSettings, CompactionStore, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import type { ObservabilitySettings } from '../observability/observability-settings.js';
 import type { ProxyObserver } from '../observability/service-observability.js';
@@ -49,6 +49,14 @@ export interface CompactionProxySettings {
    * (`os.availableParallelism()`), at least 1 and at most `maxConcurrent`.
    */
   compactionThreads?: number;
+  /**
+   * Compaction off the critical path: from `prepareAt` on, a conversation's request goes upstream at once
+   * while its history is compacted in the background, and the request that crosses the trigger uses that
+   * result with the turns since (the Compactor's session is the conversation, `proxy:<key>`). One job per
+   * conversation, `maximumConcurrent` (default 4) across the proxy. Off when absent; `prepareAt` must lie
+   * between the target and the trigger.
+   */
+  background?: BackgroundSettings;
   /** Smallest conversation, in tokens, whose strategy runs on a thread. Default 64,000. */
   threadedHistoryTokens?: number;
   /** Where the summarizer's API key is read (the operator's environment, never a request). */

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
-import type {
-  CompactionEvent,
-  CompactionResult,
-  Compactor,
-  ContextOverflow,
-  JSONObject,
-  Message,
-  RequestSize,
-  TokenCounter,
+import {
+  CompactionAbortedError,
+  CompactionError,
+  type CompactionEvent,
+  type CompactionResult,
+  type CompactOptions,
+  type Compactor,
+  type ContextOverflow,
+  type JSONObject,
+  type Message,
+  type RequestSize,
+  type TokenCounter,
 } from '@compaction/core';
 import { formats, requestOverheadTokens } from '@compaction/formats';
 import { storedContextFields } from '@compaction/provider-openai';
@@ -22,6 +25,7 @@ import {
   withConversation,
   withoutCacheMarks,
 } from './conversation-fields.js';
+import type { ForcedCompaction, ForcedCompactions } from './forced-compactions.js';
 import { type PrefixMemory, storeSession } from './prefix-memory.js';
 import type { PrefixUse } from './prefix-use.js';
 import type { RecentBodies } from './recent-bodies.js';
@@ -87,6 +91,10 @@ export interface RequestCompactionContext {
   limits: UpstreamLimits;
   /** The requests each compacted prefix served. */
   prefixUse: PrefixUse;
+  /** Conversations whose next request is compacted whatever its size (a forced manual compaction). */
+  forced?: ForcedCompactions;
+  /** Where background compaction starts, in tokens of the budget's limit; none without it. */
+  backgroundAt?: number;
   /** Compactions under way, by conversation and request: identical requests share one. */
   flights: Map<string, Promise<PreparedRequest>>;
   /**
@@ -118,7 +126,8 @@ export async function prepareRequest(
     conversationHeader === undefined ||
     (typeof conversationHeader === 'string' && explicitKey.test(conversationHeader));
   let estimate: ReturnType<RecentBodies['estimate']>;
-  if (recent !== undefined && plainHeader) {
+  // While a forced compaction waits for its conversation, every request is read to find it.
+  if (recent !== undefined && plainHeader && (context.forced?.size ?? 0) === 0) {
     // Counted from what it adds to a recent body: well under the trigger, it goes on unread, at network speed.
     estimate = recent.estimate(format, raw);
     if (estimate !== undefined && estimate.tokens <= passThroughCeiling(context, upstream)) {
@@ -142,6 +151,8 @@ export async function prepareRequest(
     if (usesPrefix) context.prefixUse.used(key);
     return { body: sent === body ? raw : Buffer.from(JSON.stringify(sent)), conversation };
   };
+  const forced = context.forced?.take(key);
+  if (forced !== undefined) return compactForced(found, forced, context, raw);
   const check = context.compactor.check(messages, { sessionId, ...size });
   const held =
     check.reason === 'over-trigger' && check.tokens <= holdUntil(conversation, context, check.limit);
@@ -175,6 +186,43 @@ export async function prepareRequest(
   const landed = () => context.flights.delete(flightKey);
   flight.then(landed, landed);
   return flight;
+}
+
+/**
+ * A request whose conversation was marked for a forced compaction: compacted now, in a slot, as a manual
+ * compaction with `force` and the mark's instructions, whatever its size, and remembered like any other. When
+ * the compaction fails (the Compactor reported why), the request goes on as it would have.
+ */
+async function compactForced(
+  found: FoundConversation,
+  forced: ForcedCompaction,
+  context: RequestCompactionContext,
+  raw: Buffer,
+): Promise<PreparedRequest> {
+  const { conversation, body, sent, usesPrefix } = found;
+  const { key, messages } = conversation;
+  const { overheadTokens, limitTokens } = requestSize(conversation, context);
+  // `force` runs the compaction under the target too.
+  const options: CompactOptions = {
+    sessionId: storeSession(key),
+    trigger: 'manual',
+    force: true,
+    ...(overheadTokens === undefined ? {} : { overheadTokens }),
+    ...(limitTokens === undefined ? {} : { limitTokens }),
+    ...(forced.instructions === undefined ? {} : { instructions: forced.instructions }),
+  };
+  const result = await context
+    .inSlot(() => context.compactor.compact(messages, options))
+    .catch((error: unknown) => {
+      // A compaction that failed was reported; the request goes on. Anything else (the client left, every
+      // slot taken: 503) fails the request as in line, and the mark waits for the client's retry.
+      if (CompactionError.isInstance(error) && !CompactionAbortedError.isInstance(error)) return undefined;
+      context.forced?.mark(key, forced);
+      throw error;
+    });
+  if (result?.compacted) return remember(conversation, result, context);
+  if (usesPrefix) context.prefixUse.used(key);
+  return { body: sent === body ? raw : Buffer.from(JSON.stringify(sent)), conversation };
 }
 
 /** What {@link readConversation} found: the client's request, and what is sent for it unless compacted. */
@@ -269,13 +317,17 @@ async function readConversation(
  */
 const passThroughShare = 0.9;
 
-/** The count under which a request to `upstream`, counted from a recent body, goes on unread. */
+/**
+ * The count under which a request to `upstream`, counted from a recent body, goes on unread. With background
+ * compaction, under where it starts: a request from there on is read, so its history is compacted ahead.
+ */
 function passThroughCeiling(context: RequestCompactionContext, upstream: string): number {
   const { trigger, limit } = context.compactor.budget;
   if (trigger === null) return Number.POSITIVE_INFINITY;
   const learned = context.limits.lowestLimitTokens(upstream);
   const scale = learned === undefined ? 1 : Math.min(1, learned / limit);
-  return trigger * scale * passThroughShare;
+  const ahead = context.backgroundAt ?? Number.POSITIVE_INFINITY;
+  return Math.min(trigger, ahead) * scale * passThroughShare;
 }
 
 /** How many turns of the size the conversation has been adding the target leaves room for. */

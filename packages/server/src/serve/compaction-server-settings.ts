@@ -1,4 +1,4 @@
-import type { CompactionStore, StrategyRegistry } from '@compaction/core';
+import type { BackgroundSettings, CompactionStore, StrategyRegistry } from '@compaction/core';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import type { ObservabilitySettings } from '../observability/observability-settings.js';
 import type { RequestPolicy } from './request-policy.js';
@@ -40,6 +40,15 @@ export interface CompactionServerSettings {
    * `maxConcurrent`.
    */
   compactionThreads?: number;
+  /**
+   * Compaction off the critical path for sessions: from `prepareAt` on, an append returns at once while the
+   * session's history is compacted in the background, and the append that crosses the trigger uses that result.
+   * Sessions' Compactors run on the event loop (their strategies on the compaction threads when the history
+   * is large, as in line); a job per session at most, and `maximumConcurrent` (default 4) across all sessions;
+   * a session deleted or expired stops its job. Off when absent. A session whose request config moves the
+   * trigger under `prepareAt` compacts in line only.
+   */
+  background?: BackgroundSettings;
   /** Smallest `POST /v1/compact` body, in bytes, compacted on a thread. Default 256 KiB. */
   threadedBodyBytes?: number;
   /** Smallest session history, in tokens, whose strategy runs on a thread. Default 64,000. */

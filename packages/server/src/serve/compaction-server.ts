@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import { observeRequests } from '../observability/observe-requests.js';
+import { BackgroundSlots } from './background-slots.js';
 import { hasBearerToken } from './bearer-token.js';
 import type { CompactionServerSettings, ShutdownResult } from './compaction-server-settings.js';
 import { sendError } from './json-response.js';
@@ -16,7 +17,7 @@ import { startServeRetention } from './serve-retention.js';
 import { serverDefaults } from './server-defaults.js';
 import { serverHandlers } from './server-handlers.js';
 import { serviceStop } from './service-stop.js';
-import { keepSessions } from './session-keeping.js';
+import { keepSessions, type SessionKeeping } from './session-keeping.js';
 import { ShutdownWriteGate } from './shutdown-write-gate.js';
 
 /**
@@ -83,21 +84,14 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     settingsFor,
     providerFor,
     ...(handlers.threads === undefined ? {} : { threads: handlers.threads }),
+    ...(options.background === undefined ? {} : { background: new BackgroundSlots(options.background) }),
     observer: observability,
   });
-  const { sessions, persistence } = keeping;
   const restored = keeping.restoreSessions();
   // Requests wait for it and answer its failure; `compaction serve` waits for it before listening.
   restored.catch(() => undefined);
-  const retention =
-    persistence === undefined || options.retention === undefined
-      ? undefined
-      : startServeRetention(
-          options.retention,
-          persistence,
-          sessions,
-          restored.catch(() => undefined),
-        );
+  const { sessions, persistence } = keeping;
+  const retention = retentionOf(options, keeping, restored);
   const routes = handlers.routes(keeping);
   const inFlight = handlers.inFlight;
   let draining = false;
@@ -146,6 +140,18 @@ export function createCompactionServer(options: CompactionServerSettings): Compa
     },
     restored,
   };
+}
+
+/** The sweep of the store's sessions past their retention; none without a store or a retention. */
+function retentionOf(options: CompactionServerSettings, keeping: SessionKeeping, restored: Promise<number>) {
+  const { persistence, sessions } = keeping;
+  if (persistence === undefined || options.retention === undefined) return undefined;
+  return startServeRetention(
+    options.retention,
+    persistence,
+    sessions,
+    restored.catch(() => undefined),
+  );
 }
 
 /** Checks the bearer token, matches the route, and answers once the store's sessions are restored. */

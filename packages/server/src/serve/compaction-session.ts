@@ -1,6 +1,7 @@
 import {
   type CompactionEvent,
   type CompactionStore,
+  type CompactOptions,
   type Compactor,
   type CompactorObserver,
   createFastEstimator,
@@ -10,6 +11,7 @@ import {
   type Provider,
   type StrategyRegistry,
 } from '@compaction/core';
+import { backgroundMisfit } from '../config/background-flags.js';
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import { HttpError } from '../errors/http-error.js';
 import {
@@ -20,6 +22,7 @@ import {
 import { contextWindowOf } from '../run-compaction.js';
 import { createThreadedCompactor } from '../workers/threaded-compactor.js';
 import type { StrategyThreads } from '../workers/threaded-strategy.js';
+import { type BackgroundSlots, SessionBackground } from './background-slots.js';
 import { messagesBytes } from './message-bytes.js';
 import type { ConversationShape, ServedFormat } from './request-conversation.js';
 import type { SessionPersistence, StoredSession } from './session-persistence.js';
@@ -70,6 +73,12 @@ export interface SessionOptions {
   observer?: CompactionObserver;
   /** What traces its Compactor's work, as spans of the request that runs it. */
   compactorObservers?: readonly CompactorObserver[];
+  /**
+   * The server's background compaction: the setting its Compactor gets, and the cap it shares with the other
+   * sessions. A session whose budget the setting does not fit (a request's config moved the trigger under
+   * where background compaction starts) compacts in line only.
+   */
+  background?: BackgroundSlots;
   /** What it was when the server stopped, for a session restored from the store. */
   restored?: {
     sequence: number;
@@ -147,12 +156,21 @@ export class CompactionSession {
     provider: Provider | undefined,
     options: SessionOptions = {},
   ): Promise<CompactionSession> {
+    const budget = { ...settings.budget, contextWindow: contextWindowOf(settings, provider) };
+    const slots = options.background;
+    const background =
+      slots === undefined || backgroundMisfit(slots.settings, budget) !== undefined
+        ? undefined
+        : new SessionBackground(slots);
     const compactor = await createThreadedCompactor(
       settings.config,
       registry,
       provider,
       {
-        budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
+        budget,
+        ...(background === undefined || slots === undefined
+          ? {}
+          : { background: slots.settings, hooks: background.hooks }),
         // The fast estimator, never anchored on a provider's usage: what the compaction threads count with.
         counter: createTokenCounter(createFastEstimator()),
         // With a store, what strategies remove stays recallable (GET /v1/sessions/{id}/archive/{handle}).
@@ -161,6 +179,7 @@ export class CompactionSession {
       },
       options.threads,
     );
+    background?.follow(compactor);
     if (options.observer !== undefined) {
       observeCompactor(compactor, options.observer, strategyLabelOf(settings.strategyNames), id);
     }
@@ -320,16 +339,21 @@ export class CompactionSession {
     });
   }
 
-  /** Compacts now (a manual compaction), with optional instructions. */
-  compact(instructions: string | undefined, runInSlot: SlotRunner = runNow) {
+  /**
+   * Compacts now (a manual compaction), with optional instructions; `force` compacts even a history under the
+   * target.
+   */
+  compact(instructions: string | undefined, runInSlot: SlotRunner = runNow, force = false) {
+    const options: CompactOptions = {
+      sessionId: this.id,
+      trigger: 'manual',
+      ...(instructions === undefined ? {} : { instructions }),
+      ...(force ? { force } : {}),
+    };
     return this.serialize(() =>
       runInSlot(() =>
         this.exclusively(async () => {
-          const result = await this.compactor.compact(this.messages, {
-            sessionId: this.id,
-            trigger: 'manual',
-            ...(instructions === undefined ? {} : { instructions }),
-          });
+          const result = await this.compactor.compact(this.messages, options);
           if (result.compacted) await this.persistence?.save(this, result.messages);
           this.messages = result.messages;
           return result;
@@ -351,6 +375,8 @@ export class CompactionSession {
   end(reason: SessionEndReason): void {
     // A deleted or expired session is removed from the store; a change still under way must not save it again.
     if (reason !== 'shutdown') this.persistence = undefined;
+    // Its background compaction, if one is running or ready, is stopped and gives its slot back.
+    this.compactor.forget(this.id);
     const listeners = [...this.listeners];
     this.listeners.clear();
     for (const listener of listeners) listener.ended(reason);

@@ -293,6 +293,7 @@ export const openApiDocument = {
         summary: 'Compacts a session now (a manual compaction)',
         requestBody: requestBody('CompactSessionRequest', {
           instructions: example(sessionExamples.compact.request),
+          forced: example(sessionExamples.compactForced.request),
         }),
         responses: {
           200: answer('The session after the compaction.', 'SessionChange', {

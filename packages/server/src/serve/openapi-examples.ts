@@ -216,6 +216,8 @@ export const sessionExamples = {
       event: sessionCompactionEvent,
     },
   },
+  /** A forced compaction: it runs even when the session is under its target. */
+  compactForced: { request: { instructions: 'Keep the hotel prices.', force: true } },
   read: { answer: sessionWith(sessionAt(10, 7, 1059, 151, 1), chatCompacted) },
   list: { answer: { sessions: [sessionAt(10, 7, 1059, 151, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },

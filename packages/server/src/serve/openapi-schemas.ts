@@ -338,7 +338,14 @@ export const openApiSchemas = {
   CompactSessionRequest: {
     type: 'object',
     additionalProperties: false,
-    properties: { instructions: schemaRef('Instructions') },
+    properties: {
+      instructions: schemaRef('Instructions'),
+      force: {
+        type: 'boolean',
+        description:
+          'Compact even a session under its target (a compaction that would otherwise be skipped). Default false.',
+      },
+    },
   },
   SessionPage: {
     type: 'object',

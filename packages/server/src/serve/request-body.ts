@@ -40,3 +40,11 @@ export function instructionsOf(value: unknown): string | undefined {
   }
   return value;
 }
+
+/** The `force` field of a manual compaction: a boolean, false when absent; 400 otherwise. */
+export function forceOf(value: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw badRequest('invalid-request', 'force must be true or false');
+  }
+  return value === true;
+}

@@ -2,6 +2,7 @@ import type { CompactionStore, JSONValue, Provider, StrategyRegistry } from '@co
 import type { CompactionSettings } from '../config/resolve-settings.js';
 import type { CompactionObserver } from '../observability/service-observability.js';
 import type { StrategyThreads } from '../workers/threaded-strategy.js';
+import type { BackgroundSlots } from './background-slots.js';
 import { CompactionSession, type SessionEndReason, type SessionOptions } from './compaction-session.js';
 import { LiveSessions, sweepIntervalMs } from './live-sessions.js';
 import { reportProblem } from './report-problem.js';
@@ -22,6 +23,8 @@ export interface SessionKeepingOptions {
   threads?: StrategyThreads;
   /** What hears the sessions' compactions (the server's metrics and log) and traces their Compactors. */
   observer?: CompactionObserver;
+  /** The sessions' background compaction and its cap across them; none compacts in line only. */
+  background?: BackgroundSlots;
 }
 
 /** The live sessions of a server, how they are built, and how they are kept in and read from the store. */
@@ -63,6 +66,7 @@ export function keepSessions(options: SessionKeepingOptions): SessionKeeping {
       maxBytes: options.maxSessionBytes,
       ...(store === undefined ? {} : { store, shared }),
       ...(options.threads === undefined ? {} : { threads: options.threads }),
+      ...(options.background === undefined ? {} : { background: options.background }),
       ...(options.observer === undefined ? {} : { observer: options.observer }),
       ...(options.observer?.compactorObservers === undefined
         ? {}

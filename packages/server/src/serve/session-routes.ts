@@ -7,7 +7,7 @@ import { parseDecimalInteger } from './decimal-integer.js';
 import { openEventStream } from './event-stream.js';
 import { sendJson } from './json-response.js';
 import { maxSessionPage } from './live-sessions.js';
-import { instructionsOf } from './request-body.js';
+import { forceOf, instructionsOf } from './request-body.js';
 import {
   parseServedFormat,
   readAppendedMessages,
@@ -117,9 +117,10 @@ export function sessionActivityRoutes(context: RouteContext): Record<SessionActi
     },
     'POST /v1/sessions/{id}/compact': async (request, response, parameters) => {
       const session = await sessionOf(parameters);
-      const input = await readBody(request, ['instructions']);
+      const input = await readBody(request, ['instructions', 'force']);
       const instructions = instructionsOf(input.instructions);
-      const result = await limited((runInSlot) => session.compact(instructions, runInSlot));
+      const force = forceOf(input.force);
+      const result = await limited((runInSlot) => session.compact(instructions, runInSlot, force));
       return answerWithConversation(response, 200, session, {
         ...changeOf(result),
         ...(result.skipped === undefined ? {} : { skipped: result.skipped }),

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { CompactionStore } from '@compaction/core';
+import type { BackgroundSettings, CompactionStore } from '@compaction/core';
 import { temporaryDirectory } from '../../__fixtures__/temporary-directory.js';
 import { createInstalledStrategyRegistry, proxyStrategyDefaults } from '../../config/installed-strategies.js';
 import { type CompactionFlags, resolveSettings } from '../../config/resolve-settings.js';
@@ -27,6 +27,8 @@ export async function startProxy(
     store?: CompactionStore;
     /** Whether compactions archive in `store` (the proxy's default: true). */
     archive?: boolean;
+    /** Background compaction (`--background-at`); none compacts in line only. */
+    background?: BackgroundSettings;
     limits?: Pick<
       CompactionProxySettings,
       'maxConcurrent' | 'maxQueue' | 'upstreamTimeoutMs' | 'compactionThreads' | 'threadedHistoryTokens'
@@ -45,6 +47,7 @@ export async function startProxy(
     environment: options.environment ?? {},
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.archive === undefined ? {} : { archive: options.archive }),
+    ...(options.background === undefined ? {} : { background: options.background }),
     ...options.limits,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
