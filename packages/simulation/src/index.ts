@@ -1,4 +1,6 @@
 // Replaying a conversation as an agent loop with compaction, and billing it under a price model.
+
+export { billRun, type RunBill, type SentRequest } from './billing.js';
 export {
   createMeteredProvider,
   type MeteredCall,

@@ -1,4 +1,5 @@
 import {
+  type BackgroundSettings,
   type BudgetOptions,
   type CompactionEvent,
   type CompactionStrategy,
@@ -11,7 +12,9 @@ import {
   type TokenCounter,
   type TokenEstimator,
 } from '@compaction/core';
-import type { MeteredCall, MeteredProvider } from './metered-provider.js';
+import { type DiscardedCompactions, meterDiscarded, watchBackground } from './background-replay.js';
+import { addBilled, bill, billCompactionCall, emptyBilled } from './billing.js';
+import type { MeteredProvider } from './metered-provider.js';
 import { type BilledTokens, costOf, defaultPriceModel, type PriceModel } from './price-model.js';
 
 /** Options of {@link simulate}. */
@@ -42,6 +45,11 @@ export interface SimulateOptions {
   times?: readonly (number | undefined)[];
   /** Seconds between calls where `times` records none. Default 30, well within a 5-minute cache. */
   secondsBetweenCalls?: number;
+  /**
+   * The Compactor's `background` setting: compactions start from `prepareAt` on, each taken to end before the
+   * next model call, and one whose result is never used is billed all the same (`discardedCompactions`).
+   */
+  background?: BackgroundSettings;
 }
 
 /** One compaction during a simulation. */
@@ -109,6 +117,10 @@ export interface SimulationResult {
     compactionOutputTokens: number;
     compactionCost: number;
     compactionDurationMs: number;
+    /** With `background`: background compactions dropped, never used (0 without it). */
+    discardedCompactions: number;
+    /** What their model calls cost, in dollars: counted in `compactionCost` and `cost` too. */
+    discardedCompactionCost: number;
   };
   /** The same conversation replayed without compaction. */
   baseline: SimulationTotals;
@@ -132,9 +144,11 @@ export async function simulate(
   let now = 0;
   let previousCall: number | undefined;
   const triggerPolicy = options.triggerPolicy?.(() => now);
+  const watched = watchBackground(options.strategy, options.background !== undefined);
   const compactor = createCompactor({
     ...(triggerPolicy === undefined ? {} : { triggerPolicy }),
-    strategy: options.strategy,
+    ...(options.background === undefined ? {} : { background: options.background }),
+    strategy: watched.strategy,
     ...(options.fallback === undefined ? {} : { fallback: options.fallback }),
     budget: options.budget,
     counter,
@@ -149,6 +163,7 @@ export async function simulate(
   let baselinePrevious: readonly Message[] = [];
   const cache: CacheState = { previous: [], warm: false };
   const pending = meterCompactions(compactor, options.provider, counter, prices, cache);
+  const discarded = meterDiscarded(compactor, options.provider, counter, prices);
 
   for (const [index, message] of messages.entries()) {
     if (message.role === 'assistant' && history.length > 0) {
@@ -193,18 +208,21 @@ export async function simulate(
       });
       cache.previous = history;
       baselinePrevious = uncompacted;
+      await watched.settle();
     }
     history = [...history, options.ingest?.(message) ?? message];
     options.onProgress?.(index + 1, messages.length);
   }
 
+  // A background job still held at the end was never used either: dropping it bills it.
+  compactor.forget('default');
   return {
     steps,
     prices,
     limit,
     trigger,
     target,
-    totals: withCompactions(compacted, compactionTotals),
+    totals: withCompactions(compacted, compactionTotals, discarded),
     baseline,
   };
 }
@@ -289,17 +307,29 @@ function addCompaction(totals: CompactionTotals, compaction: SimulatedCompaction
 }
 
 /** The run's totals with compaction: its calls plus the compactions' own model calls. */
-function withCompactions(calls: SimulationTotals, compactions: CompactionTotals): SimulationResult['totals'] {
-  const { billed, ...counts } = compactions;
+function withCompactions(
+  calls: SimulationTotals,
+  used: CompactionTotals,
+  discarded: DiscardedCompactions,
+): SimulationResult['totals'] {
+  const billed = addBilled(used.billed, discarded);
+  const compactionCost = used.compactionCost + discarded.cost;
+  const compactionInputTokens = used.compactionInputTokens + discarded.inputTokens;
   return {
     ...calls,
-    ...counts,
-    inputTokens: calls.inputTokens + counts.compactionInputTokens,
+    compactions: used.compactions,
+    compactionInputTokens,
+    compactionOutputTokens: used.compactionOutputTokens + discarded.outputTokens,
+    compactionCost,
+    compactionDurationMs: used.compactionDurationMs,
+    discardedCompactions: discarded.count,
+    discardedCompactionCost: discarded.cost,
+    inputTokens: calls.inputTokens + compactionInputTokens,
     uncachedInputTokens: calls.uncachedInputTokens + billed.uncachedInputTokens,
     cacheReadTokens: calls.cacheReadTokens + billed.cacheReadTokens,
     cacheWriteTokens: calls.cacheWriteTokens + billed.cacheWriteTokens,
     outputTokens: calls.outputTokens + billed.outputTokens,
-    cost: calls.cost + counts.compactionCost,
+    cost: calls.cost + compactionCost,
   };
 }
 
@@ -316,77 +346,6 @@ function emptyTotals(): SimulationTotals {
     cost: 0,
     peakContextTokens: 0,
     overLimitSteps: 0,
-  };
-}
-
-/** Bills one call: the context sent, against the previous call's context for the cached prefix. */
-function bill(
-  context: readonly Message[],
-  previous: readonly Message[],
-  counter: TokenCounter,
-  prices: PriceModel,
-  outputTokens: number,
-) {
-  let shared = 0;
-  while (shared < context.length && shared < previous.length && context[shared] === previous[shared])
-    shared++;
-  const contextTokens = counter.estimate(context);
-  const cached = prices.caching ? counter.estimate(context.slice(0, shared)) : 0;
-  const billed: BilledTokens = {
-    uncachedInputTokens: prices.caching ? 0 : contextTokens,
-    cacheReadTokens: cached,
-    cacheWriteTokens: prices.caching ? contextTokens - cached : 0,
-    outputTokens,
-  };
-  return { contextTokens, billed, cost: costOf(billed, prices) };
-}
-
-/**
- * Bills one call a compaction made. Usage reported with cache figures is taken as reported. A call that
- * continues the conversation (its first message is the first of the last request sent to the model: the
- * same object) is billed as a model call, by {@link bill}, against that request while the cache is warm.
- * Any other call is a request of its own, billed uncached: nothing in it was sent before.
- */
-function billCompactionCall(
-  call: MeteredCall,
-  previous: readonly Message[],
-  warm: boolean,
-  counter: TokenCounter,
-  prices: PriceModel,
-): BilledTokens {
-  const { reported } = call;
-  if (reported?.cacheReadTokens !== undefined || reported?.cacheWriteTokens !== undefined) {
-    const read = reported.cacheReadTokens ?? 0;
-    const write = reported.cacheWriteTokens ?? 0;
-    return {
-      uncachedInputTokens: Math.max(0, call.inputTokens - read - write),
-      cacheReadTokens: read,
-      cacheWriteTokens: write,
-      outputTokens: call.outputTokens,
-    };
-  }
-  const continues = prices.caching && previous.length > 0 && call.messages[0] === previous[0];
-  if (!continues) {
-    return {
-      uncachedInputTokens: call.inputTokens,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      outputTokens: call.outputTokens,
-    };
-  }
-  return bill(call.messages, warm ? previous : [], counter, prices, call.outputTokens).billed;
-}
-
-function emptyBilled(): BilledTokens {
-  return { uncachedInputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 };
-}
-
-function addBilled(total: BilledTokens, call: BilledTokens): BilledTokens {
-  return {
-    uncachedInputTokens: total.uncachedInputTokens + call.uncachedInputTokens,
-    cacheReadTokens: total.cacheReadTokens + call.cacheReadTokens,
-    cacheWriteTokens: total.cacheWriteTokens + call.cacheWriteTokens,
-    outputTokens: total.outputTokens + call.outputTokens,
   };
 }
 

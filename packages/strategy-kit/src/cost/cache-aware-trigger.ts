@@ -60,6 +60,12 @@ interface RequestRecord {
  * last one could not get that low, what it reached is what the next is expected to keep.
  * Remembers requests per session, for at most `maximumSessions` sessions (the least recently sent to is
  * forgotten first) or until `forget`: create one per Compactor.
+ *
+ * With the Compactor's `background` setting, it decides when a compaction is used, not when the summarizer
+ * runs: a job starts at `prepareAt` whatever it decides, and its call is paid once started, used or dropped
+ * (dropped only for reasons of its own: the history edited, the session closed, another compaction recorded),
+ * so compacting now or later changes nothing of that cost and `compactionCost` stays what the strategy pays.
+ * A compaction it asks for under the token trigger is not put off by background compaction: `prepare` waits.
  */
 export function createCacheAwareTrigger(options: CacheAwareTriggerOptions = {}): CacheAwareTrigger {
   const cache = options.cache ?? anthropicCacheModel();
