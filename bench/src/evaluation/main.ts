@@ -16,7 +16,7 @@ import { readmePath, withGeneratedSection } from '../readme/generated-section.js
 import { resultsDirectory } from '../results-file.js';
 import { policies } from './all-policies.js';
 import { costPolicies } from './cost-policies.js';
-import { costFloor, measureLevers } from './cost-report.js';
+import { costFloor, type LeverMeasure, measureLevers } from './cost-report.js';
 import { type EvaluationRow, evaluatePolicy } from './evaluate-policy.js';
 import { probeKinds } from './probe.js';
 import { applicableProbes, extractProbes } from './probes.js';
@@ -31,6 +31,8 @@ import { renderReport, type TranscriptSummary } from './report.js';
 import { type SpeedResult, timePolicy } from './speed.js';
 import { decideVerdict, requiredBilling, requiredRetention } from './verdict.js';
 import { type EvaluationWindow, fixedWindows, scaledWindow } from './windows.js';
+import { evaluateWorkingState, workingStatePolicies } from './working-state.js';
+import { renderWorkingState } from './working-state-report.js';
 import { writeCharts } from './write-charts.js';
 
 const quick = process.argv.includes('--quick') || Boolean(process.env.CI);
@@ -115,6 +117,20 @@ mkdirSync(resultsDirectory, { recursive: true });
 const charts = writeCharts(policies, rows, summaries, verdict);
 const levers = measureLevers(policies, rows, summaries, defaultPriceModel);
 const floor = costFloor(levers);
+const byBilling = (left: LeverMeasure, right: LeverMeasure) => left.billedRatio - right.billedRatio;
+const workingState = await evaluateWorkingState(
+  // Beside the best, the summarizing floor, else the cheapest summarizing lever at the verdict's window, whose
+  // language can be set.
+  workingStatePolicies(
+    verdict.best?.totals.policy,
+    [floor.summarizing, ...levers.filter((lever) => lever.window === verdict.window).sort(byBilling)].map(
+      (lever) => lever?.policy,
+    ),
+  ),
+  transcripts.filter((transcript) => verdict.transcripts.includes(transcript.name)),
+  fixedWindows.find((window) => window.label === verdict.window) ?? scaledWindow(0),
+);
+log('probed the working state');
 const report = renderReport({
   quick,
   environment: `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
@@ -129,7 +145,7 @@ const report = renderReport({
   generatedHistory: { name: generated.name, window: generatedWindow.contextWindow },
   charts,
 });
-writeFileSync(resolve(resultsDirectory, 'evaluation.md'), report);
+writeFileSync(resolve(resultsDirectory, 'evaluation.md'), `${report}\n${renderWorkingState(workingState)}`);
 log(`wrote ${resolve(resultsDirectory, 'evaluation.md')}`);
 const best = verdict.best;
 if (best !== undefined) {
@@ -153,6 +169,7 @@ if (best !== undefined) {
       ...(floor.summarizing === undefined ? {} : { summarizing: leverFigure(floor.summarizing) }),
       ...(floor.withRecall === undefined ? {} : { withRecall: leverFigure(floor.withRecall) }),
     },
+    workingState,
   };
   evaluationSummaryFile.save(summary);
   const readme = readFileSync(readmePath, 'utf8');

@@ -47,6 +47,11 @@ export interface Policy {
   budget(contextWindow: number): BudgetOptions;
   /** A fresh strategy (and summarizer) for one run. */
   create(counter: TokenCounter): PolicyRun;
+  /**
+   * The same policy with the summarization strategy's `language` option set, where the policy's summarization
+   * takes the options a user gives (the explored family's members).
+   */
+  withLanguage?(language: string): Policy;
 }
 
 /** Compaction's default trigger and target (0.85 and 0.6 of the limit). */

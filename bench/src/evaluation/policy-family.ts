@@ -38,6 +38,8 @@ export interface FamilyMember {
    * default), the cache is written again from the summary on.
    */
   placement: SummaryPlacement;
+  /** The summarization strategy's `language`; absent, its default (`auto`, the user's language). */
+  language?: string;
 }
 
 /**
@@ -94,6 +96,7 @@ export function familyPolicy(member: FamilyMember): Policy {
     description: name,
     summarizes: member.summarizer !== 'none',
     explored: true,
+    withLanguage: (language) => familyPolicy({ ...member, language }),
     budget:
       member.trigger === 'tokens'
         ? (contextWindow) => ({ contextWindow, target: member.clearTo })
@@ -109,6 +112,7 @@ export function familyPolicy(member: FamilyMember): Policy {
             // 0: no summary text, the summarizer is never called.
             ...(member.summarizer === 'none' ? { maxOutputTokens: 0 } : {}),
             ...(member.summarizer === 'continuation' ? { summarizerRequest: 'continuation' as const } : {}),
+            ...(member.language === undefined ? {} : { language: member.language }),
           }),
         ]),
       )(counter);

@@ -1,6 +1,8 @@
 /** The evaluation figures of bench/README.md, written from the saved summary of `pnpm evaluate`. */
 import { resultsFile } from '../results-file.js';
 import { type LeverMeasure, summarizerCallsNote } from './cost-report.js';
+import type { WorkingStateSummary } from './working-state.js';
+import { workingStateTable } from './working-state-report.js';
 
 export const evaluationSectionName = 'evaluation-figures';
 
@@ -54,6 +56,8 @@ export interface EvaluationSummary {
   levers: LeverFigure[];
   /** At the verdict's window, the cheapest at the bar's retention that calls the summarizer, and with recall. */
   floor: { window: string; summarizing?: LeverFigure; withRecall?: LeverFigure };
+  /** The working-state probes (plan, file state, language) with and without the features. */
+  workingState?: WorkingStateSummary;
 }
 
 /** Where `pnpm evaluate` saves the figures the README shows. */
@@ -93,5 +97,18 @@ export function evaluationReadmeFigures(summary: EvaluationSummary): string {
         `| ${lever.window} | ${lever.policy} | ${percent(lever.retention)} | ${times(lever.billedRatio)} | ` +
         `${percent(lever.recoverable)} | ${times(lever.billedWithRecallRatio)} | ${times(lever.inputRatio)} |`,
     ),
+    ...(summary.workingState === undefined ? [] : ['', ...workingStateFigures(summary.workingState)]),
   ].join('\n');
+}
+
+/** The working-state line and table: plan, file state and language with and without the features. */
+function workingStateFigures(workingState: WorkingStateSummary): string[] {
+  return [
+    `**Working state** (at ${workingState.window}, at every compaction, on the same transcripts with plan calls written in ` +
+      'by script, and the user turns of one translated by script; method in `results/evaluation.md`): the latest ' +
+      'plan’s items with their status, the last state of every file read or changed, and whether the summary is in ' +
+      "the user's language, with the features (the defaults) and without them.",
+    '',
+    workingStateTable(workingState),
+  ];
 }
