@@ -1,6 +1,7 @@
 export { assertEntries, notPlainJsonIssue } from './assert-entries.js';
 export { callSdkMethod, type SdkMethod } from './call-sdk-method.js';
 export { contextOverflowOfError } from './context-overflow-of-error.js';
+export { ConversionProblem } from './conversion-problem.js';
 export {
   createModelLimitsResolver,
   type ModelLimitsResolverSettings,
@@ -18,6 +19,7 @@ export {
 } from './key-order.js';
 export { type LazyClientSettings, lazyClient } from './lazy-client.js';
 export { type ModelTableRow, modelTable } from './model-table.js';
+export { overflowFiguresOfText } from './overflow-figures-of-text.js';
 export type { ProviderNativeCompaction } from './provider-native-compaction.js';
 export {
   type ProviderSettingsSchemaOptions,

@@ -1,5 +1,5 @@
 import { deepEqual, findMessageIssues, InvalidMessagesError, type Message } from '@compaction/core';
-import { ConversionProblem } from './conversion-problem.js';
+import { ConversionProblem } from '@compaction/provider-utils';
 import { decodeMessage } from './decode-message.js';
 import { encodeMessage, type Flavor } from './encode-message.js';
 import { joinReferencedTurns } from './join-referenced-turns.js';

@@ -1,6 +1,6 @@
 import type { JSONValue, Message, Part, ToolResultPart } from '@compaction/core';
 import { isJSONValue } from '@compaction/core';
-import { ConversionProblem } from './conversion-problem.js';
+import { ConversionProblem } from '@compaction/provider-utils';
 import { dataToString } from './data-content.js';
 import { elementReader, type OptionsReader } from './element-reader.js';
 import { isRecord, type JSONRecord, readProviderOptions } from './metadata-slot.js';

@@ -1,4 +1,4 @@
-import { ConversionProblem } from './conversion-problem.js';
+import { ConversionProblem } from '@compaction/provider-utils';
 import { type JSONRecord, joinMetadata, type ReadOptions } from './metadata-slot.js';
 
 /** Reads an element's `providerOptions`; see `readProviderOptions`. */

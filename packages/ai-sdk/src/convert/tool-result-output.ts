@@ -1,6 +1,6 @@
 import type { JSONValue, ToolResultContentPart, ToolResultPart } from '@compaction/core';
 import { isJSONValue } from '@compaction/core';
-import { ConversionProblem } from './conversion-problem.js';
+import { ConversionProblem } from '@compaction/provider-utils';
 import { elementReader, type OptionsReader } from './element-reader.js';
 import { fixedShapeOf, readFixedShape, withFixedShape } from './fixed-shape-output.js';
 import { isRecord, type JSONRecord, splitMetadata, writeProviderOptions } from './metadata-slot.js';

@@ -1,24 +1,10 @@
 import type { ContextOverflow } from '@compaction/core';
+import { overflowFiguresOfText } from '@compaction/provider-utils';
 import { isRecord } from '../convert/metadata-slot.js';
 
 /** Phrases providers use when a request is longer than the model's context window. */
 const overflowPattern =
   /context_length_exceeded|maximum context length|context window|prompt is too long|input is too long|too many (?:input )?tokens|exceeds? the (?:maximum )?(?:context|token|input)|request_too_large/i;
-
-const number = String.raw`(\d[\d,]*)`;
-const numberPatterns: Array<{ pattern: RegExp; request: number; maximum: number }> = [
-  // OpenAI: "maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens"
-  {
-    pattern: new RegExp(
-      `maximum context length is ${number} tokens.*?(?:resulted in|requested) ${number}`,
-      'is',
-    ),
-    request: 2,
-    maximum: 1,
-  },
-  // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"
-  { pattern: new RegExp(`${number} tokens? > ${number}`, 'i'), request: 1, maximum: 2 },
-];
 
 /**
  * Recognises a context-overflow error from a model called through the AI SDK (an `APICallError` whose
@@ -35,17 +21,10 @@ export function parseContextOverflow(error: unknown): ContextOverflow | undefine
     );
     const text = texts.join('\n');
     if (!overflowPattern.test(text)) continue;
-    const overflow: ContextOverflow = {
+    return {
       message: typeof current.message === 'string' ? current.message : text,
+      ...overflowFiguresOfText(text),
     };
-    for (const { pattern, request, maximum } of numberPatterns) {
-      const match = pattern.exec(text);
-      if (match === null) continue;
-      overflow.requestTokens = Number(match[request]!.replaceAll(',', ''));
-      overflow.maximumTokens = Number(match[maximum]!.replaceAll(',', ''));
-      break;
-    }
-    return overflow;
   }
   return undefined;
 }

@@ -7,9 +7,9 @@ import type {
   ToolResultPart,
 } from '@compaction/core';
 import { deepEqual, type JSONValue } from '@compaction/core';
+import { ConversionProblem } from '@compaction/provider-utils';
 import type { BaseMessage } from '@langchain/core/messages';
 import { type BlockPlace, type ContentBlock, decodeBlock } from './content-blocks.js';
-import { ConversionProblem } from './conversion-problem.js';
 import {
   compactionKwargsKey,
   compactionMetadataKwargsKey,

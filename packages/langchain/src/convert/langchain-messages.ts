@@ -1,6 +1,6 @@
 import { InvalidMessagesError, type Message } from '@compaction/core';
+import { ConversionProblem } from '@compaction/provider-utils';
 import { type BaseMessage, type BaseMessageLike, coerceMessageLikeToMessage } from '@langchain/core/messages';
-import { ConversionProblem } from './conversion-problem.js';
 import { type CallNames, decodeMessage } from './decode-message.js';
 import { encodeMessage } from './encode-message.js';
 

@@ -1,18 +1,7 @@
 import { overflowOf } from '@compaction/agent-loop';
 import type { ContextOverflow } from '@compaction/core';
+import { overflowFiguresOfText } from '@compaction/provider-utils';
 import { isRecord } from '../convert/langchain-slot.js';
-
-/** Figures providers state in their refusals, request size first. */
-const figurePatterns: Array<{ pattern: RegExp; request: number; maximum: number }> = [
-  // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"
-  { pattern: /(\d[\d,]*) tokens? > (\d[\d,]*)/i, request: 1, maximum: 2 },
-  // OpenAI: "maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens"
-  {
-    pattern: /maximum context length is (\d[\d,]*) tokens.*?(?:resulted in|requested) (\d[\d,]*)/is,
-    request: 2,
-    maximum: 1,
-  },
-];
 
 /**
  * Recognises a context-overflow refusal from a LangChain chat model: LangChain's own `ContextOverflowError`
@@ -34,14 +23,7 @@ export function parseContextOverflow(error: unknown): ContextOverflow | undefine
       recognised ??= { message: String(current.message ?? 'context overflow') };
   }
   if (recognised === undefined) return undefined;
-  const text = texts.join('\n');
-  for (const { pattern, request, maximum } of figurePatterns) {
-    const match = pattern.exec(text);
-    if (match === null) continue;
-    const figure = (index: number) => Number(match[index]!.replaceAll(',', ''));
-    return { ...recognised, requestTokens: figure(request), maximumTokens: figure(maximum) };
-  }
-  return recognised;
+  return { ...recognised, ...overflowFiguresOfText(texts.join('\n')) };
 }
 
 /** LangChain's `ContextOverflowError`, known by name and error code so any copy of `@langchain/core` counts. */

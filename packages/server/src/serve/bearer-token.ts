@@ -7,6 +7,9 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * comparison takes the same time whatever the given token's length or content: neither the length nor a
  * matching prefix of the secret shows in how long a refusal takes. A blank token matches nothing: it would
  * otherwise let `Authorization: Bearer ` in.
+ *
+ * `@compaction/mcp` has the same check (`src/bearer-token.ts`), kept in step with this one by hand: it does not
+ * depend on the server, and a check that needs `node:crypto` has no place in the core.
  */
 export function hasBearerToken(header: string | undefined, token: string): boolean {
   const match = /^Bearer[ \t]+(.*)$/i.exec(header ?? '');
