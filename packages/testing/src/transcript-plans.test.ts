@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { brokenStrategies } from './__fixtures__/broken-strategies.js';
 import { dropOldestTurns } from './__fixtures__/drop-oldest-turns.js';
 import { checkTranscriptPlans, withPlanTurns } from './transcript-plans.js';
-import { loadTranscripts, missingTranscriptsMessage, transcriptsDirectory } from './transcripts/index.js';
+import {
+  codingSources,
+  loadTranscripts,
+  missingTranscriptsMessage,
+  transcriptsDirectory,
+} from './transcripts/index.js';
 
 const present = transcriptsDirectory() !== undefined;
 
@@ -39,14 +44,22 @@ describe('withPlanTurns', () => {
   });
 });
 
-describe.runIf(present)('checkTranscriptPlans on the real Claude Code transcripts', () => {
+describe.runIf(present)('checkTranscriptPlans on the real coding transcripts', () => {
   it('passes a strategy that keeps pinned messages, and catches one that drops the plan', async () => {
-    expect(loadTranscripts({ sources: ['claude-code'] }).length).toBeGreaterThan(0);
     const kept = await checkTranscriptPlans(dropOldestTurns());
     expect(kept.problems).toEqual([]);
     expect(kept.compacted).toBeGreaterThan(0);
     const dropped = await checkTranscriptPlans(brokenStrategies['ignores-plan-pins']);
     expect(dropped.problems.join('\n')).toMatch(/dropped or changed the latest plan/);
+  });
+
+  it('runs on every coding source: the SWE-bench agents with TodoWrite turns added, and Claude Code', async () => {
+    const transcripts = loadTranscripts({ sources: codingSources });
+    const outcome = await checkTranscriptPlans(brokenStrategies['ignores-plan-pins']);
+    expect(outcome.transcripts).toBe(transcripts.length);
+    // The plan each source's history gets is found and checked: dropping it is caught in every source.
+    const caught = new Set(outcome.problems.map((problem) => problem.slice(0, problem.indexOf('/'))));
+    expect(caught).toEqual(new Set(codingSources));
   });
 });
 if (!present) it.skip(`checkTranscriptPlans: ${missingTranscriptsMessage}`, () => {});

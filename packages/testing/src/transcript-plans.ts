@@ -12,12 +12,21 @@ import { expect, it } from 'vitest';
 import { latestPlanProblem, planCallShape } from './conformance-plan.js';
 import type { FloorOf } from './protected-tokens.js';
 import { requiredTokens, targetShares } from './transcript-targets.js';
-import { loadTranscripts, missingTranscriptsMessage, transcriptsDirectory } from './transcripts/index.js';
+import {
+  codingSources,
+  loadTranscripts,
+  missingTranscriptsMessage,
+  transcriptsDirectory,
+} from './transcripts/index.js';
 
 /**
  * `messages` with two of Claude Code's `TodoWrite` turns added, when the history has no plan call of its own:
  * a first plan after the opening, and a longer one, the latest, in the middle, each a call and its result
  * standing at a turn boundary (never inside a turn, nor before a message joined to the one before it).
+ *
+ * `TodoWrite` is Claude Code's own plan tool. The other agents of the shared coding transcripts have none
+ * that `defaultPlanTools` names (mini-swe-agent runs bash only; SWE-agent and OpenHands, in these runs, their
+ * file, search and shell tools), so their histories take the same `TodoWrite` turns.
  */
 export function withPlanTurns(messages: readonly Message[]): Message[] {
   if (findPlanState(messages).length > 0) return [...messages];
@@ -59,7 +68,8 @@ export interface TranscriptPlansOutcome {
 }
 
 /**
- * Compacts the shared Claude Code transcripts (their own plan calls, or `TodoWrite` turns added by
+ * Compacts every shared coding transcript (`codingSources`: the SWE-bench runs of mini-swe-agent, SWE-agent
+ * and OpenHands, and the Claude Code sessions; their own plan calls, or `TodoWrite` turns added by
  * {@link withPlanTurns} where they have none), pinned as the Compactor pins them, to targets of 50%, 25% and
  * 10% of each one's size (the whole history as the limit): the result must keep the latest plan call and its
  * result verbatim and every rule; the strategy may give up (a `BudgetUnreachableError`) only when what it may
@@ -70,7 +80,7 @@ export async function checkTranscriptPlans(
   settings: { floor?: FloorOf } = {},
 ): Promise<TranscriptPlansOutcome> {
   const floor = settings.floor ?? requiredTokens;
-  const transcripts = loadTranscripts({ sources: ['claude-code'] });
+  const transcripts = loadTranscripts({ sources: codingSources });
   const outcome: TranscriptPlansOutcome = { transcripts: transcripts.length, compacted: 0, problems: [] };
   for (const transcript of transcripts) {
     const messages = pinPlanState(withPlanTurns(transcript.messages));
@@ -116,7 +126,7 @@ export function describeTranscriptPlans(
     it.skip(`${name} keeps the plan of the real transcripts: ${missingTranscriptsMessage}`, () => {});
     return;
   }
-  it(`${name} keeps the latest plan of the real Claude Code transcripts at 50%, 25% and 10%`, async () => {
+  it(`${name} keeps the latest plan of the real coding transcripts at 50%, 25% and 10%`, async () => {
     const outcome = await checkTranscriptPlans(strategy, settings);
     expect(outcome.problems).toEqual([]);
     expect(outcome.compacted).toBeGreaterThan(0);

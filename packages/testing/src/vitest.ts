@@ -81,7 +81,12 @@ export {
   sampleArchivingRecord,
   sampleCompactionRecord,
 } from './store-suite.js';
-export { describeTranscriptPlans, withPlanTurns } from './transcript-plans.js';
+export {
+  checkTranscriptPlans,
+  describeTranscriptPlans,
+  type TranscriptPlansOutcome,
+  withPlanTurns,
+} from './transcript-plans.js';
 export { describeTranscriptTargets, requiredTokens, targetShares } from './transcript-targets.js';
 
 /**

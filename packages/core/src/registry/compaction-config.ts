@@ -26,6 +26,11 @@ export interface CompactionConfig {
   countTokens?: 'estimate' | 'provider';
   /** A trigger policy by name (such as `cache-aware`), with its options; see `CompactorSettings.triggerPolicy`. */
   triggerPolicy?: string | { name: string; options?: JSONObject };
+  /**
+   * The tools whose latest call holds the agent's plan, pinned before every compaction; `false` pins nothing.
+   * See `CompactorSettings.planTools` (default: `defaultPlanTools` of `@compaction/core/working-state`).
+   */
+  planTools?: readonly string[] | false;
 }
 
 /** Builds a trigger policy from its config options; {@link resolveCompactionConfig} is given them by name. */
@@ -72,6 +77,12 @@ export function compactionConfigSchema(registry?: StrategyRegistry): OptionsSche
         ...strategyConfigSchema,
         description: 'A trigger policy by name, such as cache-aware, or { name, options }.',
       },
+      planTools: {
+        anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, { const: false }],
+        description:
+          "The tools whose latest call holds the agent's plan, pinned before every compaction (default " +
+          'TodoWrite, update_plan, todowrite, write_todos), or false to pin nothing.',
+      },
     },
     required: ['strategy'],
     additionalProperties: false,
@@ -87,6 +98,8 @@ export interface ResolvedCompactionConfig {
   countTokens?: 'estimate' | 'provider';
   /** The trigger policy the config names, built by the factory given for its name. */
   triggerPolicy?: CompactionTriggerPolicy;
+  /** The config's plan tools, or `false`, when it names them. */
+  planTools?: readonly string[] | false;
 }
 
 /**
@@ -115,7 +128,8 @@ export async function resolveCompactionConfig(
   const strategy = await build(config.strategy);
   const fallback = config.fallback === undefined ? undefined : await build(config.fallback);
   const triggerPolicy = buildTriggerPolicy(config.triggerPolicy, options.triggerPolicies ?? {});
-  return { strategy, ...present({ fallback, provider, countTokens: config.countTokens, triggerPolicy }) };
+  const { countTokens, planTools } = config;
+  return { strategy, ...present({ fallback, provider, countTokens, triggerPolicy, planTools }) };
 }
 
 function buildTriggerPolicy(

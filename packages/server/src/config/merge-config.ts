@@ -24,11 +24,13 @@ export function mergeConfig(
   const provider = (candidate.provider as ProviderSettings | undefined) ?? base.provider;
   const strategyChanged = (override as CompactionConfig).strategy !== undefined;
   const fallback = strategyChanged ? candidate.fallback : (candidate.fallback ?? base.config.fallback);
+  const planTools = candidate.planTools ?? base.config.planTools;
   const config: CompactionSettings['config'] = {
     strategy: candidate.strategy,
     ...(fallback === undefined ? {} : { fallback }),
     budget,
     ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
+    ...(planTools === undefined ? {} : { planTools }),
   };
   const needing = strategyNeedingProvider(registry, [candidate.strategy, fallback ?? []]);
   if (needing !== undefined && provider === undefined) {

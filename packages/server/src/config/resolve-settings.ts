@@ -100,6 +100,7 @@ export function resolveSettings(
     budget,
     ...(provider === undefined ? {} : { provider: provider as CompactionConfig['provider'] & object }),
     ...(fileConfig?.triggerPolicy === undefined ? {} : { triggerPolicy: fileConfig.triggerPolicy }),
+    ...(fileConfig?.planTools === undefined ? {} : { planTools: fileConfig.planTools }),
   };
   return {
     config,
