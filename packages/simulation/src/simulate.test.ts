@@ -2,11 +2,13 @@ import {
   type CompactionStrategy,
   createPipeline,
   createTokenCounter,
+  isPinned,
   type Message,
   type Provider,
 } from '@compaction/core';
 import { createSlidingWindow } from '@compaction/strategy-sliding-window';
 import { createMockProvider, generateCodingHistory } from '@compaction/testing';
+import { withPlanTurns } from '@compaction/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { createMeteredProvider } from './metered-provider.js';
 import { costOf, defaultPriceModel } from './price-model.js';
@@ -140,5 +142,36 @@ describe('simulate', () => {
       result.steps.reduce((total, step) => total + step.cost + (step.compaction?.cost ?? 0), 0),
       9,
     );
+  });
+});
+
+describe('simulate with the agent plan', () => {
+  it('pins the latest plan call before the strategy runs, unless planTools is false', async () => {
+    const planned = withPlanTurns(history);
+    const run = async (planTools?: false) => {
+      // What the strategy is given: whether the plan's call reached it pinned.
+      const seen: boolean[] = [];
+      const strategy: CompactionStrategy = {
+        specificationVersion: 'v1',
+        name: 'recording-sliding-window',
+        compact: (input) => {
+          const call = input.messages.find((message) =>
+            message.content.some((part) => part.type === 'tool-call' && part.toolName === 'TodoWrite'),
+          );
+          seen.push(call !== undefined && isPinned(call));
+          return slidingWindow.compact(input);
+        },
+      };
+      await simulate(planned, {
+        strategy,
+        budget: { contextWindow: 12_000 },
+        ...(planTools === undefined ? {} : { planTools }),
+      });
+      return seen;
+    };
+    const [pinned, unpinned] = await Promise.all([run(), run(false)]);
+    expect(pinned.length).toBeGreaterThan(0);
+    expect(pinned.some(Boolean)).toBe(true);
+    expect(unpinned.some(Boolean)).toBe(false);
   });
 });

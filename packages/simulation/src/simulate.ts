@@ -50,6 +50,8 @@ export interface SimulateOptions {
    * next model call, and one whose result is never used is billed all the same (`discardedCompactions`).
    */
   background?: BackgroundSettings;
+  /** The Compactor's `planTools` setting: the plan tools whose latest call is pinned (default the agents'). */
+  planTools?: readonly string[] | false;
 }
 
 /** One compaction during a simulation. */
@@ -148,6 +150,7 @@ export async function simulate(
   const compactor = createCompactor({
     ...(triggerPolicy === undefined ? {} : { triggerPolicy }),
     ...(options.background === undefined ? {} : { background: options.background }),
+    ...(options.planTools === undefined ? {} : { planTools: options.planTools }),
     strategy: watched.strategy,
     ...(options.fallback === undefined ? {} : { fallback: options.fallback }),
     budget: options.budget,

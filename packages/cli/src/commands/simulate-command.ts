@@ -87,6 +87,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
     budget: { ...settings.budget, contextWindow: contextWindowOf(settings, provider) },
     estimator,
     prices,
+    ...(resolved.planTools === undefined ? {} : { planTools: resolved.planTools }),
     ...(metered === undefined ? {} : { provider: metered }),
     ...(triggerPolicy === undefined
       ? {}
