@@ -40,4 +40,5 @@ export const anthropicProfile: EstimatorProfile = {
   name: 'anthropic',
   weights: largerWeights([o200kProfile, cl100kProfile], anthropicSafetyFactor),
   safetyFactor: anthropicSafetyFactor,
+  vocabularies: ['o200k_base', 'cl100k_base'],
 };

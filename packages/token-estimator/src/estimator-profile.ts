@@ -1,4 +1,5 @@
 import type { TextFeatureWeights } from './text-features.js';
+import type { EncodingName } from './vocabulary/vocabulary.js';
 
 /**
  * The coefficients of the text estimator for one tokenizer family: tokens per unit of each text feature,
@@ -14,4 +15,11 @@ export interface EstimatorProfile {
    * too many tokens: compaction that fires slightly early is harmless, a request that overflows is not.
    */
   readonly safetyFactor: number;
+  /**
+   * The tokenizers whose vocabularies count the texts the weights are not right for: texts with letters
+   * outside ASCII, and ASCII prose in a language other than English. Such a text is counted exactly by each,
+   * and the largest count, times the safety factor, is the estimate. None (a profile of your own): every text
+   * is counted by its features.
+   */
+  readonly vocabularies?: readonly EncodingName[];
 }

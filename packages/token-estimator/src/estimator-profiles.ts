@@ -49,6 +49,7 @@ export const o200kProfile: EstimatorProfile = {
     sparseScriptLetters: 0.241,
   },
   safetyFactor: 1,
+  vocabularies: ['o200k_base'],
 };
 
 /** OpenAI's cl100k_base (GPT-4, GPT-3.5), fitted against tiktoken. */
@@ -84,4 +85,5 @@ export const cl100kProfile: EstimatorProfile = {
     sparseScriptLetters: 0.9319,
   },
   safetyFactor: 1,
+  vocabularies: ['cl100k_base'],
 };

@@ -19,3 +19,4 @@ export {
   textFeatureNames,
   textFeatureOrders,
 } from './text-features.js';
+export type { EncodingName } from './vocabulary/vocabulary.js';

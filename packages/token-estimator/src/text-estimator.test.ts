@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { get_encoding } from 'tiktoken';
 import { describe, expect, it } from 'vitest';
 import { anyText, realisticText } from './__fixtures__/text-arbitraries.js';
 import { anthropicProfile } from './anthropic-profile.js';
@@ -99,6 +100,44 @@ describe('createTextEstimator', () => {
         expect(tokens).toBeLessThanOrEqual(1);
       }
     }
+  });
+
+  it('with the vocabulary, counts text with letters outside ASCII as the tokenizer does, times the safety factor', () => {
+    const encoders = { o200k: get_encoding('o200k_base'), cl100k: get_encoding('cl100k_base') };
+    const exact = (text: string, encoding: 'o200k' | 'cl100k') =>
+      encoders[encoding].encode_ordinary(text).length;
+    const [o200k, cl100k, anthropic] = [o200kProfile, cl100kProfile, anthropicProfile].map((profile) =>
+      createTextEstimator({ profile, vocabulary: true }),
+    );
+    try {
+      fc.assert(
+        fc.property(anyText, (text) => {
+          fc.pre(/(?!\p{ASCII})[\p{L}\p{M}\p{N}]/u.test(text));
+          expect(o200k!.countText(text)).toBe(Math.max(1, exact(text, 'o200k')));
+          expect(cl100k!.countText(text)).toBe(Math.max(1, exact(text, 'cl100k')));
+          const larger = Math.max(exact(text, 'o200k'), exact(text, 'cl100k'));
+          expect(anthropic!.countText(text)).toBe(
+            Math.max(1, Math.ceil(larger * anthropicProfile.safetyFactor)),
+          );
+        }),
+        { numRuns: 500 },
+      );
+    } finally {
+      encoders.o200k.free();
+      encoders.cl100k.free();
+    }
+  });
+
+  it('without the vocabulary (the default), counts every text by its features', () => {
+    const chinese = '压缩对话历史以保持在上下文窗口之内。'.repeat(20);
+    const withFeatures = createTextEstimator({
+      profile: { ...o200kProfile, vocabularies: [] },
+      vocabulary: true,
+    });
+    expect(estimator.countText(chinese)).toBe(withFeatures.countText(chinese));
+    expect(createTextEstimator({ vocabulary: true }).countText(chinese)).not.toBe(
+      estimator.countText(chinese),
+    );
   });
 
   it('counts dense content far above characters / 4', () => {

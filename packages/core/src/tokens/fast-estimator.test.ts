@@ -19,6 +19,13 @@ describe('createFastEstimator', () => {
     );
   });
 
+  it('counts through the vocabulary when asked, as the text estimator does', () => {
+    const text = '压缩对话历史以保持在上下文窗口之内。'.repeat(20);
+    const exact = createFastEstimator({ vocabulary: true });
+    expect(exact.countText(text)).toBe(createTextEstimator({ vocabulary: true }).countText(text));
+    expect(exact.countText(text)).not.toBe(estimator.countText(text));
+  });
+
   it('counts messages with the message overhead', () => {
     const text = 'Run the tests.';
     expect(estimator.countMessage({ role: 'user', content: [{ type: 'text', text }] })).toBe(
