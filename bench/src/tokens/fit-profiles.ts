@@ -43,7 +43,9 @@ function profileSource(constant: string, profile: EstimatorProfile, documentatio
   const weights = Object.entries(profile.weights)
     .map(([feature, weight]) => `    ${feature}: ${weight},`)
     .join('\n');
-  return `${documentation}\nexport const ${constant}: EstimatorProfile = {\n  name: '${profile.name}',\n  weights: {\n${weights}\n  },\n  safetyFactor: ${profile.safetyFactor},\n};\n`;
+  // The vocabulary the profile was fitted against counts the texts its weights are not right for.
+  const vocabulary = `${profile.name}_base`;
+  return `${documentation}\nexport const ${constant}: EstimatorProfile = {\n  name: '${profile.name}',\n  weights: {\n${weights}\n  },\n  safetyFactor: ${profile.safetyFactor},\n  vocabularies: ['${vocabulary}'],\n};\n`;
 }
 
 /**

@@ -27,6 +27,13 @@ export interface ClassResult {
   heldBack: RowCounts;
 }
 
+/** The guarantee the figures are held to: on any text of this many characters or more... */
+export const guaranteedLength = 1000;
+/** ...never more than this fraction under the exact count... */
+export const underLimit = 0.05;
+/** ...and on natural text never more than this fraction over. */
+export const overLimit = 0.15;
+
 /** Totals of a set of texts, and the lowest and highest relative error of one text among them. */
 export interface SpreadCounts {
   counts: RowCounts;
@@ -34,24 +41,47 @@ export interface SpreadCounts {
   highest: { o200k: number; cl100k: number };
 }
 
+/** A {@link SpreadCounts} of single texts held to the guarantee, with how many there are and how many fail it. */
+export interface TextSpread extends SpreadCounts {
+  texts: number;
+  /** Texts more than {@link underLimit} under the exact count. */
+  under: { o200k: number; cl100k: number };
+}
+
+/**
+ * Which languages of the translation catalogs the fit sees: `fitted` (some of its catalogs), `threshold` (none,
+ * but their words were looked at when the sampling threshold was chosen) or `heldBack` (never looked at).
+ */
+export type LanguageGroup = 'fitted' | 'threshold' | 'heldBack';
+
 /**
  * One language of the translation catalogs (bench/src/tokens/translation-catalogs.ts): from the catalogs the fit
  * sees (for a fitted language) and from those it never sees.
  */
 export interface LanguageResult {
   name: string;
-  /** Whether the language is in the fit at all (through its fitted catalogs). */
-  inFit: boolean;
+  group: LanguageGroup;
   fittedCatalogs?: SpreadCounts;
   heldBackCatalogs?: SpreadCounts;
 }
 
-/** Megabytes of UTF-8 per second of each counter over the whole held-back corpus and the transcripts. */
+/** Megabytes of UTF-8 per second of each counter over one set of texts. */
 export interface Throughput {
+  /** The fast estimator with `vocabulary: true`, the setting the guarantee is made for. */
   fast: number;
+  /** The fast estimator as it is by default: every text counted by its features. */
+  featuresOnly: number;
   quarter: number;
   tiktoken: number;
   gptTokenizer: number;
+}
+
+/** The counters timed over one set of texts. */
+export interface ThroughputSet {
+  texts: number;
+  megabytes: number;
+  /** Megabytes per second, the median of the runs. */
+  rates: Throughput;
 }
 
 export interface TokenResults {
@@ -64,16 +94,25 @@ export interface TokenResults {
   classes: ClassResult[];
   /** Real transcripts, which the profiles are fitted on too. */
   transcripts: { name: string; counts: RowCounts }[];
+  /**
+   * The transcripts' texts of {@link guaranteedLength} characters or more, one by one: all of them, and per source
+   * (the folder of the shared transcripts: `claude-code`, `tau-bench`...). None without transcripts.
+   */
+  transcriptTexts?: { all: TextSpread; sources: { source: string; spread: TextSpread }[] };
   /** Classes the fit never sees, in either corpus. */
   heldBackClasses: string[];
   /** Natural text in many languages: empty where the machine has no translation catalogs. */
   languages: LanguageResult[];
   /** The Anthropic profile against Anthropic's recorded usage in the Claude Code sessions. */
   anthropicUsage: AnthropicUsageRow[];
-  megabytes: number;
   /** Runs each throughput is the median of. */
   runs: number;
-  throughput: Throughput;
+  throughput: {
+    /** Every text of the shared transcripts: what the speed goal is measured on. */
+    transcripts: ThroughputSet;
+    /** The held-back generated classes and the held-back catalog texts of every language. */
+    heldBack: ThroughputSet;
+  };
   incremental: IncrementalCheckResult;
 }
 
@@ -85,11 +124,18 @@ export function percent(estimate: number, exact: number): string {
   return `${error >= 0 ? '+' : ''}${error.toFixed(1)}%`;
 }
 
+/** Relative error of the fast estimator on a set of texts, for one tokenizer. */
+export function fastError(counts: RowCounts, tokenizer: 'o200k' | 'cl100k'): number {
+  return counts[tokenizer].fast / counts[tokenizer].exact - 1;
+}
+
 /** Relative errors of the fast estimator on every class of both corpora and every transcript, for one tokenizer. */
 export function fastErrors(results: TokenResults, tokenizer: 'o200k' | 'cl100k'): number[] {
-  const error = (counts: RowCounts) => counts[tokenizer].fast / counts[tokenizer].exact - 1;
   return [
-    ...results.classes.flatMap((result) => [error(result.calibration), error(result.heldBack)]),
-    ...results.transcripts.map((transcript) => error(transcript.counts)),
+    ...results.classes.flatMap((result) => [
+      fastError(result.calibration, tokenizer),
+      fastError(result.heldBack, tokenizer),
+    ]),
+    ...results.transcripts.map((transcript) => fastError(transcript.counts, tokenizer)),
   ];
 }
