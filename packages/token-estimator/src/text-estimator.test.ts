@@ -102,7 +102,7 @@ describe('createTextEstimator', () => {
     }
   });
 
-  it('with the vocabulary, counts text with letters outside ASCII as the tokenizer does, times the safety factor', () => {
+  it('with the vocabulary, counts every text as the tokenizer does, times the safety factor', () => {
     const encoders = { o200k: get_encoding('o200k_base'), cl100k: get_encoding('cl100k_base') };
     const exact = (text: string, encoding: 'o200k' | 'cl100k') =>
       encoders[encoding].encode_ordinary(text).length;
@@ -111,8 +111,9 @@ describe('createTextEstimator', () => {
     );
     try {
       fc.assert(
-        fc.property(anyText, (text) => {
-          fc.pre(/(?!\p{ASCII})[\p{L}\p{M}\p{N}]/u.test(text));
+        fc.property(fc.oneof(anyText, realisticText), (text) => {
+          // The empty text is 0 tokens in both (the first property of this file).
+          fc.pre(text.length > 0);
           expect(o200k!.countText(text)).toBe(Math.max(1, exact(text, 'o200k')));
           expect(cl100k!.countText(text)).toBe(Math.max(1, exact(text, 'cl100k')));
           const larger = Math.max(exact(text, 'o200k'), exact(text, 'cl100k'));

@@ -13,7 +13,6 @@ import {
   textFeatureNames,
 } from './text-features.js';
 import { type EncodingName, loadVocabulary, type Vocabulary } from './vocabulary/vocabulary.js';
-import { needsVocabulary } from './vocabulary-route.js';
 
 const letterPiecesIndex = textFeatureNames.indexOf('letterPieces');
 const attachedPiecesIndex = textFeatureNames.indexOf('attachedPieces');
@@ -50,12 +49,10 @@ export interface TextEstimatorSettings {
   /** Replaces the profile's safety factor. */
   safetyFactor?: number;
   /**
-   * Counts exactly, through the profile's `vocabularies`, the texts its fitted weights are not right for: text
-   * with letters outside ASCII, and ASCII text of 256 characters and more that samples as prose in another
-   * language, as mostly punctuation, or with mixed runs of blanks. Default false: every text is counted by its
-   * features. True keeps the guarantee (never more than 5% under on texts of 1,000 characters and more, and at
-   * most 15% over on natural text; see the package README), at several times the cost on the texts it counts
-   * exactly.
+   * Counts every text exactly, through the profile's `vocabularies` (the tokenizer's count times the safety
+   * factor), instead of by its features. Default false. True keeps the guarantee by construction (never more
+   * than 5% under, and at most 15% over on natural text with the OpenAI profiles; see the package README), at
+   * a few times the cost of the features (still several times faster than tiktoken).
    */
   vocabulary?: boolean;
 }
@@ -65,7 +62,7 @@ export interface TextEstimatorSettings {
  * `TokenEstimator`, which adds the counting of whole messages on top.
  */
 export interface TextEstimator {
-  /** A short name for reports: `fast:` and the profile's name. */
+  /** A short name for reports: `fast:` and the profile's name, `vocabulary:` and it with `vocabulary: true`. */
   readonly name: string;
   /** Estimated tokens of a string: 0 for the empty string, at least 1 for any other. */
   countText(text: string): number;
@@ -75,8 +72,7 @@ export interface TextEstimator {
  * The fast estimator of text: one pass that counts what drives real tokenizers (letters, word pieces, capitals,
  * the rare letter pairs of random text, digits, punctuation, whitespace runs, other scripts), weighted by a
  * fitted {@link EstimatorProfile} and multiplied by its safety factor, tens of times faster than an exact
- * tokenizer. With `vocabulary: true`, the texts the weights are not right for (letters outside ASCII, ASCII
- * prose that samples as another language) are counted exactly by the profile's tokenizers (its
+ * tokenizer. With `vocabulary: true`, every text is counted exactly by the profile's tokenizers (its
  * `vocabularies`), times the safety factor.
  *
  * On text counted by its features, adding text (before, after or inside it) never lowers the estimate by
@@ -84,8 +80,7 @@ export interface TextEstimator {
  * exception is text that breaks a long repeated run (`yyyy…`, `{{{{…`, see `longRunTokensIndex` in
  * text-features.ts): the run's floor, which keeps it from being counted at a tenth of its tokens, can go with it
  * (up to about 32 tokens for each run broken). A text counted through the vocabulary follows the tokenizer,
- * which has no such bound (a letter can complete a word the vocabulary holds whole), and adding a letter outside
- * ASCII to a text moves it from one count to the other.
+ * which has no such bound (a letter can complete a word the vocabulary holds whole).
  *
  * @throws {InvalidEstimatorSettingsError} when a weight is negative or not a number, or the safety factor is
  * not a positive number.
@@ -113,28 +108,24 @@ export function createTextEstimator(settings: TextEstimatorSettings = {}): TextE
   });
   // One scratch buffer per estimator: counting is synchronous, so it is never shared by two calls at once.
   const features = new Float64Array(measuredCount);
-  const vocabularies: readonly EncodingName[] =
-    settings.vocabulary === true ? (profile.vocabularies ?? []) : [];
-  // Loaded on the first text that needs them (decoding one takes tens of milliseconds), then kept.
+  const encodings: readonly EncodingName[] = settings.vocabulary === true ? (profile.vocabularies ?? []) : [];
+  // Loaded on the first text (decoding one takes tens of milliseconds), then kept.
+  let vocabularies: Vocabulary[] | undefined;
   const exactCounts = new RememberedCounts();
-  let loaded: Vocabulary[] | undefined;
-  const samplers = () => {
-    loaded ??= vocabularies.map(loadVocabulary);
-    return loaded;
+  const countExactly = (text: string): number => {
+    vocabularies ??= encodings.map(loadVocabulary);
+    let exact = 0;
+    for (const vocabulary of vocabularies) exact = Math.max(exact, vocabulary.countText(text));
+    return Math.max(1, Math.ceil(exact * safetyFactor));
   };
 
   return {
-    name: `fast:${profile.name}`,
+    name: `${encodings.length > 0 ? 'vocabulary' : 'fast'}:${profile.name}`,
     countText(text: string): number {
       if (text.length === 0) return 0;
+      // The remembered count first: a text the proxy or the Compactor sends again costs one lookup.
+      if (encodings.length > 0) return exactCounts.count(text, () => countExactly(text));
       measureText(text, features);
-      if (vocabularies.length > 0 && needsVocabulary(text, features, samplers)) {
-        return exactCounts.count(text, () => {
-          let exact = 0;
-          for (const vocabulary of samplers()) exact = Math.max(exact, vocabulary.countText(text));
-          return Math.max(1, Math.ceil(exact * safetyFactor));
-        });
-      }
       let tokens = 0;
       for (let index = 0; index < textFeatureCount; index++) tokens += features[index]! * weights[index]!;
       // Never fewer than the pieces the tokenizers' pre-tokenizers cut the text into (see pieceFloor): the fitted

@@ -22,9 +22,8 @@ export interface FastEstimatorSettings extends Pick<MessageEstimatorSettings, 'm
   /** Replaces the profile's safety factor. */
   safetyFactor?: number;
   /**
-   * Counts exactly, through the tokenizer's vocabulary, the texts the fitted weights are not right for (letters
-   * outside ASCII, prose in another language): `@compaction/token-estimator`'s `vocabulary` setting. Default
-   * false.
+   * Counts every text exactly, through the tokenizer's vocabulary, instead of by the fitted features:
+   * `@compaction/token-estimator`'s `vocabulary` setting. Default false.
    */
   vocabulary?: boolean;
   /** Replaces parts of the default message overhead. */

@@ -15,8 +15,6 @@ export interface Vocabulary {
   readonly encoding: EncodingName;
   /** The exact token count of text, as tiktoken's encode_ordinary counts it (special-token text is ordinary text). */
   countText(text: string): number;
-  /** Whether text.slice(start, end), which the caller guarantees is ASCII, is one token of the vocabulary. Cheap: hashes char codes, no allocation. */
-  holdsAscii(text: string, start: number, end: number): boolean;
 }
 
 const fingerprintsOf: Record<EncodingName, VocabularyFingerprints> = {
@@ -33,10 +31,6 @@ const asciiPieceEndOf: Record<EncodingName, (text: string, start: number) => num
 const outsideAscii = /[\u0080-\uFFFF]/;
 
 const loaded = new Map<EncodingName, Vocabulary>();
-
-const recentSlotBits = 12;
-const recentSlotShift = 32 - recentSlotBits;
-const recentSlotMultiplier = 0x9e3779b1;
 
 /** The vocabulary of an encoding, decoded and indexed on first use and kept (one per encoding per process). */
 export function loadVocabulary(encoding: EncodingName): Vocabulary {
@@ -73,9 +67,6 @@ class FingerprintVocabulary implements Vocabulary {
   private readonly pieces: PreTokenizer;
   private readonly asciiPieceEnd: (text: string, start: number) => number;
   private readonly asciiPieces = new AsciiPieceCache();
-  /** Recent answers of {@link holdsAscii}, by fingerprint: 1 held, 2 not, 0 none yet. */
-  private readonly recentWords = new Int32Array(1 << recentSlotBits);
-  private readonly recentAnswers = new Uint8Array(1 << recentSlotBits);
 
   constructor(encoding: EncodingName, fingerprints: VocabularyFingerprints) {
     this.encoding = encoding;
@@ -137,35 +128,5 @@ class FingerprintVocabulary implements Vocabulary {
     // Most pieces are one token; a single byte always is.
     if (hashes.length === 1 || hashes.rankOfSpan(0, hashes.length) !== noRank) return 1;
     return this.merge.count(hashes);
-  }
-
-  holdsAscii(text: string, start: number, end: number): boolean {
-    if (end <= start) return false;
-    const table = this.table;
-    const multiplier = table.fingerprintMultiplier;
-    let fingerprint = 0;
-    for (let index = start; index < end; index++) {
-      fingerprint = (Math.imul(fingerprint, multiplier) + text.charCodeAt(index) + 1) | 0;
-    }
-    // The same words come back sample after sample: a small table of recent answers spares the large one.
-    const slot = Math.imul(fingerprint, recentSlotMultiplier) >>> recentSlotShift;
-    if (this.recentWords[slot] === fingerprint && this.recentAnswers[slot] !== 0)
-      return this.recentAnswers[slot] === 1;
-    const held = this.isToken(text, start, end, fingerprint);
-    this.recentWords[slot] = fingerprint;
-    this.recentAnswers[slot] = held ? 1 : 2;
-    return held;
-  }
-
-  private isToken(text: string, start: number, end: number, fingerprint: number): boolean {
-    const table = this.table;
-    const rank = table.rankOf(fingerprint >>> 0);
-    if (rank === noRank) return false;
-    const checkMultiplier = table.checkMultiplier;
-    let check = 0;
-    for (let index = start; index < end; index++) {
-      check = (Math.imul(check, checkMultiplier) + text.charCodeAt(index) + 1) | 0;
-    }
-    return check >>> 16 === table.checkOf(rank);
   }
 }
