@@ -2,8 +2,11 @@ import { createFastEstimator, type TokenEstimator } from '@compaction/core';
 import { CliError, usageError } from '@compaction/server';
 import { didYouMean } from './did-you-mean.js';
 
-/** How tokens are counted: the fast built-in estimator, tiktoken, or the provider's own count. */
-export const estimatorNames = ['fast', 'tiktoken', 'provider'] as const;
+/**
+ * How tokens are counted: the fast built-in estimator, the same counting every text through the tokenizer's
+ * vocabulary (exact, built in), tiktoken, or the provider's own count.
+ */
+export const estimatorNames = ['fast', 'vocabulary', 'tiktoken', 'provider'] as const;
 
 /** An estimator name. */
 export type EstimatorName = (typeof estimatorNames)[number];
@@ -43,5 +46,7 @@ export async function tiktokenEstimator(): Promise<TokenEstimator> {
 
 /** A token estimator by name; `provider` has no estimator (it counts whole requests) and is rejected. */
 export async function estimatorByName(name: Exclude<EstimatorName, 'provider'>): Promise<TokenEstimator> {
-  return name === 'fast' ? createFastEstimator() : tiktokenEstimator();
+  if (name === 'fast') return createFastEstimator();
+  if (name === 'vocabulary') return createFastEstimator({ vocabulary: true });
+  return tiktokenEstimator();
 }

@@ -48,7 +48,7 @@ describe('compaction count', () => {
     const listed = [...counts.compare, ...counts.unavailable].map(
       (entry: { estimator: string }) => entry.estimator,
     );
-    expect(listed.sort()).toEqual(['fast', 'provider', 'tiktoken']);
+    expect(listed.sort()).toEqual(['fast', 'provider', 'tiktoken', 'vocabulary']);
     for (const entry of counts.compare.slice(1)) expect(entry.difference).toBe(entry.tokens - counts.tokens);
     const table = await runCommand(['count', example, '--compare']);
     expect(table.stdout).toMatch(/estimator\s+source\s+tokens\s+difference/);
@@ -60,7 +60,22 @@ describe('compaction count', () => {
     expect(provider.stderr).toContain('--estimator provider needs a provider');
     const unknown = await runCommand(['count', example, '--estimator', 'guess']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('--estimator must be one of fast, tiktoken, provider');
+    expect(unknown.stderr).toContain('--estimator must be one of fast, vocabulary, tiktoken, provider');
+  });
+
+  it('counts every text through the built-in vocabulary with --estimator vocabulary', async () => {
+    const { code, stdout } = await runCommand(['count', example, '--estimator', 'vocabulary', '--json']);
+    expect(code).toBe(0);
+    const counts = JSON.parse(stdout);
+    expect(counts).toMatchObject({ estimator: 'vocabulary', source: 'vocabulary:o200k' });
+    const estimator = createFastEstimator({ vocabulary: true });
+    expect(counts.tokens).toBe(
+      messages.reduce((total, message) => total + estimator.countMessage(message), 0),
+    );
+    expect(counts.tokens).not.toBe(
+      messages.reduce((total, message) => total + createFastEstimator().countMessage(message), 0),
+    );
+    expect(sum(counts.byRole)).toBe(counts.tokens);
   });
 
   it('counts exactly through the provider, over HTTP to --base-url', async () => {

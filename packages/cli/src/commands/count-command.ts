@@ -10,7 +10,7 @@ import {
 } from '@compaction/server';
 import type { CliIO } from '../cli-io.js';
 import { countTokens, scaleBreakdown, type TokenBreakdown } from '../count-tokens.js';
-import { type EstimatorName, estimatorByName, parseEstimatorName } from '../estimators.js';
+import { type EstimatorName, estimatorByName, estimatorNames, parseEstimatorName } from '../estimators.js';
 import { parseFormatName } from '../format-flags.js';
 import { countHelp } from '../help.js';
 import { jsonDocumentVersion } from '../output/json-document-version.js';
@@ -51,7 +51,7 @@ export async function countCommand(args: string[], io: CliIO): Promise<number> {
     provider = await createProvider(providerSettings, io.env);
   }
 
-  const names: EstimatorName[] = values.compare ? ['fast', 'tiktoken', 'provider'] : [estimator];
+  const names: EstimatorName[] = values.compare ? [...estimatorNames] : [estimator];
   const results: Array<{ estimator: EstimatorName; source: string } & TokenBreakdown> = [];
   const unavailable: Array<{ estimator: EstimatorName; reason: string }> = [];
   for (const name of names) {
