@@ -127,6 +127,45 @@ describe.each(encodingNames)('the %s vocabulary', (encodingName) => {
     );
   });
 
+  it('counts ASCII lines around lines with other characters exactly as tiktoken does, wherever the lines break', () => {
+    // The lines that hold a character outside ASCII are cut by the pattern, the others by the ASCII scanner: every
+    // kind of character after a line feed (blanks, slashes, punctuation, letters, digits, other scripts) is drawn.
+    const fragment = fc.constantFrom(
+      '\n',
+      '\n',
+      '\r\n',
+      '\n\n',
+      ' ',
+      '  ',
+      '\t',
+      '/',
+      '//',
+      '.',
+      '});',
+      "'s",
+      "'T",
+      'word',
+      'Word',
+      'HTTP',
+      '123',
+      '—',
+      'é',
+      'Ж',
+      '中文',
+      '😀',
+      '\u00a0',
+      '\u2028',
+      '\u0301',
+      'x/y',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 60 }), (fragments) => {
+        expectExact(fragments.join(''));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('counts any string, lone surrogates included, exactly as tiktoken does', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {

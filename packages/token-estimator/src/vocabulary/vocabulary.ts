@@ -1,10 +1,10 @@
 import { InvalidEstimatorSettingsError } from '../errors/invalid-estimator-settings-error.js';
-import { AsciiPieceCache, secondHashMultiplier } from './ascii-piece-cache.js';
 import { cl100kAsciiPieceEnd, o200kAsciiPieceEnd } from './ascii-pieces.js';
 import { BytePairMerge } from './byte-pair-merge.js';
 import { cl100kBaseFingerprints } from './cl100k-base-fingerprints.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import { o200kBaseFingerprints } from './o200k-base-fingerprints.js';
+import { PieceCache, secondHashMultiplier } from './piece-cache.js';
 import { noRank, PieceHashes } from './piece-hashes.js';
 import { PreTokenizer } from './pre-tokenizer.js';
 import type { VocabularyFingerprints } from './vocabulary-fingerprints.js';
@@ -29,6 +29,38 @@ const asciiPieceEndOf: Record<EncodingName, (text: string, start: number) => num
 };
 
 const outsideAscii = /[\u0080-\uFFFF]/;
+/** The same, to walk a text's characters outside ASCII one after another. */
+const nextOutsideAscii = /[\u0080-\uFFFF]/g;
+
+/**
+ * Whether a line that starts at `index` starts a piece in both encodings, whatever came before: after a line
+ * feed, a printable ASCII character other than the space and the slash. No piece of either pattern holds a line
+ * feed and then a character that is not blank, except o200k's punctuation pieces (` ?[^\s\p{L}\p{N}]+[\r\n/]*`),
+ * which take the slashes after their line feeds; and matching from a piece's start never looks behind it.
+ */
+function startsPiece(text: string, index: number): boolean {
+  if (index >= text.length || text.charCodeAt(index - 1) !== 0x0a) return false;
+  const code = text.charCodeAt(index);
+  return code > 0x20 && code < 0x7f && code !== 0x2f;
+}
+
+/** The last start of a piece (see {@link startsPiece}) at or before `index`, or 0. */
+function pieceStartBefore(text: string, index: number): number {
+  // lastIndexOf reads a negative position as 0, so the search stops at the text's first character itself.
+  for (let lineFeed = text.lastIndexOf('\n', index - 1); lineFeed >= 0; ) {
+    if (startsPiece(text, lineFeed + 1)) return lineFeed + 1;
+    if (lineFeed === 0) break;
+    lineFeed = text.lastIndexOf('\n', lineFeed - 1);
+  }
+  return 0;
+}
+
+/** The first start of a piece (see {@link startsPiece}) after `index`, or the end of the text. */
+function pieceStartAfter(text: string, index: number): number {
+  let lineFeed = text.indexOf('\n', index);
+  while (lineFeed >= 0 && !startsPiece(text, lineFeed + 1)) lineFeed = text.indexOf('\n', lineFeed + 1);
+  return lineFeed < 0 ? text.length : lineFeed + 1;
+}
 
 const loaded = new Map<EncodingName, Vocabulary>();
 
@@ -66,7 +98,7 @@ class FingerprintVocabulary implements Vocabulary {
   private readonly merge = new BytePairMerge();
   private readonly pieces: PreTokenizer;
   private readonly asciiPieceEnd: (text: string, start: number) => number;
-  private readonly asciiPieces = new AsciiPieceCache();
+  private readonly pieceCounts = new PieceCache();
 
   constructor(encoding: EncodingName, fingerprints: VocabularyFingerprints) {
     this.encoding = encoding;
@@ -77,49 +109,72 @@ class FingerprintVocabulary implements Vocabulary {
   }
 
   countText(text: string): number {
-    return outsideAscii.test(text) ? this.countPieces(text) : this.countAscii(text);
+    return outsideAscii.test(text) ? this.countMixed(text) : this.countAscii(text, 0, text.length);
   }
 
-  /** Any text: the pieces found by the tokenizer's own pattern. */
+  /**
+   * Text with characters outside ASCII, mostly a few in a long text of ASCII (a dash, a check mark, a name):
+   * only the lines that hold them are cut by the tokenizer's pattern, several times slower than the scanner of
+   * ASCII text, which counts the lines between. Lines are cut where a piece starts whatever came before
+   * ({@link startsPiece}), so each side has the pieces it has in the whole text.
+   */
+  private countMixed(text: string): number {
+    let count = 0;
+    let asciiStart = 0;
+    nextOutsideAscii.lastIndex = 0;
+    while (nextOutsideAscii.test(text)) {
+      const found = nextOutsideAscii.lastIndex - 1;
+      const lineStart = Math.max(asciiStart, pieceStartBefore(text, found));
+      const lineEnd = pieceStartAfter(text, found);
+      count += this.countAscii(text, asciiStart, lineStart);
+      count += this.countPieces(text.slice(lineStart, lineEnd));
+      asciiStart = lineEnd;
+      nextOutsideAscii.lastIndex = lineEnd;
+    }
+    return count + this.countAscii(text, asciiStart, text.length);
+  }
+
+  /** Any text: the pieces found by the tokenizer's own pattern, their counts remembered as ASCII pieces' are. */
   private countPieces(text: string): number {
     const pieces = this.pieces;
     let count = 0;
     pieces.reset();
-    while (pieces.next(text)) count += this.countPiece(text, pieces.start, pieces.end);
+    while (pieces.next(text)) count += this.countRemembered(text, pieces.start, pieces.end);
+    return count;
+  }
+
+  /** ASCII text, most of what agents send: the pieces found by a scanner that needs no regular expression. */
+  private countAscii(text: string, from: number, to: number): number {
+    const pieceEnd = this.asciiPieceEnd;
+    let count = 0;
+    // `to` is the end of the text or the start of a piece, so no piece runs past it.
+    for (let start = from, end = from; start < to; start = end) {
+      end = pieceEnd(text, start);
+      // A single byte is always a token.
+      count += end - start === 1 ? 1 : this.countRemembered(text, start, end);
+    }
     return count;
   }
 
   /**
-   * ASCII text, most of what agents send: the pieces found by a scanner that needs no regular expression, and
-   * their counts remembered by the characters' hashes, since text repeats its pieces.
+   * The count of the piece text[start..end), remembered by two hashes of its characters (UTF-16 code units,
+   * which name the piece as well as its bytes do), since text repeats its pieces.
    */
-  private countAscii(text: string): number {
-    const pieceEnd = this.asciiPieceEnd;
-    const cache = this.asciiPieces;
+  private countRemembered(text: string, start: number, end: number): number {
     const multiplier = this.table.fingerprintMultiplier;
-    let count = 0;
-    for (let start = 0, end = 0; start < text.length; start = end) {
-      end = pieceEnd(text, start);
-      // A single byte is always a token.
-      if (end - start === 1) {
-        count++;
-        continue;
-      }
-      let first = 0;
-      let second = 0;
-      for (let index = start; index < end; index++) {
-        const code = text.charCodeAt(index) + 1;
-        first = (Math.imul(first, multiplier) + code) | 0;
-        second = (Math.imul(second, secondHashMultiplier) + code) | 0;
-      }
-      let tokens = cache.find(first, second);
-      if (tokens === 0) {
-        tokens = this.countPiece(text, start, end);
-        cache.store(first, second, tokens);
-      }
-      count += tokens;
+    let first = 0;
+    let second = 0;
+    for (let index = start; index < end; index++) {
+      const code = text.charCodeAt(index) + 1;
+      first = (Math.imul(first, multiplier) + code) | 0;
+      second = (Math.imul(second, secondHashMultiplier) + code) | 0;
     }
-    return count;
+    let tokens = this.pieceCounts.find(first, second);
+    if (tokens === 0) {
+      tokens = this.countPiece(text, start, end);
+      this.pieceCounts.store(first, second, tokens);
+    }
+    return tokens;
   }
 
   private countPiece(text: string, start: number, end: number): number {

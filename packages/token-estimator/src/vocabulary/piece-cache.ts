@@ -1,12 +1,12 @@
 /**
- * The token counts of the ASCII pieces a vocabulary has counted lately, by two independent 32-bit hashes of
+ * The token counts of the pieces a vocabulary has counted lately, by two independent 32-bit hashes of
  * their characters: a direct-mapped table, each new piece taking the slot of whatever hashed there before.
  * Agents' text repeats its words, identifiers and indentation, so most pieces are found here; a piece that is
  * not pays for its count once (the vocabulary's lookup, and its byte-pair merge when it is no token).
  *
  * Two different pieces are taken for one only when both hashes agree: once in 2^64 pairs.
  */
-export class AsciiPieceCache {
+export class PieceCache {
   private readonly firsts = new Int32Array(slots);
   private readonly seconds = new Int32Array(slots);
   /** Each slot's count; 0 marks an empty slot (every piece is a token at least). */
