@@ -52,7 +52,8 @@ export interface TextEstimatorSettings {
    * Counts every text exactly, through the profile's `vocabularies` (the tokenizer's count times the safety
    * factor), instead of by its features. Default false. True keeps the guarantee by construction (never more
    * than 5% under, and at most 15% over on natural text with the OpenAI profiles; see the package README), at
-   * a few times the cost of the features (still several times faster than tiktoken).
+   * three to twenty times the cost of the features (three on agents' English and code, twenty on other scripts
+   * and random data), still faster than tiktoken.
    */
   vocabulary?: boolean;
 }

@@ -4,7 +4,7 @@ import { BytePairMerge } from './byte-pair-merge.js';
 import { cl100kBaseFingerprints } from './cl100k-base-fingerprints.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import { o200kBaseFingerprints } from './o200k-base-fingerprints.js';
-import { PieceCache, secondHashMultiplier } from './piece-cache.js';
+import { PieceCache } from './piece-cache.js';
 import { noRank, PieceHashes } from './piece-hashes.js';
 import { PreTokenizer } from './pre-tokenizer.js';
 import type { VocabularyFingerprints } from './vocabulary-fingerprints.js';
@@ -156,23 +156,12 @@ class FingerprintVocabulary implements Vocabulary {
     return count;
   }
 
-  /**
-   * The count of the piece text[start..end), remembered by two hashes of its characters (UTF-16 code units,
-   * which name the piece as well as its bytes do), since text repeats its pieces.
-   */
+  /** The count of the piece text[start..end), remembered (see {@link PieceCache}), since text repeats its pieces. */
   private countRemembered(text: string, start: number, end: number): number {
-    const multiplier = this.table.fingerprintMultiplier;
-    let first = 0;
-    let second = 0;
-    for (let index = start; index < end; index++) {
-      const code = text.charCodeAt(index) + 1;
-      first = (Math.imul(first, multiplier) + code) | 0;
-      second = (Math.imul(second, secondHashMultiplier) + code) | 0;
-    }
-    let tokens = this.pieceCounts.find(first, second);
+    let tokens = this.pieceCounts.find(text, start, end);
     if (tokens === 0) {
       tokens = this.countPiece(text, start, end);
-      this.pieceCounts.store(first, second, tokens);
+      this.pieceCounts.store(tokens);
     }
     return tokens;
   }
