@@ -1,4 +1,5 @@
-import { noRank, type PieceHashes } from './piece-hashes.js';
+import { noRank } from './fingerprint-table.js';
+import type { PieceHashes } from './piece-hashes.js';
 
 /** Up to this many bytes, rescanning every pair for the lowest rank is cheaper than keeping a heap. */
 const longestScannedPiece = 16;

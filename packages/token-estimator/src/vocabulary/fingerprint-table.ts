@@ -1,5 +1,8 @@
 import type { VocabularyFingerprints } from './vocabulary-fingerprints.js';
 
+/** Whether no rank was found. */
+export const noRank = -1;
+
 /** Fibonacci hashing spreads the fingerprints' upper bits, the well-mixed ones, over the table's slots. */
 const slotMultiplier = 0x9e3779b1;
 
@@ -49,15 +52,15 @@ export class FingerprintTable {
     }
   }
 
-  /** The rank of the token with this fingerprint, or -1. The caller confirms it with {@link checkOf}. */
+  /** The rank of the token with this fingerprint, or {@link noRank}. The caller confirms it with {@link checkOf}. */
   rankOf(fingerprint: number): number {
     const slots = this.slots;
     const key = fingerprint | 0;
     let slot = Math.imul(fingerprint, slotMultiplier) >>> this.shift;
     for (;;) {
       const stored = slots[slot * 2]!;
-      if (stored === key) return key === 0 ? -1 : slots[slot * 2 + 1]!;
-      if (stored === 0) return -1;
+      if (stored === key) return key === 0 ? noRank : slots[slot * 2 + 1]!;
+      if (stored === 0) return noRank;
       slot = (slot + 1) & this.mask;
     }
   }

@@ -1,7 +1,4 @@
-import type { FingerprintTable } from './fingerprint-table.js';
-
-/** Whether no rank was found. */
-export const noRank = -1;
+import { type FingerprintTable, noRank } from './fingerprint-table.js';
 
 /**
  * The UTF-8 bytes of one piece of text and the fingerprint hash of each of their prefixes, so the fingerprint

@@ -2,10 +2,10 @@ import { InvalidEstimatorSettingsError } from '../errors/invalid-estimator-setti
 import { cl100kAsciiPieceEnd, o200kAsciiPieceEnd } from './ascii-pieces.js';
 import { BytePairMerge } from './byte-pair-merge.js';
 import { cl100kBaseFingerprints } from './cl100k-base-fingerprints.js';
-import { FingerprintTable } from './fingerprint-table.js';
+import { FingerprintTable, noRank } from './fingerprint-table.js';
 import { o200kBaseFingerprints } from './o200k-base-fingerprints.js';
 import { PieceCache } from './piece-cache.js';
-import { noRank, PieceHashes } from './piece-hashes.js';
+import { PieceHashes } from './piece-hashes.js';
 import { PreTokenizer } from './pre-tokenizer.js';
 import type { VocabularyFingerprints } from './vocabulary-fingerprints.js';
 
@@ -28,8 +28,7 @@ const asciiPieceEndOf: Record<EncodingName, (text: string, start: number) => num
   cl100k_base: cl100kAsciiPieceEnd,
 };
 
-const outsideAscii = /[\u0080-\uFFFF]/;
-/** The same, to walk a text's characters outside ASCII one after another. */
+/** A character outside ASCII; global, to walk a text's such characters one after another. */
 const nextOutsideAscii = /[\u0080-\uFFFF]/g;
 
 /**
@@ -108,17 +107,13 @@ class FingerprintVocabulary implements Vocabulary {
     this.pieces = new PreTokenizer(fingerprints.pattern);
   }
 
-  countText(text: string): number {
-    return outsideAscii.test(text) ? this.countMixed(text) : this.countAscii(text, 0, text.length);
-  }
-
   /**
-   * Text with characters outside ASCII, mostly a few in a long text of ASCII (a dash, a check mark, a name):
-   * only the lines that hold them are cut by the tokenizer's pattern, several times slower than the scanner of
-   * ASCII text, which counts the lines between. Lines are cut where a piece starts whatever came before
-   * ({@link startsPiece}), so each side has the pieces it has in the whole text.
+   * ASCII text goes whole to the ASCII scanner. In text with characters outside ASCII, mostly a few in a long
+   * text of ASCII (a dash, a check mark, a name), only the lines that hold them are cut by the tokenizer's
+   * pattern, several times slower than the scanner, which counts the lines between. Lines are cut where a piece
+   * starts whatever came before ({@link startsPiece}), so each side has the pieces it has in the whole text.
    */
-  private countMixed(text: string): number {
+  countText(text: string): number {
     let count = 0;
     let asciiStart = 0;
     nextOutsideAscii.lastIndex = 0;
