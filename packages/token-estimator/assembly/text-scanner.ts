@@ -3,7 +3,7 @@
  * exactly the same features with exactly the same rules, one function for one function and one branch for one
  * branch, so the two give the same numbers on every string (a property test holds them to it); the JavaScript
  * version stays the reference and the fallback. Compiled by `pnpm --filter @compaction/token-estimator
- * build:scanner` into src/text-scanner-binary.ts, which inlines the steps back into `measure`.
+ * build:scanners` into src/text-scanner-binary.ts, which inlines the steps back into `measure`.
  *
  * Memory (imported, laid out by src/text-scanner.ts): the class of every UTF-16 unit at 0 (64 KB, and
  * one more byte for `pastEnd`), the table of rare letter pairs at `pairsAt` (1 KB), the counts written at

@@ -105,7 +105,7 @@ describe('the WebAssembly text scanner', () => {
   itOnFullRun(
     'is the build of its committed source',
     () => {
-      const script = fileURLToPath(new URL('../scripts/build-text-scanner.js', import.meta.url));
+      const script = fileURLToPath(new URL('../scripts/build-scanners.js', import.meta.url));
       // Throws (with the script's message) when src/text-scanner-binary.ts is stale.
       const output = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
       expect(output).toMatch(/up to date/);

@@ -36,7 +36,9 @@ const wordPrefix = blank | other;
 const space = 0x20;
 const apostrophe = 0x27;
 
-const classes = new Uint8Array(128).fill(other);
+/** The class bits of each ASCII character (assembly/ascii-piece-counter.ts reads the same table). */
+export const asciiClasses = new Uint8Array(128).fill(other);
+const classes = asciiClasses;
 for (let code = 0x41; code <= 0x5a; code++) classes[code] = upper;
 for (let code = 0x61; code <= 0x7a; code++) classes[code] = lower;
 for (let code = 0x30; code <= 0x39; code++) classes[code] = digit;

@@ -5,7 +5,8 @@ import { get_encoding, type Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { longScriptRun, mixedScriptText } from '../__fixtures__/mixed-script-text.js';
 import { InvalidEstimatorSettingsError } from '../errors/invalid-estimator-settings-error.js';
-import { type EncodingName, loadVocabulary } from './vocabulary.js';
+import { AsciiPieceCounter } from './ascii-piece-counter.js';
+import { createVocabulary, type EncodingName, loadVocabulary } from './vocabulary.js';
 
 const encodingNames: EncodingName[] = ['o200k_base', 'cl100k_base'];
 const encoders: Tiktoken[] = [];
@@ -67,18 +68,55 @@ it('refuses an encoding it has no vocabulary for with a typed error', () => {
   expect(() => loadVocabulary('toString' as EncodingName)).toThrow(InvalidEstimatorSettingsError);
 });
 
-describe.each(encodingNames)('the %s vocabulary', (encodingName) => {
+it('counts ASCII in WebAssembly under Node', () => {
+  // Otherwise the tests of the WebAssembly path below would run the JavaScript one twice.
+  for (const encodingName of encodingNames) expect(AsciiPieceCounter.create(encodingName)).not.toBeNull();
+});
+
+it('is loaded once per encoding and kept', () => {
+  for (const encodingName of encodingNames) {
+    expect(loadVocabulary(encodingName)).toBe(loadVocabulary(encodingName));
+    expect(loadVocabulary(encodingName).encoding).toBe(encodingName);
+  }
+});
+
+// Every test runs on both paths of ASCII text: the WebAssembly counter (what Node runs), and the JavaScript scanner
+// that runs where WebAssembly or a native string copy is not available.
+const paths = encodingNames.flatMap((encodingName) =>
+  [true, false].map((webAssembly) => ({
+    encodingName,
+    webAssembly,
+    path: webAssembly ? 'WebAssembly' : 'JavaScript',
+  })),
+);
+
+describe.each(paths)('the $encodingName vocabulary, ASCII in $path', ({ encodingName, webAssembly }) => {
   const encoder = get_encoding(encodingName);
   encoders.push(encoder);
-  const vocabulary = loadVocabulary(encodingName);
+  const vocabulary = createVocabulary(encodingName, { webAssembly });
   const exactCount = (text: string): number => encoder.encode_ordinary(text).length;
   const expectExact = (text: string): void => {
     expect(vocabulary.countText(text), codePointsOf(text)).toBe(exactCount(text));
   };
 
-  it('is loaded once and kept', () => {
-    expect(loadVocabulary(encodingName)).toBe(vocabulary);
-    expect(vocabulary.encoding).toBe(encodingName);
+  it('counts each short piece of control characters and letters as tiktoken does, whatever it follows', () => {
+    // Pieces padded with zero bytes must not be taken for each other: "\x01\0" once hashed as "\0\0\0".
+    const fresh = createVocabulary(encodingName, { webAssembly });
+    const alphabet = ['\0', '\x01', '\x02', 'a'];
+    let pieces = [''];
+    for (let length = 1; length <= 4; length++) {
+      pieces = pieces.flatMap((piece) => alphabet.map((character) => piece + character));
+      for (const piece of pieces) expect(fresh.countText(piece), codePointsOf(piece)).toBe(exactCount(piece));
+    }
+  });
+
+  it('counts a text of thousands of pieces never seen, more than one scan hands back, as tiktoken does', () => {
+    // A new vocabulary remembers no piece: each of these words is counted by merging, 4,096 of them a scan.
+    const fresh = createVocabulary(encodingName, { webAssembly });
+    const words = Array.from({ length: 12_000 }, (_, index) => `w${(index * 2_654_435_761) % 1_000_003}q`);
+    const text = words.join(' ');
+    expect(fresh.countText(text)).toBe(exactCount(text));
+    expect(fresh.countText(`${text}\n${text}`)).toBe(exactCount(`${text}\n${text}`));
   });
 
   it.each(

@@ -1,4 +1,5 @@
 import { InvalidEstimatorSettingsError } from '../errors/invalid-estimator-settings-error.js';
+import { AsciiPieceCounter } from './ascii-piece-counter.js';
 import { cl100kAsciiPieceEnd, o200kAsciiPieceEnd } from './ascii-pieces.js';
 import { BytePairMerge } from './byte-pair-merge.js';
 import { cl100kBaseFingerprints } from './cl100k-base-fingerprints.js';
@@ -32,33 +33,34 @@ const asciiPieceEndOf: Record<EncodingName, (text: string, start: number) => num
 const nextOutsideAscii = /[\u0080-\uFFFF]/g;
 
 /**
- * Whether a line that starts at `index` starts a piece in both encodings, whatever came before: after a line
- * feed, a printable ASCII character other than the space and the slash. No piece of either pattern holds a line
- * feed and then a character that is not blank, except o200k's punctuation pieces (` ?[^\s\p{L}\p{N}]+[\r\n/]*`),
- * which take the slashes after their line feeds; and matching from a piece's start never looks behind it.
+ * Whether a piece starts at `index` in both encodings, whatever text comes before it and after it:
+ * - after a line feed, a printable ASCII character other than the space and the slash. No piece of either
+ *   pattern holds a line feed and then a character that is not blank, except o200k's punctuation pieces
+ *   (` ?[^\s\p{L}\p{N}]+[\r\n/]*`), which take the slashes after their line feeds;
+ * - a space after a printable ASCII character other than the space: no piece holds a character that is not
+ *   blank and then a space (a word's prefix is one character before letters, a punctuation run's space comes
+ *   first, and whitespace pieces hold only whitespace).
+ * Matching from a piece's start never looks behind it, and the only look ahead, `\s+(?!\S)`, sees the same at
+ * the end of a stretch cut before either kind of start (a non-blank character after a line feed, or a space).
  */
 function startsPiece(text: string, index: number): boolean {
-  if (index >= text.length || text.charCodeAt(index - 1) !== 0x0a) return false;
+  if (index <= 0 || index >= text.length) return false;
+  const before = text.charCodeAt(index - 1);
   const code = text.charCodeAt(index);
-  return code > 0x20 && code < 0x7f && code !== 0x2f;
+  if (before === 0x0a) return code > 0x20 && code < 0x7f && code !== 0x2f;
+  return code === 0x20 && before > 0x20 && before < 0x7f;
 }
 
-/** The last start of a piece (see {@link startsPiece}) at or before `index`, or 0. */
-function pieceStartBefore(text: string, index: number): number {
-  // lastIndexOf reads a negative position as 0, so the search stops at the text's first character itself.
-  for (let lineFeed = text.lastIndexOf('\n', index - 1); lineFeed >= 0; ) {
-    if (startsPiece(text, lineFeed + 1)) return lineFeed + 1;
-    if (lineFeed === 0) break;
-    lineFeed = text.lastIndexOf('\n', lineFeed - 1);
-  }
-  return 0;
+/** The last start of a piece (see {@link startsPiece}) at or before `index` and after `floor`, or `floor`. */
+function pieceStartBefore(text: string, index: number, floor: number): number {
+  for (let start = index; start > floor; start--) if (startsPiece(text, start)) return start;
+  return floor;
 }
 
 /** The first start of a piece (see {@link startsPiece}) after `index`, or the end of the text. */
 function pieceStartAfter(text: string, index: number): number {
-  let lineFeed = text.indexOf('\n', index);
-  while (lineFeed >= 0 && !startsPiece(text, lineFeed + 1)) lineFeed = text.indexOf('\n', lineFeed + 1);
-  return lineFeed < 0 ? text.length : lineFeed + 1;
+  for (let start = index + 1; start < text.length; start++) if (startsPiece(text, start)) return start;
+  return text.length;
 }
 
 const loaded = new Map<EncodingName, Vocabulary>();
@@ -76,10 +78,25 @@ export function loadVocabulary(encoding: EncodingName): Vocabulary {
         },
       ]);
     }
-    vocabulary = new FingerprintVocabulary(encoding, fingerprintsOf[encoding]);
+    vocabulary = createVocabulary(encoding);
     loaded.set(encoding, vocabulary);
   }
   return vocabulary;
+}
+
+/** Settings of {@link createVocabulary}. */
+export interface VocabularySettings {
+  /**
+   * Counts ASCII text in WebAssembly where the runtime allows it (see ../embedded-module.ts). Default true;
+   * false counts it in JavaScript, with the same result (tests hold the two to it).
+   */
+  webAssembly?: boolean;
+}
+
+/** A new vocabulary of an encoding that is one of {@link EncodingName}; {@link loadVocabulary} keeps one of each. */
+export function createVocabulary(encoding: EncodingName, settings: VocabularySettings = {}): Vocabulary {
+  const counter = settings.webAssembly === false ? null : AsciiPieceCounter.create(encoding);
+  return new FingerprintVocabulary(encoding, fingerprintsOf[encoding], counter);
 }
 
 /**
@@ -98,9 +115,18 @@ class FingerprintVocabulary implements Vocabulary {
   private readonly pieces: PreTokenizer;
   private readonly asciiPieceEnd: (text: string, start: number) => number;
   private readonly pieceCounts = new PieceCache();
+  /** The ASCII path in WebAssembly, or `null` where it cannot run: then the JavaScript scanner counts. */
+  private readonly asciiCounter: AsciiPieceCounter | null;
+  private readonly countPieceOf = (text: string, start: number, end: number): number =>
+    this.countPiece(text, start, end);
 
-  constructor(encoding: EncodingName, fingerprints: VocabularyFingerprints) {
+  constructor(
+    encoding: EncodingName,
+    fingerprints: VocabularyFingerprints,
+    asciiCounter: AsciiPieceCounter | null,
+  ) {
     this.encoding = encoding;
+    this.asciiCounter = asciiCounter;
     this.asciiPieceEnd = asciiPieceEndOf[encoding];
     this.table = new FingerprintTable(fingerprints);
     this.hashes = new PieceHashes(this.table);
@@ -109,24 +135,36 @@ class FingerprintVocabulary implements Vocabulary {
 
   /**
    * ASCII text goes whole to the ASCII scanner. In text with characters outside ASCII, mostly a few in a long
-   * text of ASCII (a dash, a check mark, a name), only the lines that hold them are cut by the tokenizer's
-   * pattern, several times slower than the scanner, which counts the lines between. Lines are cut where a piece
-   * starts whatever came before ({@link startsPiece}), so each side has the pieces it has in the whole text.
+   * text of ASCII (a dash, an arrow, a name), only the stretch around each of them is cut by the tokenizer's
+   * pattern, tens of times slower than the scanner, which counts the text between. Stretches are cut where a
+   * piece starts whatever comes before and after ({@link startsPiece}): at the nearest space after a word or
+   * punctuation, or line start; so each side has the pieces it has in the whole text.
    */
   countText(text: string): number {
+    const loaded = this.asciiCounter === null ? null : this.asciiCounter.load(text);
+    if (loaded === 'ascii') return this.countAsciiIn(text, 0, text.length, true);
+    const inModule = loaded !== null;
     let count = 0;
     let asciiStart = 0;
     nextOutsideAscii.lastIndex = 0;
     while (nextOutsideAscii.test(text)) {
       const found = nextOutsideAscii.lastIndex - 1;
-      const lineStart = Math.max(asciiStart, pieceStartBefore(text, found));
-      const lineEnd = pieceStartAfter(text, found);
-      count += this.countAscii(text, asciiStart, lineStart);
-      count += this.countPieces(text.slice(lineStart, lineEnd));
-      asciiStart = lineEnd;
-      nextOutsideAscii.lastIndex = lineEnd;
+      const stretchStart = pieceStartBefore(text, found, asciiStart);
+      const stretchEnd = pieceStartAfter(text, found);
+      count += this.countAsciiIn(text, asciiStart, stretchStart, inModule);
+      count += this.countPieces(text.slice(stretchStart, stretchEnd));
+      asciiStart = stretchEnd;
+      nextOutsideAscii.lastIndex = stretchEnd;
     }
-    return count + this.countAscii(text, asciiStart, text.length);
+    return count + this.countAsciiIn(text, asciiStart, text.length, inModule);
+  }
+
+  /** ASCII text[from..to), in the module when the text was copied into it, else by {@link countAscii}. */
+  private countAsciiIn(text: string, from: number, to: number, inModule: boolean): number {
+    if (from >= to) return 0;
+    return inModule
+      ? this.asciiCounter!.count(text, from, to, this.countPieceOf)
+      : this.countAscii(text, from, to);
   }
 
   /** Any text: the pieces found by the tokenizer's own pattern, their counts remembered as ASCII pieces' are. */
