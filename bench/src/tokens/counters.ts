@@ -13,9 +13,12 @@ const noSpecialTokens = { disallowedSpecial: new Set<string>() };
 /** The counters compared by the benchmark; `free` releases tiktoken's encoder. */
 export function createBenchCounters() {
   const tiktoken = createExactCounter('o200k_base');
-  const fast = createFastEstimator();
+  const features = createFastEstimator({ vocabulary: false });
   const counters = {
-    fast: { name: 'fast estimator (o200k profile)', count: (text: string) => fast.countText(text) },
+    features: {
+      name: 'fast estimator (o200k profile, features)',
+      count: (text: string) => features.countText(text),
+    },
     quarter: { name: 'chars/4', count: (text: string) => Math.ceil(text.length / 4) },
     tiktoken: { name: 'tiktoken o200k_base', count: tiktoken.count },
     gptTokenizer: {

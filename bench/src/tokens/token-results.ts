@@ -9,10 +9,10 @@ import type { IncrementalCheckResult } from './incremental-check.js';
 /** Exact and estimated tokens of a set of texts for one tokenizer. */
 export interface Counts {
   exact: number;
-  /** The fast estimator with the tokenizer's shipped profile, as it is by default: the fitted features. */
+  /** The fast estimator with the tokenizer's shipped profile, as it is by default: through the vocabulary. */
   fast: number;
-  /** The same with `vocabulary: true`: every text counted through the tokenizer's vocabulary. */
-  vocabulary: number;
+  /** The same with `vocabulary: false`: every text counted by the fitted features. */
+  features: number;
 }
 
 /** Totals of one set of texts for both tokenizers, and `characters / 4` against o200k. */
@@ -66,10 +66,10 @@ export interface LanguageResult {
 
 /** Megabytes of UTF-8 per second of each counter over one set of texts. */
 export interface Throughput {
-  /** The fast estimator as it is by default: every text counted by its features. */
+  /** The fast estimator as it is by default: every text counted through the vocabulary. */
   fast: number;
-  /** The fast estimator with `vocabulary: true`: every text counted through the vocabulary. */
-  vocabulary: number;
+  /** The fast estimator with `vocabulary: false`: every text counted by its features. */
+  features: number;
   quarter: number;
   tiktoken: number;
   gptTokenizer: number;
@@ -101,7 +101,7 @@ export interface TokenResults {
   /** Classes the fit never sees, in either corpus. */
   heldBackClasses: string[];
   /**
-   * Every text above (classes, transcripts, catalogs) counted with `vocabulary: true`, per tokenizer: how many,
+   * Every text above (classes, transcripts, catalogs) counted by default (through the vocabulary), per tokenizer: how many,
    * and on how many the count differed from tiktoken's (times the profile's safety factor, 1).
    */
   vocabularyCounts: { o200k: VocabularyTally; cl100k: VocabularyTally };
@@ -120,7 +120,7 @@ export interface TokenResults {
   incremental: IncrementalCheckResult;
 }
 
-/** Texts counted with `vocabulary: true`, and those whose count was not tiktoken's. */
+/** Texts counted by default (through the vocabulary), and those whose count was not tiktoken's. */
 export interface VocabularyTally {
   texts: number;
   differing: number;
@@ -136,18 +136,18 @@ export function percent(estimate: number, exact: number): string {
   return `${error >= 0 ? '+' : ''}${error.toFixed(1)}%`;
 }
 
-/** Relative error of the fast estimator on a set of texts, for one tokenizer. */
-export function fastError(counts: RowCounts, tokenizer: 'o200k' | 'cl100k'): number {
-  return counts[tokenizer].fast / counts[tokenizer].exact - 1;
+/** Relative error of the fitted features (`vocabulary: false`) on a set of texts, for one tokenizer. */
+export function featuresError(counts: RowCounts, tokenizer: 'o200k' | 'cl100k'): number {
+  return counts[tokenizer].features / counts[tokenizer].exact - 1;
 }
 
-/** Relative errors of the fast estimator on every class of both corpora and every transcript, for one tokenizer. */
-export function fastErrors(results: TokenResults, tokenizer: 'o200k' | 'cl100k'): number[] {
+/** Relative errors of the fitted features on every class of both corpora and every transcript, for one tokenizer. */
+export function featuresErrors(results: TokenResults, tokenizer: 'o200k' | 'cl100k'): number[] {
   return [
     ...results.classes.flatMap((result) => [
-      fastError(result.calibration, tokenizer),
-      fastError(result.heldBack, tokenizer),
+      featuresError(result.calibration, tokenizer),
+      featuresError(result.heldBack, tokenizer),
     ]),
-    ...results.transcripts.map((transcript) => fastError(transcript.counts, tokenizer)),
+    ...results.transcripts.map((transcript) => featuresError(transcript.counts, tokenizer)),
   ];
 }

@@ -11,8 +11,8 @@ import { cl100kProfile, o200kProfile } from './estimator-profiles.js';
 import { createTextEstimator } from './text-estimator.js';
 
 /**
- * The estimator's guarantee (with `vocabulary: true`), checked against the tokenizer each profile estimates: on any text of
- * {@link guaranteedLength} characters and more, never more than 5% under the exact count, whatever its script
+ * The estimator's guarantee (as it counts by default, through the vocabulary), checked against the tokenizer each
+ * profile estimates: on any text of {@link guaranteedLength} characters and more, never more than 5% under the exact count, whatever its script
  * or encoding; on natural prose in any language, never more than 15% over either.
  */
 const underLimit = 0.05;
@@ -48,7 +48,7 @@ const classes = [
 describe.each(tokenizers)(
   'the $profile.name profile against tiktoken $encodingName',
   ({ profile, encodingName, encoding }) => {
-    const estimator = createTextEstimator({ profile, vocabulary: true });
+    const estimator = createTextEstimator({ profile });
 
     it.each(classes)('keeps its guarantee on $className ($bounds)', ({ className, texts, bounds }) => {
       fc.assert(

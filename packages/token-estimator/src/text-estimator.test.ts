@@ -8,11 +8,17 @@ import { cl100kProfile, o200kProfile } from './estimator-profiles.js';
 import { createTextEstimator } from './text-estimator.js';
 import { measureText, textFeatureBonds, textFeatureNames } from './text-features.js';
 
-const estimator = createTextEstimator();
+/**
+ * Counting by the fitted features, which runs when no vocabulary is loaded: its bounds (adding text, parts and
+ * whole, the pieces' floor) are the tests of this file. Through the vocabulary, the default, every count is the
+ * tokenizer's, times the safety factor (tested here, and against tiktoken in guarantee-bound.test.ts and the
+ * vocabulary's tests).
+ */
+const estimator = createTextEstimator({ vocabulary: false });
 
-/** The estimator of every shipped profile. */
+/** The estimator of every shipped profile, by its features. */
 const shippedEstimators = [o200kProfile, cl100kProfile, anthropicProfile].map((profile) =>
-  createTextEstimator({ profile }),
+  createTextEstimator({ profile, vocabulary: false }),
 );
 
 /** Where to add text: at the start, at the end, or anywhere (a fraction of the length). */
@@ -102,12 +108,12 @@ describe('createTextEstimator', () => {
     }
   });
 
-  it('with the vocabulary, counts every text as the tokenizer does, times the safety factor', () => {
+  it('by default, counts every text as the tokenizer does, times the safety factor', () => {
     const encoders = { o200k: get_encoding('o200k_base'), cl100k: get_encoding('cl100k_base') };
     const exact = (text: string, encoding: 'o200k' | 'cl100k') =>
       encoders[encoding].encode_ordinary(text).length;
     const [o200k, cl100k, anthropic] = [o200kProfile, cl100kProfile, anthropicProfile].map((profile) =>
-      createTextEstimator({ profile, vocabulary: true }),
+      createTextEstimator({ profile }),
     );
     try {
       fc.assert(
@@ -129,16 +135,13 @@ describe('createTextEstimator', () => {
     }
   });
 
-  it('without the vocabulary (the default), counts every text by its features', () => {
+  it('with vocabulary: false, or a profile without vocabularies, counts every text by its features', () => {
     const chinese = '压缩对话历史以保持在上下文窗口之内。'.repeat(20);
-    const withFeatures = createTextEstimator({
-      profile: { ...o200kProfile, vocabularies: [] },
-      vocabulary: true,
-    });
-    expect(estimator.countText(chinese)).toBe(withFeatures.countText(chinese));
-    expect(createTextEstimator({ vocabulary: true }).countText(chinese)).not.toBe(
-      estimator.countText(chinese),
-    );
+    const withoutVocabularies = createTextEstimator({ profile: { ...o200kProfile, vocabularies: [] } });
+    expect(withoutVocabularies.name).toBe('features:o200k');
+    expect(estimator.name).toBe('features:o200k');
+    expect(estimator.countText(chinese)).toBe(withoutVocabularies.countText(chinese));
+    expect(createTextEstimator().countText(chinese)).not.toBe(estimator.countText(chinese));
   });
 
   it('counts dense content far above characters / 4', () => {
@@ -168,11 +171,12 @@ describe('createTextEstimator', () => {
     expect(o200kProfile.safetyFactor).toBeGreaterThanOrEqual(1);
     const anthropic = createTextEstimator({ profile: anthropicProfile });
     const cl100k = createTextEstimator({ profile: cl100kProfile });
+    const o200k = createTextEstimator();
     expect(anthropic.name).toBe('fast:anthropic');
     // The Anthropic profile is the conservative one: never below the OpenAI profiles.
     fc.assert(
       fc.property(anyText, (sample) => {
-        expect(anthropic.countText(sample)).toBeGreaterThanOrEqual(estimator.countText(sample));
+        expect(anthropic.countText(sample)).toBeGreaterThanOrEqual(o200k.countText(sample));
         expect(anthropic.countText(sample)).toBeGreaterThanOrEqual(cl100k.countText(sample));
       }),
       { numRuns: 500 },

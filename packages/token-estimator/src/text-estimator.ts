@@ -50,10 +50,11 @@ export interface TextEstimatorSettings {
   safetyFactor?: number;
   /**
    * Counts every text exactly, through the profile's `vocabularies` (the tokenizer's count times the safety
-   * factor), instead of by its features. Default false. True keeps the guarantee by construction (never more
-   * than 5% under, and at most 15% over on natural text with the OpenAI profiles; see the package README), at
-   * three to twenty times the cost of the features (three on agents' English and code, twenty on other scripts
-   * and random data), still faster than tiktoken.
+   * factor). Default true when the profile names vocabularies, as every shipped one does: that keeps the
+   * guarantee by construction (never more than 5% under; with the OpenAI profiles, exact), about as fast as
+   * the features on agents' English and code (see the package README). False counts by the fitted features
+   * instead, as a profile without vocabularies always does: no vocabulary is loaded (tens of milliseconds and a
+   * few megabytes), and text unlike the fit's corpus can come out more than 5% under.
    */
   vocabulary?: boolean;
 }
@@ -63,18 +64,20 @@ export interface TextEstimatorSettings {
  * `TokenEstimator`, which adds the counting of whole messages on top.
  */
 export interface TextEstimator {
-  /** A short name for reports: `fast:` and the profile's name, `vocabulary:` and it with `vocabulary: true`. */
+  /** A short name for reports: `fast:` and the profile's name, or `features:` and it when counting by the features. */
   readonly name: string;
   /** Estimated tokens of a string: 0 for the empty string, at least 1 for any other. */
   countText(text: string): number;
 }
 
 /**
- * The fast estimator of text: one pass that counts what drives real tokenizers (letters, word pieces, capitals,
- * the rare letter pairs of random text, digits, punctuation, whitespace runs, other scripts), weighted by a
- * fitted {@link EstimatorProfile} and multiplied by its safety factor, tens of times faster than an exact
- * tokenizer. With `vocabulary: true`, every text is counted exactly by the profile's tokenizers (its
- * `vocabularies`), times the safety factor.
+ * The fast estimator of text. By default every text is counted exactly by the profile's tokenizers (its
+ * `vocabularies`, held as fingerprints: byte-pair merges in the package, no tokenizer installed), times the
+ * safety factor, tens of times faster than tiktoken: the pieces of ASCII text are found and looked up in
+ * WebAssembly, and most are counts remembered from earlier text. With `vocabulary: false`, or a profile without
+ * vocabularies, it is one pass that counts what drives real tokenizers (letters, word pieces, capitals, the rare
+ * letter pairs of random text, digits, punctuation, whitespace runs, other scripts), weighted by a fitted
+ * {@link EstimatorProfile}.
  *
  * On text counted by its features, adding text (before, after or inside it) never lowers the estimate by
  * more than one token with the shipped profiles; a larger `safetyFactor` scales that bound with it. The
@@ -109,7 +112,8 @@ export function createTextEstimator(settings: TextEstimatorSettings = {}): TextE
   });
   // One scratch buffer per estimator: counting is synchronous, so it is never shared by two calls at once.
   const features = new Float64Array(measuredCount);
-  const encodings: readonly EncodingName[] = settings.vocabulary === true ? (profile.vocabularies ?? []) : [];
+  const encodings: readonly EncodingName[] =
+    settings.vocabulary === false ? [] : (profile.vocabularies ?? []);
   // Loaded on the first text (decoding one takes tens of milliseconds), then kept.
   let vocabularies: Vocabulary[] | undefined;
   const exactCounts = new RememberedCounts();
@@ -121,7 +125,7 @@ export function createTextEstimator(settings: TextEstimatorSettings = {}): TextE
   };
 
   return {
-    name: `${encodings.length > 0 ? 'vocabulary' : 'fast'}:${profile.name}`,
+    name: `${encodings.length > 0 ? 'fast' : 'features'}:${profile.name}`,
     countText(text: string): number {
       if (text.length === 0) return 0;
       // The remembered count first: a text the proxy or the Compactor sends again costs one lookup.

@@ -19,11 +19,13 @@ describe('createFastEstimator', () => {
     );
   });
 
-  it('counts through the vocabulary when asked, as the text estimator does', () => {
+  it('counts through the vocabulary by default, and by the features when asked, as the text estimator does', () => {
     const text = '压缩对话历史以保持在上下文窗口之内。'.repeat(20);
-    const exact = createFastEstimator({ vocabulary: true });
-    expect(exact.countText(text)).toBe(createTextEstimator({ vocabulary: true }).countText(text));
-    expect(exact.countText(text)).not.toBe(estimator.countText(text));
+    const features = createFastEstimator({ vocabulary: false });
+    expect(estimator.countText(text)).toBe(createTextEstimator().countText(text));
+    expect(features.countText(text)).toBe(createTextEstimator({ vocabulary: false }).countText(text));
+    expect(features.name).toBe('features:o200k');
+    expect(features.countText(text)).not.toBe(estimator.countText(text));
   });
 
   it('counts messages with the message overhead', () => {

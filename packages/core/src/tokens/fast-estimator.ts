@@ -22,8 +22,9 @@ export interface FastEstimatorSettings extends Pick<MessageEstimatorSettings, 'm
   /** Replaces the profile's safety factor. */
   safetyFactor?: number;
   /**
-   * Counts every text exactly, through the tokenizer's vocabulary, instead of by the fitted features:
-   * `@compaction/token-estimator`'s `vocabulary` setting. Default false.
+   * Counts every text exactly, through the tokenizer's vocabulary: `@compaction/token-estimator`'s `vocabulary`
+   * setting. Default true with the shipped profiles; false counts by the fitted features, with no guarantee on
+   * text unlike the fit's corpus.
    */
   vocabulary?: boolean;
   /** Replaces parts of the default message overhead. */
@@ -31,10 +32,9 @@ export interface FastEstimatorSettings extends Pick<MessageEstimatorSettings, 'm
 }
 
 /**
- * The default estimator: the text estimator of `@compaction/token-estimator` (one pass over each text,
- * weighted by a fitted profile, tens of times faster than an exact tokenizer) with the message overhead of
- * {@link createMessageEstimator}. Use `@compaction/tokenizer-tiktoken` when exact OpenAI counts matter, and
- * record provider usage so that what was sent is counted exactly.
+ * The default estimator: the text estimator of `@compaction/token-estimator` (each text counted through the
+ * tokenizer's vocabulary, tens of times faster than tiktoken) with the message overhead of
+ * {@link createMessageEstimator}. Record provider usage so that what was sent is counted as it was billed.
  *
  * @throws {InvalidOptionsError} when a profile weight is negative or not a number, or the safety factor is
  * not a positive number.
