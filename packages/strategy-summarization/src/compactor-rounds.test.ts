@@ -38,10 +38,10 @@ function step(index: number): Message[] {
 }
 
 describe('with the Compactor, over many rounds', () => {
-  // At 12,000 tokens the whole trail fits; at 7,800 the older commands must be folded (their files stay).
+  // At 12,000 tokens the whole trail fits; at 9,000 the older commands must be folded (their files stay).
   it.each([
     { contextWindow: 12_000, folds: false },
-    { contextWindow: 7_800, folds: true },
+    { contextWindow: 9_000, folds: true },
   ])(
     'merges one summary round after round, keeps every file and accounts for every command (window $contextWindow)',
     async ({ contextWindow, folds }) => {

@@ -81,7 +81,8 @@ export function describeConversationRecovery<Item>(settings: ConversationRecover
   });
 
   it('compacts on demand with compact(), leaving the history whole', async () => {
-    const initial = settings.longToolHistory(6);
+    // Ten calls: a history over the compaction target of every adapter's test settings, which compact() works to.
+    const initial = settings.longToolHistory(10);
     const conversation = await settings.create(initial);
     const seen: CompactionEvent[] = [];
     conversation.on('compaction', ({ event }) => seen.push(event));

@@ -66,7 +66,7 @@ describe.each(wires)('compactionInputProcessor in a Mastra agent over $name', (w
       // By name, through a registry, as a config would give them.
       strategy: [{ name: 'tool-result-truncation', options: { keepRecent: 1 } }, 'sliding-window'],
       registry: createStrategyRegistry({ definitions: [toolResultTruncation, slidingWindow] as never[] }),
-      budget: { contextWindow: 16_000, trigger: 0.6, target: 0.3 },
+      budget: { contextWindow: 12_000, trigger: 0.6, target: 0.3 },
       store,
       archive: true,
       sessionId,
