@@ -3,10 +3,11 @@ import { CliError, usageError } from '@compaction/server';
 import { didYouMean } from './did-you-mean.js';
 
 /**
- * How tokens are counted: the fast built-in estimator, the same counting every text through the tokenizer's
- * vocabulary (exact, built in), tiktoken, or the provider's own count.
+ * How tokens are counted: the fast built-in estimator (every text through the tokenizer's vocabulary), the
+ * same by its fitted features (no vocabulary loaded, no guarantee on text unlike the fit's), tiktoken, or the
+ * provider's own count.
  */
-export const estimatorNames = ['fast', 'vocabulary', 'tiktoken', 'provider'] as const;
+export const estimatorNames = ['fast', 'features', 'tiktoken', 'provider'] as const;
 
 /** An estimator name. */
 export type EstimatorName = (typeof estimatorNames)[number];
@@ -47,6 +48,6 @@ export async function tiktokenEstimator(): Promise<TokenEstimator> {
 /** A token estimator by name; `provider` has no estimator (it counts whole requests) and is rejected. */
 export async function estimatorByName(name: Exclude<EstimatorName, 'provider'>): Promise<TokenEstimator> {
   if (name === 'fast') return createFastEstimator();
-  if (name === 'vocabulary') return createFastEstimator({ vocabulary: true });
+  if (name === 'features') return createFastEstimator({ vocabulary: false });
   return tiktokenEstimator();
 }

@@ -166,9 +166,10 @@ export const countHelp = `Usage: compaction count [input] [options]
 
 Counts the tokens of a conversation, in total and by role, by part kind and by tool name.
 
-  -e, --estimator <name>      fast (default, built in), vocabulary (exact o200k counts through the built-in
-                              vocabulary, slower), tiktoken (needs @compaction/tokenizer-tiktoken) or
-                              provider (the provider's exact count; needs --provider and its API key)
+  -e, --estimator <name>      fast (default, built in: exact o200k counts through the built-in vocabulary),
+                              features (built in: the fitted features, no guarantee on unusual text),
+                              tiktoken (needs @compaction/tokenizer-tiktoken) or provider (the provider's
+                              exact count; needs --provider and its API key)
       --compare               count with every available estimator side by side, with the differences
       --json                  print one JSON object: {version, format, estimator, source, tokens, messages,
                               byRole, byPartKind, byTool}

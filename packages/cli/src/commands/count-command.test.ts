@@ -48,7 +48,7 @@ describe('compaction count', () => {
     const listed = [...counts.compare, ...counts.unavailable].map(
       (entry: { estimator: string }) => entry.estimator,
     );
-    expect(listed.sort()).toEqual(['fast', 'provider', 'tiktoken', 'vocabulary']);
+    expect(listed.sort()).toEqual(['fast', 'features', 'provider', 'tiktoken']);
     for (const entry of counts.compare.slice(1)) expect(entry.difference).toBe(entry.tokens - counts.tokens);
     const table = await runCommand(['count', example, '--compare']);
     expect(table.stdout).toMatch(/estimator\s+source\s+tokens\s+difference/);
@@ -60,15 +60,15 @@ describe('compaction count', () => {
     expect(provider.stderr).toContain('--estimator provider needs a provider');
     const unknown = await runCommand(['count', example, '--estimator', 'guess']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('--estimator must be one of fast, vocabulary, tiktoken, provider');
+    expect(unknown.stderr).toContain('--estimator must be one of fast, features, tiktoken, provider');
   });
 
-  it('counts every text through the built-in vocabulary with --estimator vocabulary', async () => {
-    const { code, stdout } = await runCommand(['count', example, '--estimator', 'vocabulary', '--json']);
+  it('counts every text by the fitted features with --estimator features', async () => {
+    const { code, stdout } = await runCommand(['count', example, '--estimator', 'features', '--json']);
     expect(code).toBe(0);
     const counts = JSON.parse(stdout);
-    expect(counts).toMatchObject({ estimator: 'vocabulary', source: 'vocabulary:o200k' });
-    const estimator = createFastEstimator({ vocabulary: true });
+    expect(counts).toMatchObject({ estimator: 'features', source: 'features:o200k' });
+    const estimator = createFastEstimator({ vocabulary: false });
     expect(counts.tokens).toBe(
       messages.reduce((total, message) => total + estimator.countMessage(message), 0),
     );

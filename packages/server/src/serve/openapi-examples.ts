@@ -79,7 +79,7 @@ export const compactExamples = {
         },
       ],
     },
-    offlineReport('anthropic', [8, 231], [5, 101], 115),
+    offlineReport('anthropic', [8, 222], [5, 99], 111),
   ),
   'openai-chat': compactExample(
     'An OpenAI Chat Completions request with parallel tool calls',
@@ -90,7 +90,7 @@ export const compactExamples = {
       // in the opening, so there is none (the report counts what went).
       messages: [chatDeveloper, chatTask, chatNewest],
     },
-    offlineReport('openai-chat', [7, 145], [3, 41], 72),
+    offlineReport('openai-chat', [7, 142], [3, 41], 71),
   ),
   'openai-responses': compactExample(
     'An OpenAI Responses request with reasoning and a function call',
@@ -99,13 +99,13 @@ export const compactExamples = {
       ...openAIResponsesRequest,
       input: [responsesTask, responsesNewest],
     },
-    offlineReport('openai-responses', [5, 90], [2, 25], 45),
+    offlineReport('openai-responses', [5, 86], [2, 25], 43),
   ),
   core: compactExample(
     'Core messages, as a bare list',
     coreMessages,
     [coreSystem, coreTask, coreNewest],
-    offlineReport('core', [6, 99], [3, 34], 49),
+    offlineReport('core', [6, 94], [3, 34], 47),
   ),
 };
 
@@ -159,8 +159,8 @@ export const sessionCompactionEvent = {
   trigger: 'manual',
   strategy: 'pipeline',
   usedFallback: false,
-  tokensBefore: 197,
-  tokensAfter: 151,
+  tokensBefore: 196,
+  tokensAfter: 153,
   messagesBefore: 9,
   messagesAfter: 7,
   durationMs: 0.4,
@@ -172,19 +172,19 @@ export const sessionCompactionEvent = {
     stages: [
       {
         name: 'tool-result-truncation',
-        tokensBefore: 197,
-        tokensAfter: 197,
+        tokensBefore: 196,
+        tokensAfter: 196,
         messagesBefore: 9,
         messagesAfter: 9,
-        details: { shortenedResults: 0, clearedInputs: 0, tokensBefore: 197, tokensAfter: 197 },
+        details: { shortenedResults: 0, clearedInputs: 0, tokensBefore: 196, tokensAfter: 196 },
       },
       {
         name: 'sliding-window',
-        tokensBefore: 197,
-        tokensAfter: 151,
+        tokensBefore: 196,
+        tokensAfter: 153,
         messagesBefore: 9,
         messagesAfter: 7,
-        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 151 },
+        details: { removedMessages: 3, removedTurns: 1, markers: 1, shortenedTurns: 0, tokensAfter: 153 },
       },
     ],
   },
@@ -198,28 +198,28 @@ export const sessionCompactionEvent = {
 export const sessionExamples = {
   create: {
     request: { conversation: openAIChatRequest, config: { budget: { contextWindow: 400 } } },
-    answer: { ...sessionWith(sessionAt(3, 7, 1078, 145, 0), openAIChatRequest.messages), compacted: false },
+    answer: { ...sessionWith(sessionAt(3, 7, 1078, 142, 0), openAIChatRequest.messages), compacted: false },
   },
   appendCall: {
     request: { messages: openAIChatToolCall },
-    answer: { ...sessionWith(sessionAt(5, 8, 1206, 166, 0), chatAfterToolCall), compacted: false },
+    answer: { ...sessionWith(sessionAt(5, 8, 1206, 163, 0), chatAfterToolCall), compacted: false },
   },
   appendResult: {
     request: { messages: openAIChatToolResult },
-    answer: { ...sessionWith(sessionAt(7, 9, 1478, 197, 0), chatAfterToolResult), compacted: false },
+    answer: { ...sessionWith(sessionAt(7, 9, 1478, 196, 0), chatAfterToolResult), compacted: false },
   },
   compact: {
     request: { instructions: 'Keep the hotel prices.' },
     answer: {
-      ...sessionWith(sessionAt(9, 7, 1059, 151, 1), chatCompacted),
+      ...sessionWith(sessionAt(9, 7, 1059, 153, 1), chatCompacted),
       compacted: true,
       event: sessionCompactionEvent,
     },
   },
   /** A forced compaction: it runs even when the session is under its target. */
   compactForced: { request: { instructions: 'Keep the hotel prices.', force: true } },
-  read: { answer: sessionWith(sessionAt(10, 7, 1059, 151, 1), chatCompacted) },
-  list: { answer: { sessions: [sessionAt(10, 7, 1059, 151, 1)] } },
+  read: { answer: sessionWith(sessionAt(10, 7, 1059, 153, 1), chatCompacted) },
+  list: { answer: { sessions: [sessionAt(10, 7, 1059, 153, 1)] } },
   compactions: { answer: { total: 1, compactions: [sessionCompactionEvent] } },
   health: { answer: { ok: true, sessions: 1, compactions: 0 } },
 };
