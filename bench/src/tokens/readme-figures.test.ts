@@ -78,9 +78,9 @@ describe('tokenReadmeFigures', () => {
     expect(row).toContain('worst -6.1% (1 of 43 outside)');
     expect(row).toContain('**not met**');
     expect(figures).toContain('| agent | 40 | **-6.1% … +2.0%** | 1 |');
-    expect(targetRow(figures, 'cl100k, `vocabulary: false` (the features): never more than 5% under')).toContain(
-      '| met |',
-    );
+    expect(
+      targetRow(figures, 'cl100k, `vocabulary: false` (the features): never more than 5% under'),
+    ).toContain('| met |');
   });
 
   it('sets the speed goal on the transcripts, not on the held-back corpus', () => {

@@ -76,7 +76,7 @@ function languageExtremes(languages: readonly LanguageResult[], tokenizer: Token
 function classLines(results: TokenResults): string[] {
   const neverFitted = new Set(results.heldBackClasses);
   return [
-    'The fast estimator counts every text through the tokenizer\'s vocabulary by default (the last paragraph ' +
+    "The fast estimator counts every text through the tokenizer's vocabulary by default (the last paragraph " +
       'of this section); the tables before it are of its fitted features (`vocabulary: false`, and any profile ' +
       'without vocabularies) against exact `tiktoken` counts, ' +
       `${results.samplesPerClass} generated samples per class in ` +
