@@ -165,9 +165,10 @@ describe.each(paths)('the $encodingName vocabulary, ASCII in $path', ({ encoding
     );
   });
 
-  it('counts ASCII lines around lines with other characters exactly as tiktoken does, wherever the lines break', () => {
-    // The lines that hold a character outside ASCII are cut by the pattern, the others by the ASCII scanner: every
-    // kind of character after a line feed (blanks, slashes, punctuation, letters, digits, other scripts) is drawn.
+  it('counts ASCII around characters outside ASCII exactly as tiktoken does, wherever the text is cut', () => {
+    // The stretches that hold a character outside ASCII are cut by the pattern, the rest by the ASCII scanner: every
+    // kind of character after a line feed (blanks, slashes, punctuation, letters, digits, other scripts), before
+    // and after spaces, and before line breaks is drawn.
     const fragment = fc.constantFrom(
       '\n',
       '\n',
@@ -200,6 +201,14 @@ describe.each(paths)('the $encodingName vocabulary, ASCII in $path', ({ encoding
       '\u2028',
       '\u0301',
       'x/y',
+      '✓',
+      ' ✓ ',
+      '→',
+      '\u3000',
+      '\u2003',
+      '\ufeff',
+      'a\r',
+      '7\n',
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 60 }), (fragments) => {

@@ -32,23 +32,50 @@ const asciiPieceEndOf: Record<EncodingName, (text: string, start: number) => num
 /** A character outside ASCII; global, to walk a text's such characters one after another. */
 const nextOutsideAscii = /[\u0080-\uFFFF]/g;
 
+/** Whether a UTF-16 unit is Unicode White_Space: the patterns' `\p{White_Space}`. */
+function isWhiteSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/** Whether a UTF-16 unit is an ASCII letter or digit. */
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+}
+
 /**
  * Whether a piece starts at `index` in both encodings, whatever text comes before it and after it:
  * - after a line feed, a printable ASCII character other than the space and the slash. No piece of either
  *   pattern holds a line feed and then a character that is not blank, except o200k's punctuation pieces
  *   (` ?[^\s\p{L}\p{N}]+[\r\n/]*`), which take the slashes after their line feeds;
- * - a space after a printable ASCII character other than the space: no piece holds a character that is not
- *   blank and then a space (a word's prefix is one character before letters, a punctuation run's space comes
- *   first, and whitespace pieces hold only whitespace).
- * Matching from a piece's start never looks behind it, and the only look ahead, `\s+(?!\S)`, sees the same at
- * the end of a stretch cut before either kind of start (a non-blank character after a line feed, or a space).
+ * - a space after any character that is not White_Space (an arrow or a check mark as well as a letter): no
+ *   piece holds such a character and then a space (a word's prefix is one character before letters, a
+ *   punctuation run's space comes first, and whitespace pieces hold only whitespace);
+ * - a line feed or a carriage return after an ASCII letter or digit: words and numbers end before them, and
+ *   only punctuation pieces take line breaks after them.
+ * Matching from a piece's start never looks behind it. The only look ahead, `\s+(?!\S)`, could see the end of a
+ * stretch otherwise than the character after it, but it never decides a piece that ends at a cut: before a cut
+ * after a line feed, `\s*[\r\n]+`, an alternative tried first, takes the blanks; before the other cuts, the
+ * character is not blank.
  */
 function startsPiece(text: string, index: number): boolean {
   if (index <= 0 || index >= text.length) return false;
   const before = text.charCodeAt(index - 1);
   const code = text.charCodeAt(index);
   if (before === 0x0a) return code > 0x20 && code < 0x7f && code !== 0x2f;
-  return code === 0x20 && before > 0x20 && before < 0x7f;
+  if (code === 0x20) return !isWhiteSpace(before);
+  return (code === 0x0a || code === 0x0d) && isAsciiLetterOrDigit(before);
 }
 
 /** The last start of a piece (see {@link startsPiece}) at or before `index` and after `floor`, or `floor`. */
@@ -62,6 +89,10 @@ function pieceStartAfter(text: string, index: number): number {
   for (let start = index + 1; start < text.length; start++) if (startsPiece(text, start)) return start;
   return text.length;
 }
+
+/** Stretches this long or shorter have their counts remembered (see `countStretch`), up to this many. */
+const shortStretch = 32;
+const rememberedStretches = 4096;
 
 const loaded = new Map<EncodingName, Vocabulary>();
 
@@ -115,6 +146,7 @@ class FingerprintVocabulary implements Vocabulary {
   private readonly pieces: PreTokenizer;
   private readonly asciiPieceEnd: (text: string, start: number) => number;
   private readonly pieceCounts = new PieceCache();
+  private readonly stretchCounts = new Map<string, number>();
   /** The ASCII path in WebAssembly, or `null` where it cannot run: then the JavaScript scanner counts. */
   private readonly asciiCounter: AsciiPieceCounter | null;
   private readonly countPieceOf = (text: string, start: number, end: number): number =>
@@ -152,7 +184,7 @@ class FingerprintVocabulary implements Vocabulary {
       const stretchStart = pieceStartBefore(text, found, asciiStart);
       const stretchEnd = pieceStartAfter(text, found);
       count += this.countAsciiIn(text, asciiStart, stretchStart, inModule);
-      count += this.countPieces(text.slice(stretchStart, stretchEnd));
+      count += this.countStretch(text.slice(stretchStart, stretchEnd));
       asciiStart = stretchEnd;
       nextOutsideAscii.lastIndex = stretchEnd;
     }
@@ -168,6 +200,23 @@ class FingerprintVocabulary implements Vocabulary {
   }
 
   /** Any text: the pieces found by the tokenizer's own pattern, their counts remembered as ASCII pieces' are. */
+  /**
+   * A stretch around characters outside ASCII, by {@link countPieces}; the counts of short ones are remembered,
+   * since the same few come back line after line (` ✓ ` in a test runner's output, `→` after each line number of a
+   * file read) and a stretch, cut where pieces start whatever surrounds it, always counts the same.
+   */
+  private countStretch(stretch: string): number {
+    if (stretch.length > shortStretch) return this.countPieces(stretch);
+    let count = this.stretchCounts.get(stretch);
+    if (count === undefined) {
+      count = this.countPieces(stretch);
+      // Forgotten all at once when full: text with ever new stretches (other scripts) gains nothing here.
+      if (this.stretchCounts.size >= rememberedStretches) this.stretchCounts.clear();
+      this.stretchCounts.set(stretch, count);
+    }
+    return count;
+  }
+
   private countPieces(text: string): number {
     const pieces = this.pieces;
     let count = 0;
