@@ -140,7 +140,8 @@ for (const fixture of agentFixtures()) {
       it('breaks the cached prefix only where keeping it would cross the trigger', () => {
         const forwarded = lastAttempts(atWindow);
         const trigger = triggerOf(fixture.window);
-        // Where the agent itself changed what it had sent (a title request, cache marks moved), no proxy could.
+        // Where the agent itself changed what it had sent (a title request), no proxy could; moved cache marks
+        // change no prefix (prefixHeld leaves them aside).
         const agentHeld = prefixHeld(fixture.format, atWindow.originals);
         const needless = prefixHeld(fixture.format, forwarded).flatMap((held, index) => {
           if (held || !agentHeld[index]) return [];

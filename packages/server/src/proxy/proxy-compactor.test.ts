@@ -37,8 +37,9 @@ describe('backgroundStopper', () => {
     const stop = backgroundStopper(compactor);
     const history = (label: string) => [
       ...Array.from({ length: 12 }, (_, index) => [
-        text('user', `${label} ${index}: ${'word '.repeat(40)}`),
-        text('assistant', `${'detail '.repeat(40)}`),
+        // Sized to sit between prepareAt (1200 tokens) and the trigger (1700), checked below.
+        text('user', `${label} ${index}: ${'word '.repeat(48)}`),
+        text('assistant', `${'detail '.repeat(48)}`),
       ]).flat(),
       text('user', `${label}: go on.`),
     ];

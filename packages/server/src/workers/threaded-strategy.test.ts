@@ -19,13 +19,17 @@ import { WorkerPool } from './worker-pool.js';
 
 const script = new URL('../__fixtures__/scripted-worker.mjs', import.meta.url);
 
-/** A session of a large conversation whose compactions run on `threads`. */
+/**
+ * A session of a large conversation whose compactions run on `threads`: over the target, so that a manual
+ * compaction has work to do (under it, the compaction is a no-op that never reaches a thread).
+ */
 async function largeSession(threads: StrategyThreads) {
   const registry = await createInstalledStrategyRegistry();
   const settings = resolveSettings(registry, {}, temporaryDirectory());
   const session = await CompactionSession.create('threads', settings, registry, undefined, { threads });
-  const { messages } = await readRequestConversation(largeAgentRequest(300_000), undefined);
+  const { messages } = await readRequestConversation(largeAgentRequest(400_000), undefined);
   session.messages = messages;
+  expect(session.tokens()).toBeGreaterThan(session.budget().target);
   return session;
 }
 

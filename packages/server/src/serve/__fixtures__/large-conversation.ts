@@ -1,8 +1,13 @@
 /**
  * A Chat Completions request of a coding agent at least `bytes` long as JSON: a system prompt, the task, then
- * tool rounds whose results are long test logs, ending with a new user request.
+ * tool rounds whose results are test logs of `linesPerResult` lines, ending with a new user request. Fewer
+ * lines per result make more rounds of the same size: more messages for a strategy to go through, for as much
+ * text to count.
  */
-export function largeAgentRequest(bytes: number): { model: string; messages: unknown[] } {
+export function largeAgentRequest(
+  bytes: number,
+  linesPerResult = 200,
+): { model: string; messages: unknown[] } {
   const messages: unknown[] = [
     { role: 'system', content: 'You are a careful coding agent working in a JavaScript repository.' },
     { role: 'user', content: 'Make the failing tests pass.' },
@@ -10,7 +15,7 @@ export function largeAgentRequest(bytes: number): { model: string; messages: unk
   let size = 0;
   for (let round = 0; size < bytes; round++) {
     const output = Array.from(
-      { length: 200 },
+      { length: linesPerResult },
       (_, line) => ` ✓ test/unit/module-${line}.test.js > case ${line} of run ${round} passes`,
     ).join('\n');
     const call = { id: `call_${round}`, type: 'function', function: { name: 'bash', arguments: '{}' } };

@@ -92,15 +92,35 @@ export function checkForwarded(
   };
 }
 
-/** Whether each request after the first starts with the whole request before it (system, tools, items). */
+/**
+ * The value without its cache marks (`cache_control`): a mark says where the provider may store a prefix, it is
+ * not part of what the prefix holds, so an agent that moves its marks forward each request (as Claude Code does)
+ * still reads the prefix it cached.
+ */
+function withoutCacheMarks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheMarks);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'cache_control')
+      .map(([key, entry]) => [key, withoutCacheMarks(entry)]),
+  );
+}
+
+/**
+ * Whether each request after the first starts with the whole request before it (system, tools, items), its
+ * cache marks aside.
+ */
 export function prefixHeld(
   format: ProviderRequestFormat,
   bodies: readonly Record<string, unknown>[],
 ): boolean[] {
-  const blocks = bodies.map((body) => [
-    JSON.stringify(format === 'anthropic' ? [body.system, body.tools] : [body.instructions, body.tools]),
-    ...itemsOf(format, body).map((item) => JSON.stringify(item)),
-  ]);
+  const blocks = bodies.map((body) =>
+    [
+      format === 'anthropic' ? [body.system, body.tools] : [body.instructions, body.tools],
+      ...itemsOf(format, body),
+    ].map((block) => JSON.stringify(withoutCacheMarks(block))),
+  );
   return blocks.slice(1).map((later, index) => {
     const earlier = blocks[index]!;
     return earlier.every((block, position) => later[position] === block);
