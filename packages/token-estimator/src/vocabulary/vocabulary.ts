@@ -1,4 +1,5 @@
 import { InvalidEstimatorSettingsError } from '../errors/invalid-estimator-settings-error.js';
+import { RememberedCounts } from '../remembered-counts.js';
 import { AsciiPieceCounter } from './ascii-piece-counter.js';
 import { cl100kAsciiPieceEnd, o200kAsciiPieceEnd } from './ascii-pieces.js';
 import { BytePairMerge } from './byte-pair-merge.js';
@@ -90,10 +91,6 @@ function pieceStartAfter(text: string, index: number): number {
   return text.length;
 }
 
-/** Stretches this long or shorter have their counts remembered (see `countStretch`), up to this many. */
-const shortStretch = 32;
-const rememberedStretches = 4096;
-
 const loaded = new Map<EncodingName, Vocabulary>();
 
 /** The vocabulary of an encoding, decoded and indexed on first use and kept (one per encoding per process). */
@@ -146,7 +143,8 @@ class FingerprintVocabulary implements Vocabulary {
   private readonly pieces: PreTokenizer;
   private readonly asciiPieceEnd: (text: string, start: number) => number;
   private readonly pieceCounts = new PieceCache();
-  private readonly stretchCounts = new Map<string, number>();
+  // Forgotten all at once when full: text with ever new stretches (other scripts) gains nothing here.
+  private readonly stretchCounts = new RememberedCounts({ shortest: 0, longest: 32, characters: 4096 * 32 });
   /** The ASCII path in WebAssembly, or `null` where it cannot run: then the JavaScript scanner counts. */
   private readonly asciiCounter: AsciiPieceCounter | null;
   private readonly countPieceOf = (text: string, start: number, end: number): number =>
@@ -199,24 +197,16 @@ class FingerprintVocabulary implements Vocabulary {
       : this.countAscii(text, from, to);
   }
 
-  /** Any text: the pieces found by the tokenizer's own pattern, their counts remembered as ASCII pieces' are. */
   /**
    * A stretch around characters outside ASCII, by {@link countPieces}; the counts of short ones are remembered,
    * since the same few come back line after line (` ✓ ` in a test runner's output, `→` after each line number of a
    * file read) and a stretch, cut where pieces start whatever surrounds it, always counts the same.
    */
   private countStretch(stretch: string): number {
-    if (stretch.length > shortStretch) return this.countPieces(stretch);
-    let count = this.stretchCounts.get(stretch);
-    if (count === undefined) {
-      count = this.countPieces(stretch);
-      // Forgotten all at once when full: text with ever new stretches (other scripts) gains nothing here.
-      if (this.stretchCounts.size >= rememberedStretches) this.stretchCounts.clear();
-      this.stretchCounts.set(stretch, count);
-    }
-    return count;
+    return this.stretchCounts.count(stretch, () => this.countPieces(stretch));
   }
 
+  /** Any text: the pieces found by the tokenizer's own pattern, their counts remembered as ASCII pieces' are. */
   private countPieces(text: string): number {
     const pieces = this.pieces;
     let count = 0;
